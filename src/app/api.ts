@@ -1,0 +1,166 @@
+/**
+ * The one API contract between the core and every UI (STYLE: one contract crosses processes).
+ * Electron carries it over IPC, browser mode over HTTP + WebSocket; both proxies are generic over
+ * API_METHODS, so adding a command means adding it here and in the implementation, nothing else.
+ * Everything here must be JSON-serialisable.
+ */
+import type { Enclosure, Person, Category } from '../feed/model.ts';
+
+export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
+
+export interface FeedView {
+  id: number;
+  /** The subscription URL, with any secret in it masked. */
+  url: string;
+  title: string;
+  siteUrl: string | null;
+  folder: string | null;
+  unread: number;
+  status: FeedStatus;
+  /** Readable reason when status is error or gone. */
+  error: string | null;
+  lastFetchedAt: string | null;
+  nextDueAt: string | null;
+  /** Why the next fetch is then ("interval 60 min", "ttl 120 min", "skipHours", "back-off"...). */
+  dueReason: string | null;
+  /** One line for the feed list: "polled every 60 min (ttl)" or "real-time via cloud.example (renews in 21 h)". */
+  delivery: string;
+  hasCredentials: boolean;
+}
+
+export interface RiverItem {
+  id: number;
+  feedId: number;
+  title: string | null;
+  link: string | null;
+  summary: string | null;
+  content: string | null;
+  published: string | null;
+  /** When Tidings first saw it (ISO). */
+  seenAt: string;
+  read: boolean;
+  starred: boolean;
+  authors: Person[];
+  categories: Category[];
+  enclosures: Enclosure[];
+}
+
+/** River5's shape: one feed update = that feed's new items, together, under its title. */
+export interface RiverGroup {
+  feedId: number;
+  feedTitle: string;
+  feedLink: string | null;
+  /** seenAt of the newest item in the group. */
+  updatedAt: string;
+  items: RiverItem[];
+}
+
+export interface RiverQuery {
+  /** Opaque cursor from a previous page. */
+  cursor?: string | null;
+  limit?: number;
+  feedId?: number | null;
+  unreadOnly?: boolean;
+  starredOnly?: boolean;
+}
+
+export interface RiverPage {
+  groups: RiverGroup[];
+  nextCursor: string | null;
+}
+
+export interface Settings {
+  /** Default polling interval in minutes (60). */
+  pollIntervalMin: number;
+  /** Days items are kept (starred kept forever). */
+  retentionDays: number;
+}
+
+export interface SubscribeInput {
+  /** A feed URL or a site URL (autodiscovery finds the feed). */
+  url: string;
+  folder?: string | null;
+  credentials?: { scheme: 'basic' | 'wsse'; username: string; password: string } | null;
+}
+
+export interface OpmlImportReport {
+  added: number;
+  existing: number;
+  errors: string[];
+}
+
+export interface Progress {
+  active: number;
+  queued: number;
+}
+
+export interface Notice {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  feedId?: number;
+}
+
+/** Command results that can fail on user input are values, not exceptions. */
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+
+export interface TidingsApi {
+  subscribe(input: SubscribeInput): Promise<ApiResult<FeedView>>;
+  unsubscribe(feedId: number): Promise<void>;
+  listFeeds(): Promise<FeedView[]>;
+  importOpml(text: string): Promise<ApiResult<OpmlImportReport>>;
+  exportOpml(): Promise<string>;
+  /** Fetch now (one feed or all), ignoring ttl: the user asked. */
+  refresh(feedId?: number | null): Promise<void>;
+  river(query: RiverQuery): Promise<RiverPage>;
+  markRead(itemIds: number[], read: boolean): Promise<void>;
+  markFeedRead(feedId: number): Promise<void>;
+  setStarred(itemId: number, starred: boolean): Promise<void>;
+  search(query: string, limit?: number): Promise<RiverItem[]>;
+  getSettings(): Promise<Settings>;
+  updateSettings(patch: Partial<Settings>): Promise<Settings>;
+  progress(): Promise<Progress>;
+}
+
+export interface TidingsEvents {
+  /** New items reached the river. */
+  'river.changed': { feedId: number; newItems: number };
+  /** A feed's row changed (status, error, counts, next due). */
+  'feed.status': FeedView;
+  /** Subscriptions were added or removed. */
+  'feeds.changed': { count: number };
+  progress: Progress;
+  /** Something the user should be told: a feed moved, went away... */
+  notice: Notice;
+}
+
+export type EventName = keyof TidingsEvents;
+export type Unsubscribe = () => void;
+
+/** What a UI holds: the commands plus event subscriptions. */
+export interface TidingsClient extends TidingsApi {
+  on<E extends EventName>(event: E, listener: (payload: TidingsEvents[E]) => void): Unsubscribe;
+}
+
+/** The list the generic proxies use; `satisfies` keeps it in step with the interface. */
+export const API_METHODS = [
+  'subscribe',
+  'unsubscribe',
+  'listFeeds',
+  'importOpml',
+  'exportOpml',
+  'refresh',
+  'river',
+  'markRead',
+  'markFeedRead',
+  'setStarred',
+  'search',
+  'getSettings',
+  'updateSettings',
+  'progress',
+] as const satisfies readonly (keyof TidingsApi)[];
+
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** Compile-time check that API_METHODS names every method of TidingsApi. */
+type _AllListed = Exclude<keyof TidingsApi, ApiMethod> extends never ? true : never;
+export const API_METHODS_COMPLETE: _AllListed = true;

@@ -1,0 +1,51 @@
+/**
+ * The one way to open a SQLite database (node:sqlite, no native build). Used by the reader's
+ * store and by the cloud's. WAL + synchronous=NORMAL: a killed process never leaves a torn
+ * database; every multi-row write goes through `transaction`.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One schema step. Migrations run in order, each in its own transaction, tracked by user_version. */
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+export function openDatabase(path: string, migrations: readonly Migration[]): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+function migrate(db: DatabaseSync, migrations: readonly Migration[]): void {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  const current = row.user_version;
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current) continue;
+    transaction(db, () => {
+      db.exec(m.sql);
+      db.exec(`PRAGMA user_version = ${Math.trunc(m.version)}`);
+    });
+  }
+}
+
+/** Runs `fn` in one transaction (nested calls join the outer one). */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  if (db.isTransaction) return fn();
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
+  }
+}
