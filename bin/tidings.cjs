@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The `tidings` command. The sources are TypeScript run by Node 24's type stripping (the Node
+// that Electron 45 bundles), so there is no build step. On an older Node, re-run ourselves on the
+// Node 24 that the package brings as a dependency.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const fs = require('node:fs');
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  const bundled = path.join(__dirname, '..', 'node_modules', 'node', 'bin', 'node');
+  if (!fs.existsSync(bundled)) {
+    console.error(`tidings: needs Node 24 or newer (this is ${process.version}); run npm install first`);
+    process.exit(1);
+  }
+  const r = spawnSync(bundled, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'server', 'cli.ts')).href)
+  .then((cli) => cli.main(process.argv.slice(2)))
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch((e) => {
+    console.error(`tidings: ${e && e.message ? e.message : e}`);
+    process.exitCode = 2;
+  });

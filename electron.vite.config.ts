@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// Top-level main/ and renderer/ (not electron-vite's src/main default), so every input is explicit.
+// ESM-only deps used by main (electron-store, conf) are bundled, not externalised (ENVIRONMENT.md).
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: { exclude: ['electron-store', 'conf'] },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'main/index.ts') },
+        external: ['node:sqlite'],
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'main/preload.ts') },
+        output: { format: 'cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+    },
+  },
+});

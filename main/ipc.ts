@@ -1,0 +1,29 @@
+/**
+ * The TidingsApi over IPC: one generic handler for every method in API_METHODS (no channel per
+ * command) and one event channel. Calls are accepted only from our own window's main frame.
+ */
+import { type BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
+import { API_METHODS, type ApiMethod } from '../src/app/api.ts';
+import type { Tidings } from '../src/app/tidings.ts';
+
+const METHODS = new Set<string>(API_METHODS);
+
+export function bridgeApi(app: Tidings, window: BrowserWindow, trustedUrl: (url: string) => boolean): () => void {
+  ipcMain.handle('tidings:invoke', async (event, method: unknown, args: unknown) => {
+    if (!isTrusted(event.senderFrame, window, trustedUrl)) throw new Error('Refused: not the Tidings window.');
+    if (typeof method !== 'string' || !METHODS.has(method)) throw new Error(`Unknown command ${String(method)}.`);
+    const fn = app[method as ApiMethod] as (...a: unknown[]) => Promise<unknown>;
+    return fn.apply(app, Array.isArray(args) ? args : []);
+  });
+  const stopEvents = app.onAny((event, payload) => {
+    if (!window.isDestroyed()) window.webContents.send('tidings:event', event, payload);
+  });
+  return () => {
+    stopEvents();
+    ipcMain.removeHandler('tidings:invoke');
+  };
+}
+
+function isTrusted(frame: WebFrameMain | null, window: BrowserWindow, trustedUrl: (url: string) => boolean): boolean {
+  return !!frame && frame === window.webContents.mainFrame && trustedUrl(frame.url);
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `npm test`: every check and test, then one closing line with the real totals:
+//   N passed, N failed, N skipped
+// Steps: lint (Biome), type-check (three tsconfigs: core, main, renderer), build, unit and
+// integration tests (Vitest, real servers on loopback), end-to-end tests (Playwright + Chromium,
+// installed from Debian's packages when missing). Exits non-zero on any failure.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const results = path.join(root, 'test-results');
+fs.mkdirSync(results, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name}: ${[path.basename(cmd), ...args].join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = r.status === 0;
+  console.log(`=== ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return ok;
+}
+
+function check(name, cmd, args) {
+  const ok = step(name, cmd, args);
+  totals[ok ? 'passed' : 'failed']++;
+  lines.push(`${name}: ${ok ? 'passed' : 'FAILED'}`);
+  return ok;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  return candidates.find((p) => fs.existsSync(p)) ?? null;
+}
+
+// 1-3: static checks and the build the e2e tests use.
+check('lint', bin('biome'), ['check', '.']);
+check('types: core', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
+check('types: main', bin('tsc'), ['-p', 'tsconfig.main.json', '--noEmit']);
+check('types: renderer', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
+const built = check('build', bin('electron-vite'), ['build']);
+
+// 4: unit and integration tests.
+const vitestJson = path.join(results, 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
+const v = readJson(vitestJson);
+if (v) {
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests;
+  totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests ?? 0} skipped`);
+  // A suite that fails to load has no tests to count: count the file as a failure.
+  const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
+  totals.failed += broken.length;
+  if (broken.length) lines.push(`vitest: ${broken.length} test file(s) failed to load`);
+}
+if (!vitestOk && (!v || v.numFailedTests === 0)) {
+  totals.failed++;
+  lines.push('vitest: FAILED without a report');
+}
+
+// 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
+let chromium = findChromium();
+if (!chromium && process.getuid?.() === 0) {
+  step('install chromium', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
+  chromium = findChromium();
+}
+if (!chromium) {
+  totals.failed++;
+  lines.push('e2e: FAILED: no Chromium (install Debian package chromium or set CHROMIUM_PATH)');
+} else if (!built) {
+  totals.failed++;
+  lines.push('e2e: not run because the build failed');
+} else {
+  const e2eJson = path.join(results, 'e2e.json');
+  fs.rmSync(e2eJson, { force: true });
+  const e2eOk = step('e2e', bin('playwright'), ['test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+    CHROMIUM_PATH: chromium,
+  });
+  const e = readJson(e2eJson);
+  if (e?.stats) {
+    const passed = e.stats.expected + (e.stats.flaky ?? 0);
+    totals.passed += passed;
+    totals.failed += e.stats.unexpected;
+    totals.skipped += e.stats.skipped;
+    lines.push(`e2e: ${passed} passed, ${e.stats.unexpected} failed, ${e.stats.skipped} skipped`);
+    if (!e2eOk && e.stats.unexpected === 0) {
+      totals.failed++;
+      lines.push('e2e: FAILED (runner error)');
+    }
+  } else {
+    totals.failed++;
+    lines.push('e2e: FAILED without a report');
+  }
+}
+
+console.log('\n=== summary');
+for (const line of lines) console.log(line);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

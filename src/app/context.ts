@@ -1,0 +1,24 @@
+/**
+ * What the application's parts share: the store, the one HTTP client, the clock, the scheduler
+ * and the event bus. Built once by createTidings and handed to each use case.
+ */
+import type { Clock } from '../common/clock.ts';
+import type { HttpClient } from '../net/http-client-types.ts';
+import type { Scheduler } from '../poll/scheduler.ts';
+import type { Store } from '../store/store.ts';
+import type { Settings, TidingsEvents } from './api.ts';
+import type { Emitter } from './emitter.ts';
+
+export interface AppContext {
+  store: Store;
+  http: HttpClient;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: Emitter<TidingsEvents>;
+  settings(): Settings;
+  random: () => number;
+  /** Cap on the time one feed may take to parse. */
+  maxParseMs: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = { pollIntervalMin: 60, retentionDays: 30 };

@@ -1,0 +1,181 @@
+/**
+ * One feed's trip through the house: fetch (conditional GET) -> parse -> store new items ->
+ * events -> next due time. Polls and rssCloud notifications both arrive here through the
+ * scheduler's one "fetch now" entry point, so there is one path into the river, not two.
+ */
+import { maskUrl } from '../net/mask.ts';
+import type { CacheHints, FeedFetchResult } from '../net/types.ts';
+import { parseFeed } from '../feed/parse.ts';
+import type { Feed } from '../feed/model.ts';
+import { nextDue } from '../poll/due.ts';
+import type { FeedMeta, FeedRow } from '../store/store.ts';
+import type { AppContext } from './context.ts';
+import { dueInputFor } from './due-input.ts';
+import { toFeedView } from './feed-view.ts';
+
+export interface RefreshOutcome {
+  feedId: number;
+  kind: FeedFetchResult['kind'] | 'unchanged' | 'parseError' | 'redirect' | 'skipped';
+  newItems: number;
+}
+
+export async function refreshFeed(ctx: AppContext, feedId: number): Promise<RefreshOutcome> {
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed || feed.status === 'gone') return { feedId, kind: 'skipped', newItems: 0 };
+
+  const result = await ctx.http.fetchFeed({
+    url: feed.url,
+    etag: feed.etag,
+    lastModified: feed.lastModified,
+    credentials: ctx.store.getCredentials(feedId),
+    subscribers: 1,
+  });
+  // The subscription may have been removed while the request was in flight.
+  if (!ctx.store.getFeed(feedId)) return { feedId, kind: 'skipped', newItems: 0 };
+
+  if (result.movedTo) movePermanently(ctx, feed, result.movedTo);
+
+  switch (result.kind) {
+    case 'notModified':
+      finish(ctx, feedId, { status: 'ok', lastError: null, lastErrorCode: null, consecutiveErrors: 0 }, result.cache);
+      return { feedId, kind: 'notModified', newItems: 0 };
+    case 'gone':
+      markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
+      return { feedId, kind: 'gone', newItems: 0 };
+    case 'error':
+      recordError(ctx, feed, result.error.code, result.error.message, result.cache);
+      return { feedId, kind: 'error', newItems: 0 };
+    case 'ok':
+      break;
+  }
+
+  if (result.bodyHash === feed.bodyHash && feed.status === 'ok') {
+    // An unchanged 200 (server without validators): don't re-parse, but keep any new validators.
+    finish(
+      ctx,
+      feedId,
+      { status: 'ok', etag: result.etag, lastModified: result.lastModified, consecutiveErrors: 0 },
+      result.cache,
+    );
+    return { feedId, kind: 'unchanged', newItems: 0 };
+  }
+
+  const parsed = parseFeed(result.body, {
+    url: result.finalUrl,
+    contentType: result.contentType,
+    maxParseMs: ctx.maxParseMs,
+  });
+  if (parsed.kind === 'error') {
+    // Validators are kept only after a good parse, so the next fetch gets the full body again.
+    recordError(ctx, feed, parsed.error.code, parsed.error.message, result.cache);
+    return { feedId, kind: 'parseError', newItems: 0 };
+  }
+  if (parsed.kind === 'redirect') {
+    if (parsed.newLocation) {
+      movePermanently(ctx, feed, parsed.newLocation);
+      ctx.scheduler.fetchNow(feedId);
+    } else {
+      markGone(ctx, feed, 'The feed says it has moved but gives no new address; polling stopped.');
+    }
+    return { feedId, kind: 'redirect', newItems: 0 };
+  }
+
+  const now = ctx.clock.now();
+  const { inserted } = ctx.store.upsertItems(feedId, parsed.feed.items, now);
+  ctx.store.updateFeedMeta(feedId, {
+    title: feed.title ?? parsed.feed.title ?? null,
+    siteUrl: parsed.feed.link ?? feed.siteUrl,
+    description: parsed.feed.description,
+    meta: metaOf(parsed.feed),
+  });
+  finish(
+    ctx,
+    feedId,
+    {
+      status: 'ok',
+      lastError: null,
+      lastErrorCode: null,
+      etag: result.etag,
+      lastModified: result.lastModified,
+      bodyHash: result.bodyHash,
+      consecutiveErrors: 0,
+    },
+    result.cache,
+  );
+  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: inserted.length });
+  return { feedId, kind: 'ok', newItems: inserted.length };
+}
+
+export function metaOf(feed: Feed): FeedMeta {
+  return {
+    format: feed.format,
+    ttl: feed.ttl,
+    skipHours: feed.skipHours,
+    skipDays: feed.skipDays,
+    sy: feed.sy,
+    cloud: feed.cloud,
+    hubs: feed.hubs,
+    self: feed.self,
+    image: feed.image?.url ?? null,
+    language: feed.language,
+  };
+}
+
+type FetchStatePatch = Parameters<AppContext['store']['updateFetchState']>[1];
+
+/** Records the fetch, decides the next due time (the one place: src/poll/due.ts) and tells the UI. */
+function finish(ctx: AppContext, feedId: number, patch: FetchStatePatch, cache: CacheHints | null): void {
+  const now = ctx.clock.now();
+  ctx.store.updateFetchState(feedId, { ...patch, lastFetchedAt: now });
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed) return;
+  const due = nextDue(dueInputFor(feed, ctx.settings(), cache), now, ctx.random);
+  ctx.store.updateFetchState(feedId, { nextDueAt: due.at, dueReason: due.reason });
+  ctx.scheduler.schedule(feedId, due.at);
+  emitStatus(ctx, feedId);
+}
+
+function recordError(
+  ctx: AppContext,
+  feed: FeedRow,
+  code: string,
+  message: string,
+  cache: CacheHints | null,
+): void {
+  finish(
+    ctx,
+    feed.id,
+    { status: 'error', lastError: message, lastErrorCode: code, consecutiveErrors: feed.consecutiveErrors + 1 },
+    cache,
+  );
+}
+
+function markGone(ctx: AppContext, feed: FeedRow, reason: string): void {
+  ctx.store.updateFetchState(feed.id, {
+    status: 'gone',
+    lastError: reason,
+    lastErrorCode: 'feed.gone',
+    lastFetchedAt: ctx.clock.now(),
+    nextDueAt: null,
+    dueReason: null,
+  });
+  ctx.scheduler.remove(feed.id);
+  ctx.events.emit('notice', { level: 'warning', message: `${feed.title ?? maskUrl(feed.url)}: ${reason}`, feedId: feed.id });
+  emitStatus(ctx, feed.id);
+}
+
+function movePermanently(ctx: AppContext, feed: FeedRow, newUrl: string): void {
+  if (newUrl === feed.url) return;
+  ctx.store.moveFeedUrl(feed.id, newUrl);
+  ctx.events.emit('notice', {
+    level: 'info',
+    message: `${feed.title ?? maskUrl(feed.url)} has moved permanently to ${maskUrl(newUrl)}; the subscription now uses the new address.`,
+    feedId: feed.id,
+  });
+}
+
+export function emitStatus(ctx: AppContext, feedId: number): void {
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed) return;
+  ctx.events.emit('feed.status', toFeedView(feed, ctx.settings(), ctx.store.getCredentials(feedId) !== null));
+}

@@ -1,0 +1,196 @@
+/**
+ * The application: wires store, HTTP client, parser and scheduler into the one TidingsApi.
+ * Electron main and browser mode both hold one of these and carry it over their transport.
+ */
+import { join } from 'node:path';
+import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
+import type { Result } from '../common/errors.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import type { HttpClient } from '../net/http-client-types.ts';
+import type { HostPolicy } from '../net/types.ts';
+import { Scheduler } from '../poll/scheduler.ts';
+import { openStore } from '../store/store.ts';
+import type {
+  ApiResult,
+  Progress,
+  RiverPage,
+  RiverQuery,
+  Settings,
+  TidingsClient,
+  TidingsEvents,
+} from './api.ts';
+import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
+import { Emitter } from './emitter.ts';
+import { toFeedView } from './feed-view.ts';
+import { emitStatus, refreshFeed } from './refresh.ts';
+import { groupRiver, toRiverItem } from './river.ts';
+import { exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
+import { APP_VERSION, PROJECT_URL } from './version.ts';
+
+export interface TidingsOptions {
+  /** Where the database lives (':memory:' is not supported here: give a folder). */
+  dataDir: string;
+  clock?: Clock;
+  http?: HttpClient;
+  /** Which hosts feeds may live on. Loopback is allowed by default on a desktop (local feeds). */
+  hostPolicy?: Partial<HostPolicy>;
+  globalConcurrency?: number;
+  perHostConcurrency?: number;
+  random?: () => number;
+  maxParseMs?: number;
+}
+
+export interface Tidings extends TidingsClient {
+  /** Schedules every feed and starts polling. */
+  start(): void;
+  /** Stops polling, waits for running fetches, closes the database. */
+  stop(): Promise<void>;
+  /** Every event, for transports that forward them all. */
+  onAny(listener: <E extends keyof TidingsEvents>(event: E, payload: TidingsEvents[E]) => void): () => void;
+  readonly context: AppContext;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function createTidings(options: TidingsOptions): Tidings {
+  const clock = options.clock ?? systemClock;
+  const store = openStore(join(options.dataDir, 'tidings.db'), { clock });
+  const http =
+    options.http ??
+    createHttpClient({
+      version: APP_VERSION,
+      projectUrl: PROJECT_URL,
+      hostPolicy: { allowLoopback: true, allowPrivate: true, ...options.hostPolicy },
+      clock,
+    });
+  const events = new Emitter<TidingsEvents>();
+  const hosts = new Map<number, string>();
+  const settings = (): Settings => ({
+    pollIntervalMin: store.getSetting('pollIntervalMin', DEFAULT_SETTINGS.pollIntervalMin),
+    retentionDays: store.getSetting('retentionDays', DEFAULT_SETTINGS.retentionDays),
+  });
+
+  const ctx: AppContext = {
+    store,
+    http,
+    clock,
+    events,
+    settings,
+    random: options.random ?? Math.random,
+    maxParseMs: options.maxParseMs ?? 5_000,
+    scheduler: new Scheduler({
+      clock,
+      run: async (feedId) => {
+        await refreshFeed(ctx, feedId);
+      },
+      hostOf: (feedId) => {
+        let host = hosts.get(feedId);
+        if (host === undefined) {
+          const url = store.getFeed(feedId)?.url;
+          host = url ? safeHost(url) : '';
+          hosts.set(feedId, host);
+        }
+        return host;
+      },
+      globalConcurrency: options.globalConcurrency ?? 8,
+      perHostConcurrency: options.perHostConcurrency ?? 2,
+      onProgress: (p) => events.emit('progress', p),
+    }),
+  };
+
+  let pruneTimer: TimerHandle | null = null;
+  const prune = () => {
+    store.prune(clock.now(), settings().retentionDays);
+    pruneTimer = clock.setTimer(DAY_MS, prune);
+  };
+
+  const api: Tidings = {
+    context: ctx,
+    start() {
+      prune();
+      const now = clock.now();
+      for (const feed of store.listFeeds()) {
+        if (feed.status !== 'gone') ctx.scheduler.schedule(feed.id, feed.nextDueAt ?? now);
+      }
+      ctx.scheduler.start();
+    },
+    async stop() {
+      pruneTimer?.cancel();
+      await ctx.scheduler.stop();
+      http.close();
+      store.close();
+    },
+    on: (event, listener) => events.on(event, listener),
+    onAny: (listener) => events.onAny(listener),
+
+    subscribe: async (input) => toApiResult(await subscribe(ctx, input)),
+    unsubscribe: async (feedId) => {
+      hosts.delete(feedId);
+      unsubscribe(ctx, feedId);
+    },
+    listFeeds: async () =>
+      store.listFeeds().map((f) => toFeedView(f, settings(), store.getCredentials(f.id) !== null)),
+    importOpml: async (text) => toApiResult(importOpml(ctx, text)),
+    exportOpml: async () => exportOpml(ctx),
+    refresh: async (feedId) => {
+      const ids = feedId == null ? store.listFeeds().map((f) => f.id) : [feedId];
+      for (const id of ids) {
+        const feed = store.getFeed(id);
+        if (!feed) continue;
+        // The user asked: a gone feed gets one more try.
+        if (feed.status === 'gone') store.updateFetchState(id, { status: 'pending' });
+        ctx.scheduler.fetchNow(id);
+      }
+    },
+    river: async (query: RiverQuery): Promise<RiverPage> => {
+      const page = store.riverItems({
+        cursor: query.cursor ?? null,
+        limit: clamp(query.limit ?? 50, 1, 200),
+        feedId: query.feedId ?? null,
+        unreadOnly: query.unreadOnly ?? false,
+        starredOnly: query.starredOnly ?? false,
+      });
+      const feeds = new Map(store.listFeeds().map((f) => [f.id, f]));
+      return { groups: groupRiver(page.items, feeds), nextCursor: page.nextCursor };
+    },
+    markRead: async (itemIds, read) => {
+      const touched = new Set(itemIds.map((id) => store.getItemFeedId(id)).filter((id) => id !== null));
+      store.markRead(itemIds, read);
+      for (const feedId of touched) emitStatus(ctx, feedId);
+    },
+    markFeedRead: async (feedId) => {
+      store.markFeedRead(feedId);
+      emitStatus(ctx, feedId);
+    },
+    setStarred: async (itemId, starred) => store.setStarred(itemId, starred),
+    search: async (query, limit) => store.search(query, clamp(limit ?? 50, 1, 200)).map(toRiverItem),
+    getSettings: async () => settings(),
+    updateSettings: async (patch) => {
+      if (patch.pollIntervalMin !== undefined) {
+        store.setSetting('pollIntervalMin', clamp(Math.round(patch.pollIntervalMin), 5, 24 * 60));
+      }
+      if (patch.retentionDays !== undefined) {
+        store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
+      }
+      return settings();
+    },
+    progress: async (): Promise<Progress> => ctx.scheduler.stats(),
+  };
+  return api;
+}
+
+function toApiResult<T>(result: Result<T>): ApiResult<T> {
+  return result.ok
+    ? { ok: true, value: result.value }
+    : { ok: false, error: { code: result.error.code, message: result.error.message } };
+}
+
+const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Number.isFinite(n) ? n : lo));
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}

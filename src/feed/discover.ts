@@ -1,0 +1,329 @@
+/**
+ * Subscribe by pasting a site's address: normalise what the user typed, then find the feed.
+ * The address itself, then the page's `<link rel="alternate">` feeds, then a few common paths on
+ * the site, within a fixed request budget. The network and the "is this a feed?" judgement are
+ * passed in (the app wires the one HTTP client and the parser), so this file stays pure logic.
+ */
+import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { maskUrl } from '../net/mask.ts';
+import { decodeXmlEntities } from './xml-escape.ts';
+
+export interface FeedLink {
+  url: string;
+  title: string | null;
+  /** The link's type, lower-cased and without parameters. */
+  type: string;
+}
+
+export type FetchTextResult =
+  | { ok: true; finalUrl: string; contentType: string | null; body: Uint8Array }
+  | { ok: false; message: string };
+
+export interface DiscoverDeps {
+  fetchText: (url: string) => Promise<FetchTextResult>;
+  looksLikeFeed: (body: Uint8Array, contentType: string | null) => boolean;
+}
+
+export interface Discovered {
+  feedUrl: string;
+  /** The feeds the page advertised (in order), or just the feed found; always holds feedUrl. */
+  candidates: string[];
+}
+
+export const COMMON_FEED_PATHS = [
+  '/feed',
+  '/rss',
+  '/rss.xml',
+  '/feed.xml',
+  '/atom.xml',
+  '/index.xml',
+  '/feed.json',
+  '/feeds/posts/default',
+  '/?feed=rss2',
+];
+
+/** Every fetch discovery may make for one address: a hostile page cannot make us crawl. */
+export const MAX_DISCOVERY_REQUESTS = 12;
+/** Advertised links tried before the common paths get the rest of the budget. */
+const MAX_LINK_TRIES = 5;
+
+const XML_FEED_TYPES = new Set([
+  'application/rss+xml',
+  'application/atom+xml',
+  'application/rdf+xml',
+  'text/xml',
+]);
+const JSON_FEED_TYPES = new Set(['application/feed+json', 'application/json']);
+
+// ---------------------------------------------------------------------------------------------
+// What the user typed
+
+/**
+ * A web address from what a person typed or pasted: trimmed, `feed:` prefixes removed, https://
+ * added when there is no scheme. Anything but http(s) is refused with a readable 'url.invalid'.
+ */
+export function normaliseUserUrl(input: string): Result<string> {
+  let s = input.trim();
+  if (s.length === 0) return invalid('Enter a web address, such as example.com or https://example.com/feed.');
+  s = stripFeedScheme(s);
+  if (s.startsWith('//')) s = `https:${s}`;
+  else if (!hasScheme(s)) s = `https://${s}`;
+
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return invalid(`"${maskUrl(input.trim())}" is not a web address.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return invalid(`Only http and https addresses can be followed, not ${url.protocol.replace(/:$/, '')}:.`);
+  }
+  if (url.hostname.length === 0) return invalid(`"${maskUrl(input.trim())}" has no host name.`);
+  return ok(url.href);
+}
+
+/** `mailto:x` and `https://x` have a scheme; `example.com:8080/x` and `localhost:80` do not. */
+function hasScheme(s: string): boolean {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(s);
+  if (!m) return false;
+  if (s.slice(m[0].length).startsWith('//')) return true;
+  // host:port, not a scheme
+  return !/^\d+(?:[/?#]|$)/.test(s.slice(m[0].length));
+}
+
+function invalid(message: string): Result<string> {
+  return fail(tidingsError('url.invalid', message));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page's advertised feeds
+
+/**
+ * `<link rel="alternate">` feeds in the page's head, resolved against `<base href>` then the
+ * page URL. Page order, except that a JSON feed goes after an RSS/Atom link with the same title
+ * (the same feed in two formats). A tolerant scan, not a DOM: comments, scripts and styles are
+ * blanked first so links inside them do not count.
+ */
+export function findFeedLinks(html: string, pageUrl: string): FeedLink[] {
+  const tags = [...scanTags(headOf(blankInertRegions(html)), /<(base|link)(?=[\s/>])/gi)];
+  // The first <base href> applies to the whole document, wherever it stands.
+  const baseHref = tags.find((t) => t.name === 'base' && t.attrs.has('href'))?.attrs.get('href');
+  const base = (baseHref !== undefined && resolve(baseHref, pageUrl)) || pageUrl;
+
+  const links: (FeedLink & { key: number; titleKey: string })[] = [];
+  const seen = new Set<string>();
+  for (const tag of tags) {
+    if (tag.name !== 'link') continue;
+    const rel = (tag.attrs.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (!rel.includes('alternate')) continue;
+    const type = (tag.attrs.get('type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!XML_FEED_TYPES.has(type) && !JSON_FEED_TYPES.has(type)) continue;
+    const href = tag.attrs.get('href')?.trim();
+    if (!href) continue;
+    const url = resolve(stripFeedScheme(href), base);
+    if (url === null || seen.has(url)) continue;
+    seen.add(url);
+    const title = tag.attrs.get('title')?.replace(/\s+/g, ' ').trim() || null;
+    links.push({ url, title, type, key: links.length, titleKey: (title ?? '').toLowerCase() });
+  }
+  // A JSON feed moves just after the last RSS/Atom link sharing its title, if that comes later.
+  const lastXmlByTitle = new Map<string, number>();
+  for (const l of links) if (XML_FEED_TYPES.has(l.type)) lastXmlByTitle.set(l.titleKey, l.key);
+  const sortKey = (l: (typeof links)[number]) =>
+    JSON_FEED_TYPES.has(l.type) ? Math.max(l.key, (lastXmlByTitle.get(l.titleKey) ?? -1) + 0.5) : l.key;
+  return links
+    .map((l) => ({ l, k: sortKey(l) }))
+    .sort((a, b) => a.k - b.k || a.l.key - b.l.key)
+    .map(({ l }) => ({ url: l.url, title: l.title, type: l.type }));
+}
+
+/** feed://host/x is http://host/x; feed:https://host/x wraps a full URL. */
+function stripFeedScheme(s: string): string {
+  if (/^feed:\/\//i.test(s)) return `http://${s.slice(7)}`;
+  if (/^feed:/i.test(s)) return s.slice(5);
+  return s;
+}
+
+/** Comments, scripts, styles, templates and CDATA replaced by spaces (offsets kept). */
+function blankInertRegions(html: string): string {
+  return html.replace(
+    /<!--[\s\S]*?(?:-->|$)|<(script|style|template|noscript|textarea|title)\b[\s\S]*?(?:<\/\1\s*>|$)/gi,
+    (m) => ' '.repeat(m.length),
+  );
+}
+
+/** Up to `</head>` or `<body`, whichever comes first (HTML lets either end the head). */
+function headOf(html: string): string {
+  const end = html.search(/<\/head\s*>|<body[\s>]/i);
+  return end === -1 ? html : html.slice(0, end);
+}
+
+interface Tag {
+  name: string;
+  attrs: Map<string, string>;
+}
+
+/**
+ * The tags `opener` finds, with their attributes: names lower-cased, values in double, single or
+ * no quotes, entities decoded. The first of a repeated attribute wins, as in HTML.
+ */
+function* scanTags(html: string, opener: RegExp): Generator<Tag> {
+  const attrRe = /\s*(?:([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?|\/)/y;
+  for (let m = opener.exec(html); m !== null; m = opener.exec(html)) {
+    const attrs = new Map<string, string>();
+    let i = m.index + m[0].length;
+    attrRe.lastIndex = i;
+    for (let a = attrRe.exec(html); a !== null && attrRe.lastIndex > i; a = attrRe.exec(html)) {
+      i = attrRe.lastIndex;
+      const name = a[1]?.toLowerCase();
+      if (name && !attrs.has(name)) attrs.set(name, decodeHtmlEntities(a[2] ?? a[3] ?? a[4] ?? ''));
+    }
+    opener.lastIndex = Math.max(i, opener.lastIndex);
+    yield { name: m[1]!.toLowerCase(), attrs };
+  }
+}
+
+const HTML_NAMED = new Map([
+  ['nbsp', '\u00A0'],
+  ['ndash', '\u2013'],
+  ['mdash', '\u2014'],
+  ['hellip', '\u2026'],
+  ['laquo', '\u00AB'],
+  ['raquo', '\u00BB'],
+  ['lsquo', '\u2018'],
+  ['rsquo', '\u2019'],
+  ['ldquo', '\u201C'],
+  ['rdquo', '\u201D'],
+  ['middot', '\u00B7'],
+  ['bull', '\u2022'],
+  ['copy', '\u00A9'],
+  ['AMP', '&'],
+]);
+
+function decodeHtmlEntities(s: string): string {
+  return decodeXmlEntities(s, HTML_NAMED);
+}
+
+function resolve(href: string, base: string): string | null {
+  try {
+    const url = new URL(href, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding the feed
+
+/**
+ * The feed for an address: the address itself if it is a feed; else the first advertised link
+ * that fetches as a feed; else a common path on the site's origin. At most
+ * MAX_DISCOVERY_REQUESTS fetches. Input without a scheme is tried as https:// first, then http://.
+ */
+export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Result<Discovered>> {
+  const normalised = normaliseUserUrl(url);
+  if (!normalised.ok) return normalised;
+  const typed = url.trim();
+  const schemeless = !/^feed:/i.test(typed) && !typed.startsWith('//') && !hasScheme(typed);
+
+  let budget = MAX_DISCOVERY_REQUESTS;
+  const tried = new Set<string>();
+  const fetchOnce = async (u: string): Promise<FetchTextResult | null> => {
+    if (budget <= 0 || tried.has(u)) return null;
+    budget--;
+    tried.add(u);
+    try {
+      return await deps.fetchText(u);
+    } catch (e) {
+      return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
+  };
+  const isFeed = (r: FetchTextResult & { ok: true }): boolean => {
+    try {
+      return deps.looksLikeFeed(r.body, r.contentType);
+    } catch {
+      return false;
+    }
+  };
+
+  let start = normalised.value;
+  let page = await fetchOnce(start);
+  if (schemeless && page !== null && !page.ok) {
+    const plain = start.replace(/^https:/, 'http:');
+    const second = await fetchOnce(plain);
+    if (second?.ok) {
+      start = plain;
+      page = second;
+    }
+  }
+  if (page?.ok && isFeed(page)) return ok({ feedUrl: page.finalUrl, candidates: [page.finalUrl] });
+
+  let advertised: string[] = [];
+  const pageUrl = page?.ok ? page.finalUrl : start;
+  if (page?.ok && looksLikeHtml(page.body, page.contentType)) {
+    advertised = findFeedLinks(decodeHtml(page.body, page.contentType), pageUrl).map((l) => l.url);
+    for (const link of advertised.slice(0, MAX_LINK_TRIES)) {
+      const r = await fetchOnce(link);
+      if (r?.ok && isFeed(r))
+        return ok({ feedUrl: r.finalUrl, candidates: withFirst(advertised, link, r.finalUrl) });
+    }
+  }
+
+  const origin = new URL(pageUrl).origin;
+  for (const path of COMMON_FEED_PATHS) {
+    if (budget <= 0) break;
+    const r = await fetchOnce(origin + path);
+    if (r?.ok && isFeed(r))
+      return ok({
+        feedUrl: r.finalUrl,
+        candidates: [r.finalUrl, ...advertised.filter((a) => a !== r.finalUrl)],
+      });
+  }
+
+  const shown = maskUrl(start);
+  if (page !== null && !page.ok) {
+    return fail(
+      tidingsError('discover.unreachable', `Could not open ${shown}: ${page.message}`, {
+        url: shown,
+        detail: page.message,
+      }),
+    );
+  }
+  return fail(
+    tidingsError('discover.noFeed', `No feed found at ${shown}; paste the feed's own address.`, {
+      url: shown,
+    }),
+  );
+}
+
+/** The advertised list with the link that worked replaced by where it ended up (after redirects). */
+function withFirst(advertised: string[], link: string, finalUrl: string): string[] {
+  const list = advertised.map((a) => (a === link ? finalUrl : a));
+  return [...new Set(list)];
+}
+
+function looksLikeHtml(body: Uint8Array, contentType: string | null): boolean {
+  if (contentType && /html/i.test(contentType)) return true;
+  if (contentType && !/^\s*(text\/plain|application\/octet-stream)\b/i.test(contentType)) return false;
+  const start = new TextDecoder('latin1').decode(body.subarray(0, 1024));
+  return /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|meta|link|title)[\s>]/i.test(
+    start.replace(/^\uFEFF|^ï»¿/, ''),
+  );
+}
+
+/** The page's text in its charset: Content-Type, then `<meta charset>`, then UTF-8. */
+function decodeHtml(body: Uint8Array, contentType: string | null): string {
+  const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+  const sniff = new TextDecoder('latin1').decode(body.subarray(0, 2048));
+  const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(sniff)?.[1];
+  for (const label of [fromHeader, fromMeta, 'utf-8']) {
+    if (!label) continue;
+    try {
+      return new TextDecoder(label).decode(body);
+    } catch {
+      // An unknown label: try the next source.
+    }
+  }
+  return new TextDecoder().decode(body);
+}

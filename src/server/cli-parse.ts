@@ -1,0 +1,62 @@
+/** `tidings parse <file-or-url>... [--json]` */
+import { parseFeed } from '../feed/parse.ts';
+import type { Feed } from '../feed/model.ts';
+import { parseCommandArgs, UsageError } from './cli.ts';
+import { cliHttpClient, readFeedInput } from './cli-input.ts';
+
+const HELP = `Usage: tidings parse <file-or-url>... [--json]
+
+Parses each feed (RSS 0.9x/1.0/2.0, Atom, JSON Feed) and prints the normalised model.
+  --json   one JSON document per line, in order; a failed one prints {"error": "..."}
+Exits 1 when any input failed.`;
+
+export async function runParse(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('parse needs at least one file or URL (try tidings parse --help)');
+  const http = cliHttpClient();
+  let failures = 0;
+  try {
+    for (const source of positionals) {
+      const input = await readFeedInput(source, http);
+      const parsed = input.ok
+        ? parseFeed(input.value.body, { url: input.value.url, contentType: input.value.contentType })
+        : ({ kind: 'error', error: input.error } as const);
+      if (parsed.kind === 'feed') {
+        console.log(values.json ? JSON.stringify(parsed.feed) : describeFeed(source, parsed.feed));
+        continue;
+      }
+      failures++;
+      const message =
+        parsed.kind === 'redirect'
+          ? parsed.newLocation
+            ? `The feed has moved to ${parsed.newLocation}.`
+            : 'The feed says it is gone (redirect with no new location).'
+          : parsed.error.message;
+      if (values.json) console.log(JSON.stringify({ error: message }));
+      else console.error(`${source}: ${message}`);
+    }
+  } finally {
+    http.close();
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+function describeFeed(source: string, feed: Feed): string {
+  const lines = [
+    `${source}`,
+    `  ${feed.title ?? '(untitled)'} [${feed.format}] ${feed.link ?? ''}`.trimEnd(),
+    `  ${feed.items.length} item${feed.items.length === 1 ? '' : 's'}` +
+      (feed.ttl !== null ? `, ttl ${feed.ttl} min` : '') +
+      (feed.cloud ? `, rssCloud ${feed.cloud.protocol} at ${feed.cloud.domain}:${feed.cloud.port}${feed.cloud.path}` : ''),
+  ];
+  for (const item of feed.items.slice(0, 20)) {
+    const title = item.title ?? (item.summary ?? item.content ?? '').replace(/<[^>]*>/g, '').slice(0, 80);
+    lines.push(`  - ${item.published ?? '(no date)'}  ${title}`);
+  }
+  if (feed.items.length > 20) lines.push(`  ... and ${feed.items.length - 20} more`);
+  return lines.join('\n');
+}

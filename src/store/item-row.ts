@@ -1,0 +1,45 @@
+/** The items table <-> ItemRow: the column list every item query selects, and the mapper. */
+import type { Category, Enclosure, Item, Media, Person } from '../feed/model.ts';
+import { parseJsonArray, str } from './context.ts';
+import type { ItemRow } from './types.ts';
+
+/** Columns every ItemRow query selects (pub_key rides along for river cursors). */
+export const ITEM_COLUMNS = `items.id, items.feed_id, items.guid, items.title, items.link, items.summary,
+  items.content, items.published, items.updated, items.seen_at, items.pub_key, items.read, items.starred,
+  items.authors, items.categories, items.enclosures, items.media, items.children, items.comments`;
+
+export type RawItem = Record<string, unknown>;
+
+export function toItemRow(r: RawItem): ItemRow {
+  return {
+    id: r.id as number,
+    feedId: r.feed_id as number,
+    guid: r.guid as string,
+    title: str(r.title),
+    link: str(r.link),
+    summary: str(r.summary),
+    content: str(r.content),
+    published: str(r.published),
+    updated: str(r.updated),
+    seenAt: r.seen_at as number,
+    read: r.read === 1,
+    starred: r.starred === 1,
+    authors: parseJsonArray<Person>(r.authors),
+    categories: parseJsonArray<Category>(r.categories),
+    enclosures: parseJsonArray<Enclosure>(r.enclosures),
+    media: parseJsonArray<Media>(r.media),
+    children: parseJsonArray<Item>(r.children),
+    comments: str(r.comments),
+  };
+}
+
+/** Items by row id, in the order asked (missing ids are skipped). */
+export function itemsByIds(rows: readonly RawItem[], ids: readonly number[]): ItemRow[] {
+  const byId = new Map(rows.map((r) => [r.id as number, r]));
+  const out: ItemRow[] = [];
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (r) out.push(toItemRow(r));
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+/** Read and starred state. Unread counters follow by trigger (schema.ts). */
+import type { StoreContext } from './context.ts';
+import { transaction } from './sqlite.ts';
+
+/** Returns how many items changed state. */
+export function markRead(ctx: StoreContext, ids: readonly number[], read: boolean): number {
+  if (ids.length === 0) return 0;
+  return transaction(
+    ctx.db,
+    () =>
+      Number(
+        ctx
+          .stmt('UPDATE items SET read = ?1 WHERE read <> ?1 AND id IN (SELECT value FROM json_each(?2))')
+          .run(read ? 1 : 0, JSON.stringify(ids)).changes,
+      ),
+  );
+}
+
+export function markFeedRead(ctx: StoreContext, feedId: number): number {
+  return transaction(
+    ctx.db,
+    () => Number(ctx.stmt('UPDATE items SET read = 1 WHERE feed_id = ? AND read = 0').run(feedId).changes),
+  );
+}
+
+export function setStarred(ctx: StoreContext, id: number, starred: boolean): boolean {
+  return Number(ctx.stmt('UPDATE items SET starred = ? WHERE id = ?').run(starred ? 1 : 0, id).changes) > 0;
+}
+
+/** Unread items of one feed, or of all feeds. */
+export function unreadCount(ctx: StoreContext, feedId?: number | null): number {
+  const row =
+    feedId === undefined || feedId === null
+      ? (ctx.stmt('SELECT IFNULL(SUM(unread), 0) AS n FROM feeds').get() as { n: number })
+      : (ctx.stmt('SELECT unread AS n FROM feeds WHERE id = ?').get(feedId) as { n: number } | undefined);
+  return row?.n ?? 0;
+}

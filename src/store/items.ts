@@ -1,0 +1,85 @@
+/**
+ * upsertItems: one transaction per fetch, ONE upsert statement per item (STYLE 12; not
+ * Fluent Reader's query-per-item duplicate hunt). The statement itself tells the three cases apart:
+ * - new: inserted, RETURNING revision 0;
+ * - seen again, changed: content columns rewritten (seen_at/read/starred kept), revision + 1;
+ * - seen again, unchanged, or pruned earlier (tombstoned): no row written, nothing returned.
+ */
+import type { Item } from '../feed/model.ts';
+import { jsonArray, type StoreContext } from './context.ts';
+import { contentHash, itemIdentity, publishedKey } from './item-identity.ts';
+import { indexItem } from './search.ts';
+import { transaction } from './sqlite.ts';
+import type { UpsertResult } from './types.ts';
+
+const UPSERT = `
+INSERT INTO items (feed_id, guid, title, link, summary, content, published, updated, pub_key, seen_at,
+                   authors, categories, enclosures, media, children, comments, hash)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17
+WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE feed_id = ?1 AND guid = ?2)
+ON CONFLICT (feed_id, guid) DO UPDATE SET
+  title = excluded.title, link = excluded.link, summary = excluded.summary, content = excluded.content,
+  published = excluded.published, updated = excluded.updated, pub_key = excluded.pub_key,
+  authors = excluded.authors, categories = excluded.categories, enclosures = excluded.enclosures,
+  media = excluded.media, children = excluded.children, comments = excluded.comments,
+  hash = excluded.hash, revision = revision + 1
+WHERE items.hash <> excluded.hash
+RETURNING id, revision`;
+
+/** Tombstones the feed still lists are kept alive (see retention.ts); touched at most daily. */
+const TOUCH_TOMBSTONES = `
+UPDATE tombstones SET last_seen = ?1
+WHERE feed_id = ?2 AND last_seen < ?1 - 86400000 AND guid IN (SELECT value FROM json_each(?3))`;
+
+export function upsertItems(
+  ctx: StoreContext,
+  feedId: number,
+  items: readonly Item[],
+  seenAt: number,
+): UpsertResult {
+  const inserted: number[] = [];
+  let updated = 0;
+  if (items.length === 0) return { inserted, updated };
+  transaction(ctx.db, () => {
+    if (!ctx.stmt('SELECT 1 FROM feeds WHERE id = ?').get(feedId)) return;
+    const upsert = ctx.stmt(UPSERT);
+    const quiet: string[] = [];
+    const seen = new Set<string>();
+    for (const item of items) {
+      const guid = itemIdentity(item);
+      // A feed listing the same item twice: the first wins, as it would on the next fetch.
+      if (seen.has(guid)) continue;
+      seen.add(guid);
+      const row = upsert.get(
+        feedId,
+        guid,
+        item.title,
+        item.link,
+        item.summary,
+        item.content,
+        item.published,
+        item.updated,
+        publishedKey(item.published),
+        seenAt,
+        jsonArray(item.authors),
+        jsonArray(item.categories),
+        jsonArray(item.enclosures),
+        jsonArray(item.media),
+        jsonArray(item.children),
+        item.comments,
+        contentHash(item),
+      ) as { id: number; revision: number } | undefined;
+      if (!row) {
+        quiet.push(guid);
+      } else if (row.revision === 0) {
+        inserted.push(row.id);
+        indexItem(ctx, row.id, item, false);
+      } else {
+        updated++;
+        indexItem(ctx, row.id, item, true);
+      }
+    }
+    if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
+  });
+  return { inserted, updated };
+}

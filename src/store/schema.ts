@@ -1,0 +1,119 @@
+/**
+ * The reader's schema, one migration per version (tracked by PRAGMA user_version in
+ * openDatabase). Version 1 is the whole schema; later versions add steps, never edit this one.
+ *
+ * Why it looks like this:
+ * - items are unique per (feed_id, guid): identity is the model's Item.id scoped to its feed
+ *   (STYLE 12), so one INSERT .. ON CONFLICT per item does "new or changed".
+ * - the river is newest first by (seen_at, pub_key, id), all NOT NULL so keyset pagination
+ *   is one row-value comparison on an index; partial indexes serve the unread and starred views.
+ * - feeds.unread is a counter kept by triggers, so the feed list never counts 100k rows.
+ * - items_fts is contentless (the text is HTML-stripped by the upsert code, which SQL cannot
+ *   do); contentless_delete lets the delete trigger keep it in step on prune and unsubscribe.
+ * - tombstones remember pruned items so a feed that still lists them cannot bring them back.
+ */
+import type { Migration } from './sqlite.ts';
+
+const V1 = `
+CREATE TABLE folders (
+  id INTEGER PRIMARY KEY,
+  parent_id INTEGER REFERENCES folders(id) ON DELETE CASCADE,
+  title TEXT NOT NULL COLLATE NOCASE
+);
+CREATE UNIQUE INDEX folders_title ON folders(IFNULL(parent_id, 0), title);
+
+CREATE TABLE feeds (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  title TEXT,
+  site_url TEXT,
+  description TEXT,
+  folder_id INTEGER REFERENCES folders(id) ON DELETE SET NULL,
+  credentials TEXT,
+  interval_min INTEGER,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'ok', 'error', 'gone')),
+  last_error TEXT,
+  last_error_code TEXT,
+  etag TEXT,
+  last_modified TEXT,
+  body_hash TEXT,
+  last_fetched_at INTEGER,
+  next_due_at INTEGER,
+  due_reason TEXT,
+  consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  meta TEXT NOT NULL DEFAULT '{}',
+  created_at INTEGER NOT NULL,
+  unread INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX feeds_folder ON feeds(folder_id);
+
+CREATE TABLE items (
+  id INTEGER PRIMARY KEY,
+  feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+  guid TEXT NOT NULL,
+  title TEXT,
+  link TEXT,
+  summary TEXT,
+  content TEXT,
+  published TEXT,
+  updated TEXT,
+  -- published as ms since epoch, 0 when absent: the river's tie-break inside one fetch
+  pub_key INTEGER NOT NULL,
+  seen_at INTEGER NOT NULL,
+  read INTEGER NOT NULL DEFAULT 0,
+  starred INTEGER NOT NULL DEFAULT 0,
+  -- JSON arrays, NULL when empty
+  authors TEXT,
+  categories TEXT,
+  enclosures TEXT,
+  media TEXT,
+  children TEXT,
+  comments TEXT,
+  -- hash of everything the feed said about the item: an unchanged item is not rewritten
+  hash TEXT NOT NULL,
+  revision INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX items_identity ON items(feed_id, guid);
+CREATE INDEX items_river ON items(seen_at, pub_key, id);
+CREATE INDEX items_feed_river ON items(feed_id, seen_at, pub_key, id);
+CREATE INDEX items_unread_river ON items(seen_at, pub_key, id) WHERE read = 0;
+CREATE INDEX items_starred_river ON items(seen_at, pub_key, id) WHERE starred = 1;
+
+CREATE TRIGGER items_unread_insert AFTER INSERT ON items WHEN NEW.read = 0 BEGIN
+  UPDATE feeds SET unread = unread + 1 WHERE id = NEW.feed_id;
+END;
+CREATE TRIGGER items_unread_delete AFTER DELETE ON items WHEN OLD.read = 0 BEGIN
+  UPDATE feeds SET unread = unread - 1 WHERE id = OLD.feed_id;
+END;
+CREATE TRIGGER items_unread_update AFTER UPDATE OF read, feed_id ON items
+WHEN OLD.read IS NOT NEW.read OR OLD.feed_id IS NOT NEW.feed_id BEGIN
+  UPDATE feeds SET unread = unread - 1 WHERE id = OLD.feed_id AND OLD.read = 0;
+  UPDATE feeds SET unread = unread + 1 WHERE id = NEW.feed_id AND NEW.read = 0;
+END;
+
+CREATE VIRTUAL TABLE items_fts USING fts5(
+  title, body,
+  content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+-- titles weigh more than body text
+INSERT INTO items_fts(items_fts, rank) VALUES ('rank', 'bm25(4.0, 1.0)');
+CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+  DELETE FROM items_fts WHERE rowid = OLD.id;
+END;
+
+CREATE TABLE tombstones (
+  feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+  guid TEXT NOT NULL,
+  -- last time the feed still listed the pruned item; stale tombstones are dropped
+  last_seen INTEGER NOT NULL,
+  PRIMARY KEY (feed_id, guid)
+) WITHOUT ROWID;
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
+export const STORE_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];

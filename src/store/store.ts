@@ -1,0 +1,158 @@
+/**
+ * The reader's store: one SQLite file (node:sqlite) behind one object. Each concern lives in
+ * its own module (feeds, folders, items, river, search, settings, retention); this file only
+ * opens the database and delegates. Every multi-row write is one transaction, and WAL (set by
+ * openDatabase) means a kill at any moment leaves the last committed state.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { type Clock, systemClock } from '../common/clock.ts';
+import type { Item } from '../feed/model.ts';
+import type { Credentials } from '../net/types.ts';
+import { createContext, type StoreContext } from './context.ts';
+import { moveFeedUrl } from './feed-move.ts';
+import * as feeds from './feeds.ts';
+import { listFolders } from './folders.ts';
+import * as state from './item-state.ts';
+import { upsertItems } from './items.ts';
+import { prune } from './retention.ts';
+import { riverItems } from './river.ts';
+import { STORE_MIGRATIONS } from './schema.ts';
+import { search } from './search.ts';
+import { getSetting, setSetting } from './settings.ts';
+import { openDatabase } from './sqlite.ts';
+import type {
+  AddFeedInput,
+  FeedMetaPatch,
+  FeedRow,
+  FetchStatePatch,
+  FolderRow,
+  ItemRow,
+  MoveResult,
+  RiverPage,
+  RiverQuery,
+  UpsertResult,
+} from './types.ts';
+
+export type {
+  AddFeedInput,
+  FeedMeta,
+  FeedMetaPatch,
+  FeedRow,
+  FeedStatus,
+  FetchStatePatch,
+  FolderRow,
+  ItemRow,
+  MoveResult,
+  RiverPage,
+  RiverQuery,
+  UpsertResult,
+} from './types.ts';
+export { EMPTY_FEED_META } from './types.ts';
+
+export interface StoreOptions {
+  /** Stamps createdAt on new feeds; tests pass a ManualClock. */
+  clock?: Clock;
+}
+
+export class Store {
+  private readonly ctx: StoreContext;
+
+  constructor(db: DatabaseSync, clock: Clock) {
+    this.ctx = createContext(db, clock);
+  }
+
+  // Feeds
+  addFeed(input: AddFeedInput): { feed: FeedRow; created: boolean } {
+    return feeds.addFeed(this.ctx, input);
+  }
+  getFeed(id: number): FeedRow | null {
+    return feeds.getFeed(this.ctx, id);
+  }
+  getFeedByUrl(url: string): FeedRow | null {
+    return feeds.getFeedByUrl(this.ctx, url);
+  }
+  /** The only way credentials leave the store (for the fetcher; never for display). */
+  getCredentials(id: number): Credentials | null {
+    return feeds.getCredentials(this.ctx, id);
+  }
+  setCredentials(id: number, credentials: Credentials | null): void {
+    feeds.setCredentials(this.ctx, id, credentials);
+  }
+  /** With unread counts; no folder first, then by folder path, then title. credentials is always null. */
+  listFeeds(): FeedRow[] {
+    return feeds.listFeeds(this.ctx);
+  }
+  /** Removes the feed and its items. Returns whether it existed. */
+  removeFeed(id: number): boolean {
+    return feeds.removeFeed(this.ctx, id);
+  }
+  /** Permanent move; merges into this feed when another already has newUrl. null if id is unknown. */
+  moveFeedUrl(id: number, newUrl: string): MoveResult | null {
+    return moveFeedUrl(this.ctx, id, newUrl);
+  }
+  updateFeedMeta(id: number, patch: FeedMetaPatch): void {
+    feeds.updateFeedMeta(this.ctx, id, patch);
+  }
+  updateFetchState(id: number, patch: FetchStatePatch): void {
+    feeds.updateFetchState(this.ctx, id, patch);
+  }
+  setFeedInterval(id: number, minutes: number | null): void {
+    feeds.setFeedInterval(this.ctx, id, minutes);
+  }
+  setFeedFolder(id: number, folder: string | null): void {
+    feeds.setFeedFolder(this.ctx, id, folder);
+  }
+
+  // Folders
+  listFolders(): FolderRow[] {
+    return listFolders(this.ctx);
+  }
+
+  // Items
+  upsertItems(feedId: number, items: readonly Item[], seenAt: number): UpsertResult {
+    return upsertItems(this.ctx, feedId, items, seenAt);
+  }
+  riverItems(q: RiverQuery = {}): RiverPage {
+    return riverItems(this.ctx, q);
+  }
+  markRead(ids: readonly number[], read: boolean): number {
+    return state.markRead(this.ctx, ids, read);
+  }
+  markFeedRead(feedId: number): number {
+    return state.markFeedRead(this.ctx, feedId);
+  }
+  setStarred(id: number, starred: boolean): boolean {
+    return state.setStarred(this.ctx, id, starred);
+  }
+  unreadCount(feedId?: number | null): number {
+    return state.unreadCount(this.ctx, feedId);
+  }
+  search(query: string, limit?: number): ItemRow[] {
+    return search(this.ctx, query, limit);
+  }
+
+  // Settings
+  getSetting<T>(key: string, fallback: T): T {
+    return getSetting(this.ctx, key, fallback);
+  }
+  setSetting(key: string, value: unknown): void {
+    setSetting(this.ctx, key, value);
+  }
+
+  // Retention
+  prune(now: number, retentionDays: number): number {
+    return prune(this.ctx, now, retentionDays);
+  }
+
+  close(): void {
+    if (this.ctx.db.isOpen) {
+      // Folds the WAL back into the main file so a closed store is one file.
+      this.ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      this.ctx.db.close();
+    }
+  }
+}
+
+export function openStore(path: string, opts: StoreOptions = {}): Store {
+  return new Store(openDatabase(path, STORE_MIGRATIONS), opts.clock ?? systemClock);
+}

@@ -1,0 +1,166 @@
+/**
+ * The store's row shapes: what the app layer reads back. Field names are a contract with
+ * src/app/ (FeedRow -> FeedView, ItemRow -> RiverItem), so change them additively only.
+ */
+import type {
+  Category,
+  CloudElement,
+  Enclosure,
+  Item,
+  Media,
+  Person,
+  Syndication,
+} from '../feed/model.ts';
+import type { Credentials } from '../net/types.ts';
+
+export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
+
+/** What the last parse said about the feed, kept as one JSON column (the scheduler reads it). */
+export interface FeedMeta {
+  format: string | null;
+  ttl: number | null;
+  skipHours: number[];
+  skipDays: string[];
+  sy: Syndication | null;
+  cloud: CloudElement | null;
+  hubs: string[];
+  self: string | null;
+  image: string | null;
+  language: string | null;
+}
+
+export const EMPTY_FEED_META: FeedMeta = {
+  format: null,
+  ttl: null,
+  skipHours: [],
+  skipDays: [],
+  sy: null,
+  cloud: null,
+  hubs: [],
+  self: null,
+  image: null,
+  language: null,
+};
+
+export interface FeedRow {
+  id: number;
+  url: string;
+  title: string | null;
+  siteUrl: string | null;
+  description: string | null;
+  folderId: number | null;
+  /** The folder's own title (the leaf of folderPath). */
+  folder: string | null;
+  /** The whole folder path, 'A/B' (OPML export nests by it). */
+  folderPath: string | null;
+  /** Always null here: rows are for display. Ask getCredentials(id) when fetching. */
+  credentials: Credentials | null;
+  /** Whether credentials are stored, so a UI can say so without seeing them. */
+  hasCredentials: boolean;
+  /** Per-feed polling interval override, minutes. */
+  intervalMin: number | null;
+  status: FeedStatus;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  bodyHash: string | null;
+  lastFetchedAt: number | null;
+  nextDueAt: number | null;
+  dueReason: string | null;
+  consecutiveErrors: number;
+  meta: FeedMeta;
+  createdAt: number;
+  unread: number;
+}
+
+export interface AddFeedInput {
+  url: string;
+  title?: string | null;
+  siteUrl?: string | null;
+  /** A folder path: 'A/B' creates A and B inside it when missing. */
+  folder?: string | null;
+  credentials?: Credentials | null;
+}
+
+export interface FeedMetaPatch {
+  title?: string | null;
+  siteUrl?: string | null;
+  description?: string | null;
+  /** Merged over the stored meta (a full FeedMeta replaces it all). */
+  meta?: Partial<FeedMeta>;
+}
+
+export type FetchStatePatch = Partial<
+  Pick<
+    FeedRow,
+    | 'status'
+    | 'lastError'
+    | 'lastErrorCode'
+    | 'etag'
+    | 'lastModified'
+    | 'bodyHash'
+    | 'lastFetchedAt'
+    | 'nextDueAt'
+    | 'dueReason'
+    | 'consecutiveErrors'
+  >
+>;
+
+export interface FolderRow {
+  id: number;
+  title: string;
+  parentId: number | null;
+}
+
+export interface ItemRow {
+  id: number;
+  feedId: number;
+  /** The item's identity within its feed (Item.id: guid, then link, then hash). */
+  guid: string;
+  title: string | null;
+  link: string | null;
+  summary: string | null;
+  content: string | null;
+  published: string | null;
+  updated: string | null;
+  /** When Tidings first saw the item, ms since epoch. */
+  seenAt: number;
+  read: boolean;
+  starred: boolean;
+  authors: Person[];
+  categories: Category[];
+  enclosures: Enclosure[];
+  media: Media[];
+  children: Item[];
+  comments: string | null;
+}
+
+export interface UpsertResult {
+  /** Row ids of items seen for the first time, in feed order. */
+  inserted: number[];
+  /** Items already stored whose content changed. */
+  updated: number;
+}
+
+export interface RiverQuery {
+  /** Opaque cursor from a previous page's nextCursor. */
+  cursor?: string | null;
+  /** Page size, default 50 (1..500). */
+  limit?: number;
+  feedId?: number | null;
+  unreadOnly?: boolean;
+  starredOnly?: boolean;
+}
+
+export interface RiverPage {
+  items: ItemRow[];
+  /** null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface MoveResult {
+  feed: FeedRow;
+  /** The id of the feed that already had the new URL and was merged into this one (now removed). */
+  mergedFrom: number | null;
+}
