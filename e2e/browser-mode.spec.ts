@@ -40,11 +40,10 @@ test('a new user subscribes to a feed and sees its river', async ({ page }) => {
 });
 
 test('subscribing by site URL finds the feed through autodiscovery', async ({ page }) => {
-  host.set(
-    '/',
-    '<html><head><title>Site</title><link rel="alternate" type="application/rss+xml" href="/news.rss"></head><body>hi</body></html>',
-    'text/html',
-  );
+  host.set('/', {
+    body: '<html><head><title>Site</title><link rel="alternate" type="application/rss+xml" href="/news.rss"></head><body>hi</body></html>',
+    type: 'text/html',
+  });
   host.set(
     '/news.rss',
     rssFeed('Discovered Feed', [{ title: 'Found me', guid: 'd1', description: 'x', date: new Date('2026-11-20T09:00:00Z') }]),

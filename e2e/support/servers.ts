@@ -1,45 +1,9 @@
-/** Real servers for end-to-end tests: a feed host on loopback and `tidings serve` as a child process. */
+/** `tidings serve` as a child process for end-to-end tests; feed hosts come from src/testing. */
+export { type FeedHost, rssFeed, startFeedHost } from '../../src/testing/feed-host.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-
-export interface FeedHost {
-  url: string;
-  /** Replaces the body served at `path`. */
-  set(path: string, body: string, type?: string): void;
-  hits(path: string): number;
-  close(): Promise<void>;
-}
-
-export async function startFeedHost(): Promise<FeedHost> {
-  const bodies = new Map<string, { body: string; type: string }>();
-  const hits = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    const entry = bodies.get(path);
-    if (!entry) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': entry.type }).end(entry.body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    set: (path, body, type = 'application/rss+xml; charset=utf-8') => bodies.set(path, { body, type }),
-    hits: (path) => hits.get(path) ?? 0,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 export interface TidingsProcess {
   /** The URL printed by `tidings serve` (carries the token). */
@@ -89,15 +53,3 @@ export async function startTidings(extraArgs: string[] = []): Promise<TidingsPro
   };
 }
 
-export function rssFeed(title: string, items: { title: string; guid: string; description: string; date: Date }[]): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>${esc(title)}</title><link>http://example.com/</link><description>${esc(title)}</description>
-${items
-  .map(
-    (i) =>
-      `<item><title>${esc(i.title)}</title><guid isPermaLink="false">${esc(i.guid)}</guid><link>http://example.com/${esc(i.guid)}</link><description>${esc(i.description)}</description><pubDate>${i.date.toUTCString()}</pubDate></item>`,
-  )
-  .join('\n')}
-</channel></rss>`;
-}

@@ -5,7 +5,7 @@
  * passed in (the app wires the one HTTP client and the parser), so this file stays pure logic.
  */
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { maskUrl } from '../net/mask.ts';
+import { MASK, maskUrl } from '../net/mask.ts';
 import { decodeXmlEntities } from './xml-escape.ts';
 
 export interface FeedLink {
@@ -283,11 +283,9 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
 
   const shown = maskUrl(start);
   if (page !== null && !page.ok) {
+    const detail = scrubSecrets(page.message, start);
     return fail(
-      tidingsError('discover.unreachable', `Could not open ${shown}: ${page.message}`, {
-        url: shown,
-        detail: page.message,
-      }),
+      tidingsError('discover.unreachable', `Could not open ${shown}: ${detail}`, { url: shown, detail }),
     );
   }
   return fail(
@@ -295,6 +293,24 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
       url: shown,
     }),
   );
+}
+
+/** A fetch error may quote the URL it was given: hide the userinfo password wherever it appears. */
+function scrubSecrets(message: string, url: string): string {
+  let out = message;
+  const password = new URL(url).password;
+  if (password) {
+    for (const form of new Set([password, safeDecode(password)])) out = out.split(form).join(MASK);
+  }
+  return out.replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/g, `$1${MASK}@`);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** The advertised list with the link that worked replaced by where it ended up (after redirects). */

@@ -45,7 +45,7 @@ const parser = new XMLParser({
 });
 
 export function parseOpml(text: string): Result<OpmlDocument> {
-  const xml = text.replace(/^\uFEFF/, '');
+  const xml = blankDoctype(text.replace(/^\uFEFF/, ''));
   const rootName = firstElementName(xml);
   if (rootName === null || rootName.toLowerCase() !== 'opml') {
     return fail(
@@ -77,7 +77,8 @@ export function parseOpml(text: string): Result<OpmlDocument> {
     return fail(tidingsError('opml.malformed', `This OPML file could not be read: ${detail}`, { detail }, e));
   }
   const opml = asNode(doc.opml);
-  const body = opml ? asNode(opml.body) : null;
+  // `<body/>` parses as '': present but empty.
+  const body = opml && opml.body !== undefined ? (asNode(opml.body) ?? {}) : null;
   if (!opml || !body) {
     return fail(tidingsError('opml.notOpml', 'This file is not OPML: it has no <body> of outlines.'));
   }
@@ -150,6 +151,32 @@ function cleanText(s: string | null): string | null {
   if (s === null) return null;
   const t = s.trim();
   return t.length > 0 ? t : null;
+}
+
+/**
+ * OPML has no use for a DOCTYPE, and its internal subset is where entity tricks live (billion
+ * laughs, external entities the parser would refuse outright): blank it out, keeping newlines so
+ * error positions still point at the right line.
+ */
+function blankDoctype(xml: string): string {
+  const start = xml.search(/<!DOCTYPE/i);
+  if (start === -1) return xml;
+  const root = xml.search(/<[A-Za-z_]/);
+  if (root !== -1 && root < start) return xml;
+  let depth = 0;
+  let quote: string | null = null;
+  let i = start + 9;
+  for (; i < xml.length; i++) {
+    const c = xml[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[') depth++;
+    else if (c === ']') depth = Math.max(0, depth - 1);
+    else if (c === '>' && depth === 0) break;
+  }
+  if (i >= xml.length) return xml; // unterminated: let the validator say where
+  return xml.slice(0, start) + xml.slice(start, i + 1).replace(/[^\n]/g, ' ') + xml.slice(i + 1);
 }
 
 /** The name of the first element, skipping the declaration, comments, PIs and a DOCTYPE. */

@@ -22,7 +22,11 @@ function input(over: Partial<DueInput> = {}): DueInput {
     ...over,
   };
 }
-const sy = (updatePeriod: string | null, updateFrequency: number | null, updateBase: string | null = null) => ({
+const sy = (
+  updatePeriod: string | null,
+  updateFrequency: number | null,
+  updateBase: string | null = null,
+) => ({
   updatePeriod,
   updateFrequency,
   updateBase,
@@ -53,25 +57,75 @@ describe('nextDue: interval and ttl', () => {
   table([
     { name: 'interval only', in: {}, at: WED_10 + HOUR, reason: 'interval 60 min' },
     { name: 'user interval 15', in: { intervalMin: 15 }, at: WED_10 + 15 * MIN, reason: 'interval 15 min' },
-    { name: 'invalid interval -> default 60', in: { intervalMin: Number.NaN }, at: WED_10 + HOUR, reason: 'interval 60 min' },
+    {
+      name: 'invalid interval -> default 60',
+      in: { intervalMin: Number.NaN },
+      at: WED_10 + HOUR,
+      reason: 'interval 60 min',
+    },
     { name: 'ttl larger wins', in: { ttl: 120 }, at: WED_10 + 2 * HOUR, reason: 'ttl 120 min' },
     { name: 'ttl smaller: interval', in: { ttl: 30 }, at: WED_10 + HOUR, reason: 'interval 60 min' },
     { name: 'ttl equal: interval', in: { ttl: 60 }, at: WED_10 + HOUR, reason: 'interval 60 min' },
-    { name: 'silly ttl capped at 24 h', in: { ttl: 10080 }, at: WED_10 + DAY, reason: 'ttl 10080 min, capped at 24 h' },
-    { name: 'user interval beyond 24 h is the user’s', in: { intervalMin: 2880 }, at: WED_10 + 2 * DAY, reason: 'interval 2880 min' },
+    {
+      name: 'silly ttl capped at 24 h',
+      in: { ttl: 10080 },
+      at: WED_10 + DAY,
+      reason: 'ttl 10080 min, capped at 24 h',
+    },
+    {
+      name: 'user interval beyond 24 h is the user’s',
+      in: { intervalMin: 2880 },
+      at: WED_10 + 2 * DAY,
+      reason: 'interval 2880 min',
+    },
   ]);
 });
 
 describe('nextDue: sy:updatePeriod / updateFrequency / updateBase', () => {
   table([
-    { name: 'hourly/2 (30 min) < interval', in: { sy: sy('hourly', 2) }, at: WED_10 + HOUR, reason: 'interval 60 min' },
-    { name: 'hourly > interval 15', in: { intervalMin: 15, sy: sy('hourly', 1) }, at: WED_10 + HOUR, reason: 'sy hourly (60 min)' },
+    {
+      name: 'hourly/2 (30 min) < interval',
+      in: { sy: sy('hourly', 2) },
+      at: WED_10 + HOUR,
+      reason: 'interval 60 min',
+    },
+    {
+      name: 'hourly > interval 15',
+      in: { intervalMin: 15, sy: sy('hourly', 1) },
+      at: WED_10 + HOUR,
+      reason: 'sy hourly (60 min)',
+    },
     { name: 'daily/2', in: { sy: sy('daily', 2) }, at: WED_10 + 12 * HOUR, reason: 'sy daily/2 (720 min)' },
-    { name: 'frequency alone means daily', in: { sy: sy(null, 4) }, at: WED_10 + 6 * HOUR, reason: 'sy daily/4 (360 min)' },
-    { name: 'case-insensitive period', in: { sy: sy(' Daily ', null) }, at: WED_10 + DAY, reason: 'sy daily (1440 min)' },
-    { name: 'weekly capped', in: { sy: sy('weekly', 1) }, at: WED_10 + DAY, reason: 'sy weekly (1440 min, capped at 24 h)' },
-    { name: 'unknown period ignored', in: { sy: sy('fortnightly', 1) }, at: WED_10 + HOUR, reason: 'interval 60 min' },
-    { name: 'ttl larger than sy', in: { ttl: 180, sy: sy('hourly', 1) }, at: WED_10 + 3 * HOUR, reason: 'ttl 180 min' },
+    {
+      name: 'frequency alone means daily',
+      in: { sy: sy(null, 4) },
+      at: WED_10 + 6 * HOUR,
+      reason: 'sy daily/4 (360 min)',
+    },
+    {
+      name: 'case-insensitive period',
+      in: { sy: sy(' Daily ', null) },
+      at: WED_10 + DAY,
+      reason: 'sy daily (1440 min)',
+    },
+    {
+      name: 'weekly capped',
+      in: { sy: sy('weekly', 1) },
+      at: WED_10 + DAY,
+      reason: 'sy weekly (1440 min, capped at 24 h)',
+    },
+    {
+      name: 'unknown period ignored',
+      in: { sy: sy('fortnightly', 1) },
+      at: WED_10 + HOUR,
+      reason: 'interval 60 min',
+    },
+    {
+      name: 'ttl larger than sy',
+      in: { ttl: 180, sy: sy('hourly', 1) },
+      at: WED_10 + 3 * HOUR,
+      reason: 'ttl 180 min',
+    },
     {
       name: 'daily grid: next 06:00 slot (tomorrow)',
       in: { sy: sy('daily', 1, '2000-01-01T06:00:00Z') },
@@ -113,8 +167,18 @@ describe('nextDue: sy:updatePeriod / updateFrequency / updateBase', () => {
 
 describe('nextDue: Cache-Control max-age, Expires, Retry-After (latest wins)', () => {
   table([
-    { name: 'max-age larger', in: { cache: cache(7200, null) }, at: WED_10 + 2 * HOUR, reason: 'max-age 120 min' },
-    { name: 'max-age smaller', in: { cache: cache(600, null) }, at: WED_10 + HOUR, reason: 'interval 60 min' },
+    {
+      name: 'max-age larger',
+      in: { cache: cache(7200, null) },
+      at: WED_10 + 2 * HOUR,
+      reason: 'max-age 120 min',
+    },
+    {
+      name: 'max-age smaller',
+      in: { cache: cache(600, null) },
+      at: WED_10 + HOUR,
+      reason: 'interval 60 min',
+    },
     {
       name: 'Expires later than max-age and ttl',
       in: { ttl: 90, cache: cache(3600 * 2, t('2026-01-07T12:30:00Z')) },
@@ -133,7 +197,12 @@ describe('nextDue: Cache-Control max-age, Expires, Retry-After (latest wins)', (
       at: WED_10 + 5 * HOUR,
       reason: 'ttl 300 min',
     },
-    { name: 'Expires in the past', in: { cache: cache(null, WED_10 - HOUR) }, at: WED_10 + HOUR, reason: 'interval 60 min' },
+    {
+      name: 'Expires in the past',
+      in: { cache: cache(null, WED_10 - HOUR) },
+      at: WED_10 + HOUR,
+      reason: 'interval 60 min',
+    },
     {
       name: 'max-age of 3 days capped',
       in: { cache: cache(3 * 86400, null) },
@@ -166,7 +235,7 @@ describe('nextDue: Cache-Control max-age, Expires, Retry-After (latest wins)', (
       name: 'absurd Retry-After capped at 7 days',
       in: { cache: cache(null, null, WED_10 + 400 * DAY) },
       at: WED_10 + 7 * DAY,
-      reason: 'Retry-After until 10:00 GMT',
+      reason: 'Retry-After until 10:00 GMT, capped at 7 days',
     },
   ]);
 });
@@ -186,7 +255,12 @@ describe('nextDue: back-off and real-time', () => {
     { ...backoff(6), at: WED_10 + DAY },
     { ...backoff(40), at: WED_10 + DAY },
     { ...backoff(3, { ttl: 120 }), at: WED_10 + 8 * HOUR },
-    { name: 'user interval beyond the cap', in: { intervalMin: 2880, consecutiveErrors: 9 }, at: WED_10 + 2 * DAY, reason: 'back-off after 9 errors' },
+    {
+      name: 'user interval beyond the cap',
+      in: { intervalMin: 2880, consecutiveErrors: 9 },
+      at: WED_10 + 2 * DAY,
+      reason: 'back-off after 9 errors',
+    },
     {
       name: 'real-time live: safety net',
       in: { realtime: { live: true, safetyNetMin: 360 } },
@@ -380,8 +454,14 @@ describe('describeInterval', () => {
     { in: { ttl: 120 }, text: 'every 120 min (ttl)' },
     { in: { ttl: 30 }, text: 'every 60 min' },
     { in: { sy: sy('daily', 2) }, text: 'every 720 min (sy)' },
-    { in: { sy: sy('daily', 1, '2000-01-01T06:00:00Z') }, text: 'every 1440 min (sy, on the 06:00 GMT grid)' },
-    { in: { intervalMin: 90, sy: sy('hourly', 1, '2000-01-01T00:15:00Z') }, text: 'every 120 min (sy, on the 00:15 GMT grid)' },
+    {
+      in: { sy: sy('daily', 1, '2000-01-01T06:00:00Z') },
+      text: 'every 1440 min (sy, on the 06:00 GMT grid)',
+    },
+    {
+      in: { intervalMin: 90, sy: sy('hourly', 1, '2000-01-01T00:15:00Z') },
+      text: 'every 120 min (sy, on the 00:15 GMT grid)',
+    },
     { in: { realtime: { live: true, safetyNetMin: 360 } }, text: 'real-time; safety net every 6 h' },
     { in: { realtime: { live: false, safetyNetMin: 360 } }, text: 'every 60 min' },
     { in: { consecutiveErrors: 3 }, text: 'every 60 min; backing off after 3 errors' },

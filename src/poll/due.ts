@@ -130,7 +130,9 @@ export function nextDue(input: DueInput, now: number, random: () => number = Mat
 
   const retryAt = input.cache?.retryAfterAt;
   if (validNumber(retryAt)) {
-    later(Math.min(retryAt, now + RETRY_AFTER_CAP_MS), `Retry-After until ${hhmm(retryAt)} GMT`);
+    const capped = retryAt > now + RETRY_AFTER_CAP_MS;
+    const until = capped ? now + RETRY_AFTER_CAP_MS : retryAt;
+    later(until, `Retry-After until ${hhmm(until)} GMT` + (capped ? ', capped at 7 days' : ''));
   }
 
   at = Math.ceil(Math.max(at, now + MIN_DELAY_MS));

@@ -154,7 +154,6 @@ export class Scheduler {
       // A running feed keeps its due time until the run ends (the run will usually replace it).
       if (at <= now && !this.running.has(feedId)) ready.push([feedId, at]);
     }
-    ready.sort((a, b) => a[1] - b[1]);
     for (const [feedId, at] of ready) {
       this.due.delete(feedId);
       if (!this.queued.has(feedId)) this.enqueue(feedId, at);

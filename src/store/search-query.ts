@@ -14,12 +14,13 @@ export function toFtsQuery(input: string): string | null {
   for (const chunk of chunks) {
     // 'e-mail' stays one phrase ("e mail"), as the tokenizer splits it in the text too.
     const tokens = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
-    if (tokens) phrases.push(`"${tokens.join(' ')}"`);
+    // 'cloud*' asks for a prefix in so many words.
+    if (tokens) phrases.push(`"${tokens.join(' ')}"${chunk.endsWith('*') ? '*' : ''}`);
     if (phrases.length === MAX_TERMS) break;
   }
   if (phrases.length === 0) return null;
   // Prefix the last word unless the user ended with a space (the word is finished).
   const typing = !/\s$/.test(text) && /[\p{L}\p{N}\p{M}]$/u.test(text);
-  if (typing) phrases[phrases.length - 1] += '*';
+  if (typing && !phrases[phrases.length - 1]!.endsWith('*')) phrases[phrases.length - 1] += '*';
   return phrases.join(' ');
 }

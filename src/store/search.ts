@@ -43,12 +43,12 @@ export function search(ctx: StoreContext, query: string, limit = 50): ItemRow[] 
   const match = toFtsQuery(query);
   if (match === null) return [];
   const n = Math.max(1, Math.min(500, Math.trunc(limit) || 50));
-  // Scores that differ only past the first decimal are the same relevance to a reader: the
-  // newer item wins. Only ids are sorted; the winners' rows are read afterwards.
+  // Equal scores (same words, same lengths) go newest first. Only ids are sorted; the winners'
+  // rows are read afterwards.
   const hits = ctx
     .stmt(
       `SELECT f.rowid AS id FROM items_fts f JOIN items ON items.id = f.rowid
-       WHERE items_fts MATCH ? ORDER BY round(f.rank, 1), items.seen_at DESC, items.id DESC LIMIT ?`,
+       WHERE items_fts MATCH ? ORDER BY f.rank, items.seen_at DESC, items.id DESC LIMIT ?`,
     )
     .all(match, n) as { id: number }[];
   if (hits.length === 0) return [];

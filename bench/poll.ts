@@ -1,0 +1,78 @@
+/**
+ * bench:poll — a poll cycle over 1,000 feeds served on loopback (by a child process), through
+ * the real pipeline: scheduler -> HTTP client -> parser -> store. Three cycles: the first fetch
+ * (all new), all-304 (conditional GET), and all-changed (every feed has 50 new items).
+ * Ends with one JSON line: {"all304_s":..,"allchanged_s":..,"first_fetch_s":..,"peak_rss_mb":..}
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createTidings } from '../src/app/tidings.ts';
+
+const FEEDS = Number(process.env.FEEDS ?? 1000);
+const HOSTS = 10;
+
+const farm = spawn(process.execPath, [join(import.meta.dirname, 'support', 'feed-farm.ts'), String(HOSTS), '50'], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const lines = createInterface({ input: farm.stdout! });
+const nextLine = () => new Promise<string>((resolve) => lines.once('line', resolve));
+const ready = await nextLine();
+const ports = ready.replace('ready ', '').split(',').map(Number);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tidings-bench-poll-'));
+const app = createTidings({ dataDir, globalConcurrency: 16, perHostConcurrency: 4 });
+const { store, scheduler } = app.context;
+for (let n = 0; n < FEEDS; n++) {
+  store.addFeed({ url: `http://127.0.0.1:${ports[n % HOSTS]}/feed/${n}` });
+}
+app.start();
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+}, 20);
+
+async function cycle(): Promise<number> {
+  const started = performance.now();
+  await app.refresh(null);
+  await scheduler.idle();
+  return (performance.now() - started) / 1000;
+}
+
+const firstFetch = await cycle();
+const items1 = store.riverItems({ limit: 1 }).items.length;
+const all304 = await cycle();
+farm.stdin!.write('bump\n');
+await nextLine();
+const allChanged = await cycle();
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage.rss());
+
+const errors = store.listFeeds().filter((f) => f.status !== 'ok').length;
+await app.stop();
+farm.stdin!.end();
+rmSync(dataDir, { recursive: true, force: true });
+
+const figures = {
+  feeds: FEEDS,
+  first_fetch_s: round(firstFetch),
+  all304_s: round(all304),
+  allchanged_s: round(allChanged),
+  peak_rss_mb: Math.round(peakRss / 1024 / 1024),
+  errors,
+};
+console.log(`poll cycle over ${FEEDS} feeds on ${HOSTS} loopback hosts (50 items each)`);
+console.log(`  first fetch (all new):   ${figures.first_fetch_s} s`);
+console.log(`  all 304 Not Modified:    ${figures.all304_s} s   (goal < 3 s)`);
+console.log(`  all changed (50 new):    ${figures.allchanged_s} s   (goal < 15 s)`);
+console.log(`  peak RSS:                ${figures.peak_rss_mb} MB   (goal < 300 MB)`);
+console.log(`  feeds not ok:            ${errors}${items1 ? '' : ' (no items stored!)'}`);
+console.log(JSON.stringify(figures));
+process.exit(errors > 0 ? 1 : 0);
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

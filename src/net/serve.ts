@@ -1,0 +1,172 @@
+/**
+ * The node:http adapter for Request -> Response handlers (STYLE §9, Hono-style): the receiver
+ * and the cloud are plain `(Request) => Response` functions that unit tests call directly; this
+ * file is the only place that knows about sockets. Bodies are buffered up to a cap (413 beyond
+ * it); a handler that throws becomes a 500 and never takes the process down.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Handler = (req: Request, info: { remoteAddress: string }) => Response | Promise<Response>;
+
+export interface ServeOptions {
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (ARCHITECTURE: every listening socket binds loopback unless told otherwise). */
+  host?: string;
+  /** Cap on request bodies; beyond it the answer is 413 (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Told about handler failures (the client only sees "Internal Server Error"). */
+  onError?: (err: unknown) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  /** Stops listening and closes every connection, keep-alive ones included. */
+  close(): Promise<void>;
+  server: http.Server;
+}
+
+export const DEFAULT_SERVE_MAX_BODY_BYTES = 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the cap the rest is read and dropped (node dumps it once the 413 is sent), so the
+      // client gets to read our answer instead of a reset.
+      if (size > max) reject(new BodyTooLarge());
+      else chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+function toWebRequest(req: IncomingMessage, body: Buffer | null, fallbackOrigin: string): Request {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${req.headers.host ?? ''}`);
+  } catch {
+    url = new URL(req.url ?? '/', fallbackOrigin);
+  }
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    } catch {
+      // A header value Headers refuses (stray control characters): drop it.
+    }
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = body !== null && method !== 'GET' && method !== 'HEAD';
+  return new Request(url, { method, headers, ...(hasBody ? { body } : {}) });
+}
+
+async function writeWebResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+  const body = isHead || response.body === null ? null : Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (body !== null && !res.hasHeader('content-length') && !res.hasHeader('transfer-encoding')) {
+    res.setHeader('content-length', body.length);
+  }
+  res.end(body ?? undefined);
+}
+
+function plain(res: ServerResponse, status: number, text: string, close = false): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = status;
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  // After an unread body the connection cannot be reused: say so and close it.
+  if (close) res.setHeader('connection', 'close');
+  res.end(text);
+}
+
+export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_SERVE_MAX_BODY_BYTES;
+  let origin = `http://${host}`;
+
+  const server = http.createServer({ keepAlive: true }, (req, res) => {
+    void handle(req, res);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: Buffer | null = null;
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') body = await readRequestBody(req, maxBodyBytes);
+      else req.resume();
+    } catch (err) {
+      if (err instanceof BodyTooLarge) plain(res, 413, 'Payload Too Large', true);
+      else res.destroy();
+      return;
+    }
+    try {
+      const request = toWebRequest(req, body, origin);
+      const response = await handler(request, { remoteAddress: req.socket.remoteAddress ?? '' });
+      await writeWebResponse(res, response, req.method === 'HEAD');
+    } catch (err) {
+      opts.onError?.(err);
+      plain(res, 500, 'Internal Server Error');
+    }
+  }
+
+  // A malformed request or a reset socket must not become an unhandled 'error'.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${urlHost}:${port}`;
+
+  return {
+    url: origin,
+    port,
+    host,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Query parameters merged with an application/x-www-form-urlencoded body (rssCloud clients put
+ * `url` in either). Reads the request body: call it once, on a request nobody else reads.
+ */
+export async function readForm(req: Request): Promise<URLSearchParams> {
+  const params = new URLSearchParams(new URL(req.url).search);
+  const type = req.headers.get('content-type') ?? '';
+  if (req.body !== null && /^application\/x-www-form-urlencoded\b/i.test(type)) {
+    for (const [name, value] of new URLSearchParams(await req.text())) params.append(name, value);
+  }
+  return params;
+}

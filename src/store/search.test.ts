@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from './store.ts';
+import { makeItem } from './test-support.ts';
+
+let store: Store;
+let feed: number;
+
+beforeEach(() => {
+  store = openStore(':memory:');
+  feed = store.addFeed({ url: 'https://a/' }).feed.id;
+  // bm25 needs a corpus where a word is rare before it can rank anything.
+  const filler = Array.from({ length: 20 }, (_, i) => makeItem(`filler${i}`, { title: 'Filler', summary: 'lorem' }));
+  store.upsertItems(feed, filler, 0);
+});
+afterEach(() => store.close());
+
+describe('search', () => {
+  it('matches words in titles and in HTML-stripped summary and content', () => {
+    store.upsertItems(
+      feed,
+      [
+        makeItem('t', { title: 'Aardvark news', summary: null }),
+        makeItem('s', { title: 'x', summary: '<p>An <em>aardvark</em> appears</p>' }),
+        makeItem('c', { title: 'y', summary: null, content: '<div class="aardvark">nothing here</div>' }),
+        makeItem('e', { title: 'z', summary: 'Caf&eacute; culture' }),
+      ],
+      1,
+    );
+    expect(store.search('aardvark').map((i) => i.guid)).toEqual(['t', 's']);
+    // Tag attributes are not text.
+    expect(store.search('class')).toEqual([]);
+    // Entities are decoded and diacritics folded.
+    expect(store.search('cafe').map((i) => i.guid)).toEqual(['e']);
+  });
+
+  it('ranks title matches above body matches, then newer first', () => {
+    const body = (id: string, seenAt: number) =>
+      store.upsertItems(feed, [makeItem(id, { title: 'Other', summary: 'a post about the rsscloud' })], seenAt);
+    body('body-old', 1);
+    store.upsertItems(feed, [makeItem('title', { title: 'rsscloud', summary: 'a post about the weather' })], 2);
+    body('body-new', 3);
+    expect(store.search('rsscloud').map((i) => i.guid)).toEqual(['title', 'body-new', 'body-old']);
+  });
+
+  it('ANDs words and prefix-matches the last one', () => {
+    store.upsertItems(
+      feed,
+      [
+        makeItem('1', { title: 'Real-time feeds with rssCloud', summary: null }),
+        makeItem('2', { title: 'Real estate', summary: null }),
+      ],
+      1,
+    );
+    expect(store.search('real tim').map((i) => i.guid)).toEqual(['1']);
+    expect(store.search('rssclo').map((i) => i.guid)).toEqual(['1']);
+    expect(store.search('rssclo ')).toEqual([]);
+    expect(store.search('real-time').map((i) => i.guid)).toEqual(['1']);
+  });
+
+  it.each(['"foo AND (', 'NEAR(', 'AND', 'title:', '*', '', '((( )))', '"unterminated'])(
+    'a hostile query %j is plain words, never an error',
+    (q) => {
+      store.upsertItems(feed, [makeItem('1', { title: 'foo near and title unterminated' })], 1);
+      expect(() => store.search(q)).not.toThrow();
+    },
+  );
+
+  it('finds operator words as words', () => {
+    store.upsertItems(feed, [makeItem('1', { title: 'NEAR and NOT', summary: null }), makeItem('2')], 1);
+    expect(store.search('NEAR(').map((i) => i.guid)).toEqual(['1']);
+    expect(store.search('"not AND (').map((i) => i.guid)).toEqual(['1']);
+  });
+
+  it('respects the limit', () => {
+    store.upsertItems(
+      feed,
+      Array.from({ length: 30 }, (_, i) => makeItem(`i${i}`, { title: 'common word' })),
+      1,
+    );
+    expect(store.search('common', 7)).toHaveLength(7);
+    expect(store.search('common')).toHaveLength(30);
+    expect(store.search('common', 10_000)).toHaveLength(30);
+  });
+});

@@ -1,0 +1,59 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORE_MIGRATIONS } from './schema.ts';
+import { openStore } from './store.ts';
+import { makeItem, type TempDir, tempDir } from './test-support.ts';
+
+let dir: TempDir;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => dir.remove());
+
+describe('openStore', () => {
+  it('migrates once; reopening keeps the data and the schema version', () => {
+    const path = dir.file('nested/dir/tidings.db');
+    const a = openStore(path);
+    const { feed } = a.addFeed({ url: 'https://a/', folder: 'F' });
+    a.upsertItems(feed.id, [makeItem('1')], 1);
+    a.setSetting('pollIntervalMin', 15);
+    a.close();
+
+    for (let i = 0; i < 3; i++) {
+      const b = openStore(path);
+      expect(b.listFeeds().map((f) => f.folderPath)).toEqual(['F']);
+      expect(b.riverItems({}).items).toHaveLength(1);
+      expect(b.getSetting('pollIntervalMin', 60)).toBe(15);
+      expect(b.search('Title').map((x) => x.guid)).toEqual(['1']);
+      b.close();
+    }
+    const db = new DatabaseSync(path);
+    const version = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    expect(version.user_version).toBe(Math.max(...STORE_MIGRATIONS.map((m) => m.version)));
+    expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    db.close();
+  });
+
+  it('close() is safe to call twice', () => {
+    const s = openStore(dir.file('x.db'));
+    s.close();
+    expect(() => s.close()).not.toThrow();
+  });
+});
+
+describe('settings', () => {
+  it.each([
+    ['number', 42],
+    ['string', 'hello'],
+    ['object', { a: [1, 2], b: null }],
+    ['boolean', false],
+  ])('round-trips a %s', (_kind, value) => {
+    const s = openStore(':memory:');
+    expect(s.getSetting('k', 'fallback')).toBe('fallback');
+    s.setSetting('k', value);
+    expect(s.getSetting('k', null)).toEqual(value);
+    s.setSetting('k', undefined);
+    expect(s.getSetting('k', 'gone')).toBe('gone');
+    s.close();
+  });
+});

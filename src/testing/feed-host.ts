@@ -1,0 +1,90 @@
+/**
+ * A real feed host on 127.0.0.1 for tests and e2e: each path answers what the test says
+ * (a body with validators, a status, a redirect), and it records what it was asked.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Route {
+  status?: number;
+  body?: string | Uint8Array;
+  type?: string;
+  headers?: Record<string, string>;
+  /** Answer 304 when If-None-Match equals this ETag (sent with 200s too). */
+  etag?: string;
+}
+
+export interface FeedHost {
+  url: string;
+  /** Serves `body` (or a full Route) at `path`. */
+  set(path: string, route: Route | string): void;
+  /** How often `path` was asked for. */
+  hits(path: string): number;
+  /** Headers of the last request for `path`. */
+  lastHeaders(path: string): IncomingHttpHeaders | null;
+  close(): Promise<void>;
+}
+
+export async function startFeedHost(): Promise<FeedHost> {
+  const routes = new Map<string, Route>();
+  const hits = new Map<string, number>();
+  const headers = new Map<string, IncomingHttpHeaders>();
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    headers.set(path, req.headers);
+    const route = routes.get(path);
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (route.etag && req.headers['if-none-match'] === route.etag) {
+      res.writeHead(304, { etag: route.etag }).end();
+      return;
+    }
+    res.writeHead(route.status ?? 200, {
+      'content-type': route.type ?? 'application/rss+xml; charset=utf-8',
+      ...(route.etag ? { etag: route.etag } : {}),
+      ...route.headers,
+    });
+    res.end(route.body ?? '');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    set: (path, route) => routes.set(path, typeof route === 'string' ? { body: route } : route),
+    hits: (path) => hits.get(path) ?? 0,
+    lastHeaders: (path) => headers.get(path) ?? null,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface TestItem {
+  title: string;
+  guid: string;
+  description?: string;
+  date?: Date;
+}
+
+/** A small RSS 2.0 document for tests (the real writer is src/feed/write-rss.ts). */
+export function rssFeed(title: string, items: TestItem[], extraChannel = ''): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = items
+    .map(
+      (i) =>
+        `<item><title>${esc(i.title)}</title><guid isPermaLink="false">${esc(i.guid)}</guid>` +
+        `<link>http://example.com/${esc(i.guid)}</link><description>${esc(i.description ?? i.title)}</description>` +
+        (i.date ? `<pubDate>${i.date.toUTCString()}</pubDate>` : '') +
+        '</item>',
+    )
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>${esc(title)}</title><link>http://example.com/</link><description>${esc(title)}</description>${extraChannel}
+${body}
+</channel></rss>`;
+}
