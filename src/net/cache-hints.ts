@@ -30,7 +30,15 @@ export function parseMaxAge(cacheControl: string | null): number | null {
 /** An HTTP-date as ms since the epoch; null when it is not a date (Expires: 0 and friends). */
 export function parseHttpDate(value: string | null): number | null {
   if (!value) return null;
-  const t = Date.parse(value.trim());
+  const text = value.trim();
+  // Date.parse alone is far too lenient (it reads "0" as the year 2000): require one of the
+  // three HTTP-date shapes (IMF-fixdate, RFC 850, asctime) before handing it over.
+  const imfOr850 = /^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$/;
+  const asctime = /^[A-Za-z]{3} [A-Za-z]{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}$/;
+  let t: number;
+  if (imfOr850.test(text)) t = Date.parse(text.replace(/-/g, ' ').replace(/ \+?(\d{4})$/, ' +$1'));
+  else if (asctime.test(text)) t = Date.parse(`${text} GMT`);
+  else return null;
   return Number.isFinite(t) ? t : null;
 }
 
