@@ -24,6 +24,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
+    // Relative asset paths: Electron loads the window over file://, browser mode serves it at /.
+    base: './',
     plugins: [react()],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },

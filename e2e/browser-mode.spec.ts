@@ -74,7 +74,7 @@ test('hostile item HTML is sanitised before it reaches the DOM', async ({ page }
   await expect(item).toContainText('safe text');
   expect(await item.locator('script, iframe, [onerror]').count()).toBe(0);
   expect(await item.locator('a[href^="javascript:"]').count()).toBe(0);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
 test('the API refuses calls without the token', async ({ request }) => {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 import { rssFeed, startFeedHost } from './support/servers.ts';
 
-const ROOT = resolve(__dirname, '..');
+const ROOT = resolve(import.meta.dirname, '..');
 
 function electronBinary(): string | null {
   if (process.env.ELECTRON_EXEC_PATH) return existsSync(process.env.ELECTRON_EXEC_PATH) ? process.env.ELECTRON_EXEC_PATH : null;
@@ -33,7 +33,7 @@ test('the desktop window subscribes and shows the river', async () => {
     const page = await app.firstWindow();
     // The renderer has no Node and no direct IPC: only the preload's minimal object.
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-    expect(await page.evaluate(() => typeof (window as unknown as { tidings?: unknown }).tidings)).toBe('object');
+    expect(await page.evaluate(() => typeof (globalThis as { tidings?: unknown }).tidings)).toBe('object');
     await page.getByTestId('add-feed-input').fill(`${host.url}/feed.xml`);
     await page.getByTestId('add-feed-submit').click();
     await expect(page.getByTestId('river')).toContainText('Hello desktop');

@@ -12,7 +12,7 @@ export interface TidingsProcess {
   stop(): Promise<void>;
 }
 
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export async function startTidings(extraArgs: string[] = []): Promise<TidingsProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tidings-e2e-'));

@@ -4,7 +4,7 @@
  */
 import { ok, type Result } from '../common/errors.ts';
 import { discoverFeed, normaliseUserUrl } from '../feed/discover.ts';
-import { parseOpml, writeOpml } from '../feed/opml.ts';
+import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
@@ -22,7 +22,8 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
   let feedUrl = normalised.value;
   // A private feed answers 401 to an anonymous look: the user gave us the feed's own address.
   if (!input.credentials) {
-    const found = await discoverFeed(normalised.value, {
+    // The raw input: discovery falls back from https to http for addresses typed without a scheme.
+    const found = await discoverFeed(input.url, {
       fetchText: (url) => fetchText(ctx, url),
       looksLikeFeed: (body, contentType) => parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
     });
@@ -106,18 +107,6 @@ export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): st
       folder: f.folder,
     })),
   });
-}
-
-/** Credentials live in their own column; a URL that carries them still must not leave in an export. */
-function stripUserinfo(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return url;
-  }
 }
 
 function view(ctx: AppContext, feedId: number): FeedView {

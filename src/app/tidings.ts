@@ -162,7 +162,9 @@ export function createTidings(options: TidingsOptions): Tidings {
       store.markFeedRead(feedId);
       emitStatus(ctx, feedId);
     },
-    setStarred: async (itemId, starred) => store.setStarred(itemId, starred),
+    setStarred: async (itemId, starred) => {
+      store.setStarred(itemId, starred);
+    },
     search: async (query, limit) => store.search(query, clamp(limit ?? 50, 1, 200)).map(toRiverItem),
     getSettings: async () => settings(),
     updateSettings: async (patch) => {

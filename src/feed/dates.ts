@@ -8,15 +8,61 @@ const ISO =
   /^(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?)?)?)?$/i;
 
 const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 /** Offsets in minutes for named zones (RFC 822's, and the common ones feeds use anyway). */
 const ZONES: Readonly<Record<string, number>> = {
-  UT: 0, UTC: 0, GMT: 0, Z: 0, WET: 0, BST: 60, IST: 60, CET: 60, MET: 60, CEST: 120, MEST: 120, EET: 120,
-  EEST: 180, MSK: 180, EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480,
-  PDT: -420, AKST: -540, AKDT: -480, HST: -600, AST: -240, ADT: -180, NZST: 720, NZDT: 780, AEST: 600,
-  AEDT: 660, ACST: 570, AWST: 480, JST: 540, KST: 540, HKT: 480, SGT: 480, WIB: 420,
+  UT: 0,
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  WET: 0,
+  BST: 60,
+  IST: 60,
+  CET: 60,
+  MET: 60,
+  CEST: 120,
+  MEST: 120,
+  EET: 120,
+  EEST: 180,
+  MSK: 180,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
+  AST: -240,
+  ADT: -180,
+  NZST: 720,
+  NZDT: 780,
+  AEST: 600,
+  AEDT: 660,
+  ACST: 570,
+  AWST: 480,
+  JST: 540,
+  KST: 540,
+  HKT: 480,
+  SGT: 480,
+  WIB: 420,
 };
 
 const DAY_NAME = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$/i;
@@ -33,8 +79,22 @@ export function parseDate(input: string | null | undefined): string | null {
     const iso = ISO.exec(s);
     if (iso) return fromIso(iso);
   }
+  const rfc = RFC822.exec(s);
+  if (rfc) {
+    const [, d, mon, y, h, mi, sec, zone] = rfc;
+    const month = MONTHS[mon!.toLowerCase()];
+    const offset = zoneOffset(zone!);
+    if (month !== undefined && offset !== null) {
+      const year = y!.length === 2 ? Number(y) + (Number(y) < 50 ? 2000 : 1900) : Number(y);
+      return build(year, month, Number(d), Number(h), Number(mi), Number(sec ?? 0), 0, offset);
+    }
+  }
   return fromRfc822(s);
 }
+
+/** The form nearly every RSS feed uses, read in one step before the general token reader. */
+const RFC822 =
+  /^(?:[A-Za-z]{3}, ?)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}|\d{2}) (\d{2}):(\d{2})(?::(\d{2}))? ([+-]\d{4}|[A-Za-z]{1,4})$/;
 
 function isDigit(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
@@ -46,7 +106,16 @@ function fromIso(m: RegExpExecArray): string | null {
   const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0;
   const offset = zone ? zoneOffset(zone) : 0;
   if (offset === null) return null;
-  return build(Number(y), mo ? Number(mo) : 1, d ? Number(d) : 1, Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms, offset);
+  return build(
+    Number(y),
+    mo ? Number(mo) : 1,
+    d ? Number(d) : 1,
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(sec ?? 0),
+    ms,
+    offset,
+  );
 }
 
 /**
@@ -66,10 +135,16 @@ function fromRfc822(s: string): string | null {
   let yearDigits = 0;
   let time: RegExpExecArray | null = null;
   let offset: number | null = null;
+  let meridiem = '';
   for (const token of tokens) {
     if (time !== null && offset === null) {
-      // After the time comes the zone; "0800" without a sign is read as +0800.
-      const zone = zoneOffset(token);
+      if (/^[ap]\.?m\.?$/i.test(token)) {
+        meridiem = token[0]!.toLowerCase();
+        continue;
+      }
+      // After the time comes the zone; "0800" without a sign is read as +0800, and a zone name
+      // we do not know (or a military letter, unreliable since RFC 1123) as UTC.
+      const zone = zoneOffset(token) ?? (/^[A-Za-z]{1,5}$/.test(token) ? 0 : null);
       if (zone !== null && !(year === -1 && /^\d{4}$/.test(token))) {
         offset = zone;
         continue;
@@ -91,8 +166,6 @@ function fromRfc822(s: string): string | null {
       time = TIME.exec(token);
     } else if (time !== null && offset !== null) {
       break; // trailing garbage after a complete date
-    } else if (ZONES[token.toUpperCase()] !== undefined && time !== null) {
-      offset = ZONES[token.toUpperCase()]!;
     } else {
       return null;
     }
@@ -100,7 +173,8 @@ function fromRfc822(s: string): string | null {
   if (month === 0 || day === 0 || year < 0) return null;
   if (yearDigits <= 2) year += year < 50 ? 2000 : 1900;
   else if (yearDigits === 3) year += 1900;
-  const h = time ? Number(time[1]) : 0;
+  let h = time ? Number(time[1]) : 0;
+  if (meridiem !== '' && h >= 1 && h <= 12) h = (h % 12) + (meridiem === 'p' ? 12 : 0);
   const mi = time ? Number(time[2]) : 0;
   const sec = time?.[3] ? Number(time[3]) : 0;
   return build(year, month, day, h, mi, sec, 0, offset ?? 0);
@@ -122,13 +196,27 @@ function zoneOffset(token: string): number | null {
   return sign === '-' ? -minutes : minutes;
 }
 
-function build(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, offset: number) {
+function build(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  ms: number,
+  offset: number,
+) {
   if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 || s > 60) return null;
   if (h === 24 && (mi > 0 || s > 0)) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  if (date.getUTCDate() !== d) return null; // 31 April, 30 February
-  date.setUTCHours(h, mi, Math.min(s, 59), ms);
-  const t = date.getTime() - offset * 60_000;
+  if (d > 28 && d > daysInMonth(y, mo)) return null; // 31 April, 30 February
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not, so it fixes those.
+  const utc = new Date(Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59), ms));
+  if (y < 100) utc.setUTCFullYear(y);
+  const t = utc.getTime() - offset * 60_000;
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+function daysInMonth(y: number, mo: number): number {
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
 }

@@ -100,9 +100,9 @@ describe('findFeedLinks', () => {
              <base href="/assets/">`).map((l) => l.url),
     ).toEqual(['https://site.example/assets/feed.xml']);
     expect(
-      links(`<base href="https://cdn.example/sub/"><link rel="alternate" type="application/atom+xml" href="a.xml">`).map(
-        (l) => l.url,
-      ),
+      links(
+        `<base href="https://cdn.example/sub/"><link rel="alternate" type="application/atom+xml" href="a.xml">`,
+      ).map((l) => l.url),
     ).toEqual(['https://cdn.example/sub/a.xml']);
   });
 
@@ -112,7 +112,7 @@ describe('findFeedLinks', () => {
              <link rel="alternate" type="application/rss+xml" href="/f?a=1&b=2">
              <link rel="alternate" type="application/rss+xml" href="feed:https://x.example/rss">`),
     ).toEqual([
-      { url: 'https://site.example/f?a=1&b=2', title: 'Caf&eacute; & “news”', type: 'application/rss+xml' },
+      { url: 'https://site.example/f?a=1&b=2', title: 'Café & “news”', type: 'application/rss+xml' },
       { url: 'https://x.example/rss', title: null, type: 'application/rss+xml' },
     ]);
   });
@@ -123,7 +123,9 @@ describe('findFeedLinks', () => {
              <link rel="alternate" type="application/rss+xml" title="Comments" href="/comments.xml">
              <link rel="alternate" type="application/rss+xml" title="Posts" href="/feed.xml">
              <link rel="alternate" type="application/json" title="Other" href="/other.json">
-             <link rel="alternate" type="application/atom+xml" title="Last" href="/last.xml">`).map((l) => l.url),
+             <link rel="alternate" type="application/atom+xml" title="Last" href="/last.xml">`).map(
+        (l) => l.url,
+      ),
     ).toEqual([
       'https://site.example/comments.xml',
       'https://site.example/feed.xml',
@@ -135,7 +137,9 @@ describe('findFeedLinks', () => {
 
   it('reads a page with no <head> tags and an unterminated comment without failing', () => {
     expect(
-      findFeedLinks('<link rel=alternate type=application/rss+xml href=/a.xml><p>text<!-- <link', page).map((l) => l.url),
+      findFeedLinks('<link rel=alternate type=application/rss+xml href=/a.xml><p>text<!-- <link', page).map(
+        (l) => l.url,
+      ),
     ).toEqual(['https://site.example/a.xml']);
     expect(findFeedLinks('', page)).toEqual([]);
   });
@@ -149,7 +153,8 @@ type Route = { status?: number; type?: string; body?: string; location?: string 
 const RSS = '<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>';
 const ATOM = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>';
 const JSON_FEED = '{"version": "https://jsonfeed.org/version/1.1", "title": "t", "items": []}';
-const html = (head: string) => `<!DOCTYPE html><html><head><title>Site</title>${head}</head><body>Hi</body></html>`;
+const html = (head: string) =>
+  `<!DOCTYPE html><html><head><title>Site</title>${head}</head><body>Hi</body></html>`;
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -157,7 +162,9 @@ afterEach(async () => {
 });
 
 /** A loopback server that answers from a route table and logs the paths it was asked for. */
-async function site(routes: Record<string, Route>): Promise<{ origin: string; port: number; hits: string[] }> {
+async function site(
+  routes: Record<string, Route>,
+): Promise<{ origin: string; port: number; hits: string[] }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -191,7 +198,9 @@ async function fetchText(url: string): Promise<FetchTextResult> {
 const deps: DiscoverDeps = {
   fetchText,
   looksLikeFeed: (body) =>
-    /<rss|<feed|<rdf:RDF|"version":\s*"https:\/\/jsonfeed/.test(new TextDecoder().decode(body.subarray(0, 4096))),
+    /<rss|<feed|<rdf:RDF|"version":\s*"https:\/\/jsonfeed/.test(
+      new TextDecoder().decode(body.subarray(0, 4096)),
+    ),
 };
 
 describe('discoverFeed', () => {
@@ -255,8 +264,19 @@ describe('discoverFeed', () => {
       '/index.xml': { type: 'application/xml', body: RSS },
     });
     const r = await discoverFeed(`${s.origin}/blog/about`, deps);
-    expect(r.ok && r.value).toEqual({ feedUrl: `${s.origin}/index.xml`, candidates: [`${s.origin}/index.xml`] });
-    expect(s.hits).toEqual(['/blog/about', '/feed', '/rss', '/rss.xml', '/feed.xml', '/atom.xml', '/index.xml']);
+    expect(r.ok && r.value).toEqual({
+      feedUrl: `${s.origin}/index.xml`,
+      candidates: [`${s.origin}/index.xml`],
+    });
+    expect(s.hits).toEqual([
+      '/blog/about',
+      '/feed',
+      '/rss',
+      '/rss.xml',
+      '/feed.xml',
+      '/atom.xml',
+      '/index.xml',
+    ]);
   });
 
   it('tries the common paths when the page itself fails', async () => {

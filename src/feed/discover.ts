@@ -6,7 +6,7 @@
  */
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { MASK, maskUrl } from '../net/mask.ts';
-import { decodeXmlEntities } from './xml-escape.ts';
+import { decodeEntities } from './text.ts';
 
 export interface FeedLink {
   url: string;
@@ -144,7 +144,7 @@ function stripFeedScheme(s: string): string {
   return s;
 }
 
-/** Comments, scripts, styles, templates and CDATA replaced by spaces (offsets kept). */
+/** Comments and the insides of script, style, template, noscript, textarea and title, blanked. */
 function blankInertRegions(html: string): string {
   return html.replace(
     /<!--[\s\S]*?(?:-->|$)|<(script|style|template|noscript|textarea|title)\b[\s\S]*?(?:<\/\1\s*>|$)/gi,
@@ -176,32 +176,11 @@ function* scanTags(html: string, opener: RegExp): Generator<Tag> {
     for (let a = attrRe.exec(html); a !== null && attrRe.lastIndex > i; a = attrRe.exec(html)) {
       i = attrRe.lastIndex;
       const name = a[1]?.toLowerCase();
-      if (name && !attrs.has(name)) attrs.set(name, decodeHtmlEntities(a[2] ?? a[3] ?? a[4] ?? ''));
+      if (name && !attrs.has(name)) attrs.set(name, decodeEntities(a[2] ?? a[3] ?? a[4] ?? ''));
     }
     opener.lastIndex = Math.max(i, opener.lastIndex);
     yield { name: m[1]!.toLowerCase(), attrs };
   }
-}
-
-const HTML_NAMED = new Map([
-  ['nbsp', '\u00A0'],
-  ['ndash', '\u2013'],
-  ['mdash', '\u2014'],
-  ['hellip', '\u2026'],
-  ['laquo', '\u00AB'],
-  ['raquo', '\u00BB'],
-  ['lsquo', '\u2018'],
-  ['rsquo', '\u2019'],
-  ['ldquo', '\u201C'],
-  ['rdquo', '\u201D'],
-  ['middot', '\u00B7'],
-  ['bull', '\u2022'],
-  ['copy', '\u00A9'],
-  ['AMP', '&'],
-]);
-
-function decodeHtmlEntities(s: string): string {
-  return decodeXmlEntities(s, HTML_NAMED);
 }
 
 function resolve(href: string, base: string): string | null {
@@ -266,12 +245,12 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
     for (const link of advertised.slice(0, MAX_LINK_TRIES)) {
       const r = await fetchOnce(link);
       if (r?.ok && isFeed(r))
-        return ok({ feedUrl: r.finalUrl, candidates: withFirst(advertised, link, r.finalUrl) });
+        return ok({ feedUrl: r.finalUrl, candidates: replaceWithFinal(advertised, link, r.finalUrl) });
     }
   }
 
-  const origin = new URL(pageUrl).origin;
-  for (const path of COMMON_FEED_PATHS) {
+  const origin = originOf(pageUrl) ?? originOf(start);
+  for (const path of origin === null ? [] : COMMON_FEED_PATHS) {
     if (budget <= 0) break;
     const r = await fetchOnce(origin + path);
     if (r?.ok && isFeed(r))
@@ -299,7 +278,8 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
 function scrubSecrets(message: string, url: string): string {
   let out = message;
   const password = new URL(url).password;
-  if (password) {
+  // A very short password would mangle the sentence; the userinfo pattern below still hides it.
+  if (password.length >= 3) {
     for (const form of new Set([password, safeDecode(password)])) out = out.split(form).join(MASK);
   }
   return out.replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/g, `$1${MASK}@`);
@@ -313,8 +293,17 @@ function safeDecode(s: string): string {
   }
 }
 
+function originOf(url: string): string | null {
+  try {
+    const { protocol, origin } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The advertised list with the link that worked replaced by where it ended up (after redirects). */
-function withFirst(advertised: string[], link: string, finalUrl: string): string[] {
+function replaceWithFinal(advertised: string[], link: string, finalUrl: string): string[] {
   const list = advertised.map((a) => (a === link ? finalUrl : a));
   return [...new Set(list)];
 }

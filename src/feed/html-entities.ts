@@ -35,8 +35,11 @@ const OTHERS =
 
 function build(): Map<string, string> {
   const map = new Map<string, string>();
-  const run = (names: string, first: number) =>
-    names.split(' ').forEach((name, i) => map.set(name, String.fromCodePoint(first + i)));
+  const run = (names: string, first: number) => {
+    names.split(' ').forEach((name, i) => {
+      map.set(name, String.fromCodePoint(first + i));
+    });
+  };
   run(LATIN1, 0xa0);
   run(GREEK_UPPER, 913);
   run(GREEK_UPPER2, 931);
@@ -55,6 +58,7 @@ export const NAMED_ENTITIES: ReadonlyMap<string, string> = build();
  * Index = code - 0x80; 0 = keep the code point.
  */
 export const C1_REMAP = [
-  0x20ac, 0, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0, 0x17d, 0, 0,
-  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0, 0x17e, 0x178,
+  0x20ac, 0, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0, 0x17d, 0,
+  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0, 0x17e,
+  0x178,
 ];

@@ -42,7 +42,12 @@ describe('parseOpml', () => {
     expect(parsed(fixture('mixed-1.0.opml'))).toEqual({
       title: 'mySubscriptions.opml',
       subscriptions: [
-        { url: 'http://scripting.com/rss.xml', title: 'Scripting News', siteUrl: 'http://scripting.com/', folder: null },
+        {
+          url: 'http://scripting.com/rss.xml',
+          title: 'Scripting News',
+          siteUrl: 'http://scripting.com/',
+          folder: null,
+        },
         { url: 'https://example.org/atom.xml', title: 'Atom feed', siteUrl: null, folder: null },
         {
           url: 'https://example.com/a?x=1&y=2',
@@ -50,7 +55,12 @@ describe('parseOpml', () => {
           siteUrl: null,
           folder: 'Folders/Deep/Deeper',
         },
-        { url: 'https://example.com/unnamed.xml', title: 'In an unnamed folder', siteUrl: null, folder: 'Folders' },
+        {
+          url: 'https://example.com/unnamed.xml',
+          title: 'In an unnamed folder',
+          siteUrl: null,
+          folder: 'Folders',
+        },
       ],
     });
   });
@@ -59,7 +69,12 @@ describe('parseOpml', () => {
     expect(parsed(fixture('bom-upper.opml'))).toEqual({
       title: 'Bom & <CDATA> title',
       subscriptions: [
-        { url: 'https://example.com/upper.xml', title: 'Upper', siteUrl: 'https://example.com/', folder: null },
+        {
+          url: 'https://example.com/upper.xml',
+          title: 'Upper',
+          siteUrl: 'https://example.com/',
+          folder: null,
+        },
       ],
     });
   });
@@ -77,8 +92,20 @@ describe('parseOpml', () => {
     const doc = parsed(
       '<opml version="2.0"><body><outline text="&amp;lt; &#233;&#x263A; &#39;" xmlUrl="https://e.x/?a=1&amp;amp;b"/></body></opml>',
     );
-    expect(doc.subscriptions[0]).toEqual({ url: 'https://e.x/?a=1&amp;b', title: '&lt; é☺ \'', siteUrl: null, folder: null });
+    expect(doc.subscriptions[0]).toEqual({
+      url: 'https://e.x/?a=1&amp;b',
+      title: "&lt; é☺ '",
+      siteUrl: null,
+      folder: null,
+    });
     expect(doc.title).toBeNull();
+  });
+
+  it('decodes HTML entity names that careless exporters leave in, and leaves unknown ones alone', () => {
+    const doc = parsed(
+      '<opml><body><outline text="Caf&eacute; &mdash; &bogus; &#150;" xmlUrl="u"/></body></opml>',
+    );
+    expect(doc.subscriptions[0]?.title).toBe('Café — &bogus; –');
   });
 
   it.each([
@@ -112,18 +139,47 @@ describe('parseOpml', () => {
 
 describe('writeOpml', () => {
   const awkward: OpmlSubscription[] = [
-    { url: 'https://example.com/top.xml', title: 'Top & "level"', siteUrl: 'https://example.com/', folder: null },
-    { url: 'https://example.com/a.xml?x=1&y=<2>', title: "It's <b>bold</b> & 'quoted'", siteUrl: null, folder: 'News' },
+    {
+      url: 'https://example.com/top.xml',
+      title: 'Top & "level"',
+      siteUrl: 'https://example.com/',
+      folder: null,
+    },
+    {
+      url: 'https://example.com/a.xml?x=1&y=<2>',
+      title: "It's <b>bold</b> & 'quoted'",
+      siteUrl: null,
+      folder: 'News',
+    },
     { url: 'https://example.com/b.xml', title: null, siteUrl: null, folder: 'News/Tech & Science' },
-    { url: 'https://example.com/c.xml', title: 'Ünïcödé 日本語 emoji 🎉', siteUrl: null, folder: 'News/Tech & Science' },
-    { url: 'https://example.com/d.xml', title: 'Tab\tand\nnewline inside', siteUrl: null, folder: 'News/Tech & Science/Deep "er"' },
-    { url: 'https://example.com/e.xml', title: 'Back in News', siteUrl: 'https://example.com/e', folder: 'News' },
+    {
+      url: 'https://example.com/c.xml',
+      title: 'Ünïcödé 日本語 emoji 🎉',
+      siteUrl: null,
+      folder: 'News/Tech & Science',
+    },
+    {
+      url: 'https://example.com/d.xml',
+      title: 'Tab\tand\nnewline inside',
+      siteUrl: null,
+      folder: 'News/Tech & Science/Deep "er"',
+    },
+    {
+      url: 'https://example.com/e.xml',
+      title: 'Back in News',
+      siteUrl: 'https://example.com/e',
+      folder: 'News',
+    },
     { url: 'https://example.com/f.xml', title: 'Ελληνικά <>', siteUrl: null, folder: 'Ünïcödé <folder>' },
     { url: 'https://example.com/g.xml', title: 'Last at top', siteUrl: null, folder: null },
   ];
 
   it('round-trips nested folders, awkward characters and untitled feeds', () => {
-    const doc = { title: 'Mine & yours <3 "ok" \'fine\' é', dateCreated: Date.UTC(2024, 0, 2, 3, 4, 5), subscriptions: awkward };
+    const doc = {
+      title: 'Mine & yours <3 "ok" \'fine\' é',
+      dateCreated: Date.UTC(2024, 0, 2, 3, 4, 5),
+      subscriptions: awkward,
+    };
     const xml = writeOpml(doc);
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(parseOpml(xml)).toEqual({ ok: true, value: { title: doc.title, subscriptions: awkward } });
@@ -170,14 +226,23 @@ describe('writeOpml', () => {
       ],
     });
     expect(xml.match(/<outline text="A"/g)).toHaveLength(1);
-    expect(parsed(xml).subscriptions.map((s) => s.url)).toEqual(['https://e.x/1', 'https://e.x/3', 'https://e.x/2']);
+    expect(parsed(xml).subscriptions.map((s) => s.url)).toEqual([
+      'https://e.x/1',
+      'https://e.x/3',
+      'https://e.x/2',
+    ]);
   });
 
   it('never writes credentials, even when a caller forgot to strip them', () => {
     const xml = writeOpml({
       title: 'T',
       subscriptions: [
-        { url: 'https://alice:s3cret@private.example/feed?x=1', title: 'P', siteUrl: 'http://bob:pw@private.example/', folder: null },
+        {
+          url: 'https://alice:s3cret@private.example/feed?x=1',
+          title: 'P',
+          siteUrl: 'http://bob:pw@private.example/',
+          folder: null,
+        },
         { url: 'https://token@x.example/feed', title: 'Q', siteUrl: null, folder: null },
       ],
     });

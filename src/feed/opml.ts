@@ -2,13 +2,15 @@
  * OPML 1.0/2.0 subscription lists in and out, folders kept as 'A/B' paths.
  *
  * Reading is tolerant where real exports differ (attribute case, type rss/atom/absent, title in
- * text or title) and strict where safety matters: the parser never expands entities (a DOCTYPE's
- * billion laughs stays inert text); only XML's five predefined entities and character references
- * are decoded, by xml-escape.ts. Writing is OPML 2.0 and never carries URL credentials.
+ * text or title, HTML entities like &eacute; that sloppy exporters leave undeclared) and strict
+ * where safety matters: the DOCTYPE is blanked and the parser expands no entity (billion laughs
+ * stays inert text); character references and the XML/HTML 4 names are decoded once, by text.ts.
+ * Writing is OPML 2.0 and never carries URL credentials.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { decodeXmlEntities, xmlAttrs, xmlElement } from './xml-escape.ts';
+import { decodeEntities } from './text.ts';
+import { xmlAttrs, xmlElement } from './xml-escape.ts';
 
 export interface OpmlSubscription {
   url: string;
@@ -31,7 +33,7 @@ const TEXT = '#text';
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
-  // Entities stay as written: no DOCTYPE expansion at all. We decode the predefined ones ourselves.
+  // Entities stay as written (no DOCTYPE expansion at all); text.ts decodes them, once.
   processEntities: false,
   htmlEntities: false,
   parseTagValue: false,
@@ -133,15 +135,15 @@ function asNode(v: unknown): Node | null {
 
 function attr(node: Node, name: string): string | null {
   const v = node[name];
-  return typeof v === 'string' ? decodeXmlEntities(v) : null;
+  return typeof v === 'string' ? decodeEntities(v) : null;
 }
 
 /** The text of an element: entity-decoded text plus CDATA sections (kept raw). */
 function nodeText(v: unknown): string | null {
-  if (typeof v === 'string') return decodeXmlEntities(v);
+  if (typeof v === 'string') return decodeEntities(v);
   const node = asNode(v);
   if (!node) return null;
-  let out = typeof node[TEXT] === 'string' ? decodeXmlEntities(node[TEXT]) : '';
+  let out = typeof node[TEXT] === 'string' ? decodeEntities(node[TEXT]) : '';
   const cdata = node[CDATA];
   if (Array.isArray(cdata)) for (const c of cdata) if (typeof c === 'string') out += c;
   return out;
@@ -202,6 +204,7 @@ interface FolderNode {
   name: string;
   /** Feeds and sub-folders in first-appearance order, so the round trip keeps the order. */
   children: (FolderNode | OpmlSubscription)[];
+  folders: Map<string, FolderNode>;
 }
 
 /**
@@ -211,13 +214,14 @@ interface FolderNode {
  * as the store lists them.
  */
 export function writeOpml(doc: OpmlWriteInput): string {
-  const root: FolderNode = { name: '', children: [] };
+  const root: FolderNode = { name: '', children: [], folders: new Map() };
   for (const sub of doc.subscriptions) {
     let folder = root;
     for (const name of splitFolder(sub.folder)) {
-      let next = folder.children.find((c): c is FolderNode => 'children' in c && c.name === name);
+      let next = folder.folders.get(name);
       if (!next) {
-        next = { name, children: [] };
+        next = { name, children: [], folders: new Map() };
+        folder.folders.set(name, next);
         folder.children.push(next);
       }
       folder = next;

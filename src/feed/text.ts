@@ -5,23 +5,75 @@
  */
 import { C1_REMAP, NAMED_ENTITIES } from './html-entities.ts';
 
-const ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
-
-function replaceEntity(whole: string, dec?: string, hex?: string, name?: string): string {
-  if (name !== undefined) return NAMED_ENTITIES.get(name) ?? whole;
-  let code = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex!, 16);
+/** The character a numeric reference stands for, as HTML reads it. */
+function fromCodePoint(code: number): string {
   if (code >= 0x80 && code <= 0x9f) code = C1_REMAP[code - 0x80] || code;
   if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
   return String.fromCodePoint(code);
 }
 
-/** XML and HTML 4 named references and numeric references; unknown names stay as written. */
+/** The text of the reference between `&` (at start - 1) and `;` (at end), or null if it is none. */
+function entityAt(s: string, start: number, end: number): string | null {
+  const len = end - start;
+  const c0 = s.charCodeAt(start);
+  if (c0 === 35) {
+    // &#123; or &#x7B;
+    const hex = s.charCodeAt(start + 1) === 120 || s.charCodeAt(start + 1) === 88;
+    const from = hex ? start + 2 : start + 1;
+    if (from >= end || end - from > (hex ? 6 : 7)) return null;
+    let code = 0;
+    for (let i = from; i < end; i++) {
+      const c = s.charCodeAt(i);
+      let digit: number;
+      if (c >= 48 && c <= 57) digit = c - 48;
+      else if (hex && c >= 97 && c <= 102) digit = c - 87;
+      else if (hex && c >= 65 && c <= 70) digit = c - 55;
+      else return null;
+      code = code * (hex ? 16 : 10) + digit;
+    }
+    return fromCodePoint(code);
+  }
+  // The five XML entities, without building a string to look them up.
+  if (len === 2 && s.charCodeAt(start + 1) === 116) {
+    if (c0 === 108) return '<';
+    if (c0 === 103) return '>';
+  } else if (len === 3 && c0 === 97 && s.startsWith('amp', start)) return '&';
+  else if (len === 4 && (s.startsWith('quot', start) || s.startsWith('apos', start))) return c0 === 113 ? '"' : "'";
+  if (len < 2 || len > 32) return null;
+  return NAMED_ENTITIES.get(s.slice(start, end)) ?? null;
+}
+
+/**
+ * XML and HTML 4 named references and numeric references; unknown names and stray `&` stay as
+ * written. Hand-rolled (indexOf and slices) because it runs over every escaped HTML body.
+ */
 export function decodeEntities(s: string): string {
-  return s.indexOf('&') === -1 ? s : s.replace(ENTITY, replaceEntity);
+  let amp = s.indexOf('&');
+  if (amp === -1) return s;
+  let out = '';
+  let last = 0;
+  while (amp !== -1) {
+    const semi = s.indexOf(';', amp + 2);
+    if (semi === -1) break;
+    const value = semi - amp <= 33 ? entityAt(s, amp + 1, semi) : null;
+    if (value === null) {
+      amp = s.indexOf('&', amp + 1);
+      continue;
+    }
+    out += s.slice(last, amp) + value;
+    last = semi + 1;
+    amp = s.indexOf('&', last);
+  }
+  return last === 0 ? s : out + s.slice(last);
 }
 
 const HTML_SPECIALS = /[&<>"]/g;
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
 
 /** Plain text as HTML that shows the same characters. */
 export function escapeHtml(s: string): string {
@@ -35,7 +87,8 @@ export function textToHtml(s: string): string {
 
 const MARKUP = /<[A-Za-z/!?]/;
 const TAG_OR_COMMENT = /<!--[\s\S]*?-->|<[^>]*>/g;
-const WHITESPACE_RUN = /\s+/g;
+/** ASCII whitespace only: a no-break space the feed wrote on purpose stays. */
+const WHITESPACE_RUN = /[ \t\r\n\f]+/g;
 
 /** One run of raw content: character data (entities still escaped) or a CDATA section's text. */
 interface Piece {
@@ -67,6 +120,11 @@ function splitCdata(raw: string): Piece[] {
  */
 export function htmlFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
+  // The usual shape: one CDATA section holding everything.
+  const open = raw.indexOf('<![CDATA[');
+  if (open !== -1 && raw.indexOf(']]>', open) === raw.trimEnd().length - 3 && raw.slice(0, open).trim() === '') {
+    return raw.slice(open + 9, raw.trimEnd().length - 3).trim();
+  }
   const pieces = splitCdata(raw);
   const inlineMarkup = pieces.some((p) => !p.cdata && MARKUP.test(p.text));
   let out = '';
@@ -81,7 +139,8 @@ export function htmlFromRaw(raw: string): string {
 export function textFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
   let out = '';
-  for (const p of splitCdata(raw)) out += p.cdata ? p.text : decodeEntities(p.text.replace(TAG_OR_COMMENT, ''));
+  for (const p of splitCdata(raw))
+    out += p.cdata ? p.text : decodeEntities(p.text.replace(TAG_OR_COMMENT, ''));
   return out.trim();
 }
 

@@ -7,7 +7,8 @@ const parser = new XMLParser({
   attributeNamePrefix: '@',
   parseTagValue: false,
   parseAttributeValue: false,
-  trimValues: false,
+  // Numeric character references (&#13;) are decoded only with htmlEntities on.
+  htmlEntities: true,
   isArray: (name) => ['item', 'category', 'atom:link'].includes(name),
 });
 
@@ -27,7 +28,13 @@ const full: RssChannelInput = {
   generator: 'Tidings 0.1.0',
   lastBuildDate: Date.UTC(2024, 1, 29, 23, 59, 58),
   ttl: 60,
-  cloud: { domain: 'rpc.rsscloud.io', port: 5337, path: '/pleaseNotify', registerProcedure: '', protocol: 'http-post' },
+  cloud: {
+    domain: 'rpc.rsscloud.io',
+    port: 5337,
+    path: '/pleaseNotify',
+    registerProcedure: '',
+    protocol: 'http-post',
+  },
   selfUrl: 'https://me.example/rss.xml',
   hubs: ['https://hub.example/', 'https://hub2.example/?a=1&b=2'],
   sourceCloudUrl: 'https://rpc.rsscloud.io:5337/pleaseNotify',
@@ -97,7 +104,13 @@ describe('writeRss', () => {
     });
     const xmlRpc = writeRss({
       ...full,
-      cloud: { domain: 'a"b', port: 80, path: '/RPC2', registerProcedure: 'rssCloud.pleaseNotify', protocol: 'xml-rpc' },
+      cloud: {
+        domain: 'a"b',
+        port: 80,
+        path: '/RPC2',
+        registerProcedure: 'rssCloud.pleaseNotify',
+        protocol: 'xml-rpc',
+      },
     });
     expect(xmlRpc).toContain(
       '<cloud domain="a&quot;b" port="80" path="/RPC2" registerProcedure="rssCloud.pleaseNotify" protocol="xml-rpc"/>',
@@ -169,7 +182,9 @@ describe('writeRss', () => {
       ttl: null,
       items: [{ guid: 'g' }],
     });
-    expect(xml).not.toMatch(/xmlns:atom|xmlns:source|<cloud|<ttl|<language|<lastBuildDate|<generator|<pubDate/);
+    expect(xml).not.toMatch(
+      /xmlns:atom|xmlns:source|<cloud|<ttl|<language|<lastBuildDate|<generator|<pubDate/,
+    );
     const ch = parse(xml).rss.channel;
     // An item needs a title or a description: one with neither gets an empty description.
     expect(ch.item[0]).toEqual({ description: '', guid: { '#text': 'g', '@isPermaLink': 'false' } });
@@ -191,7 +206,10 @@ describe('writeRss', () => {
     [null, null],
   ])('rfc822(%s) = %s', (ms, expected) => {
     expect(rfc822(ms)).toBe(expected);
-    if (expected !== null) expect(expected).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT$/);
+    if (expected !== null)
+      expect(expected).toMatch(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT$/,
+      );
   });
 
   it('writes whole, non-negative numbers for ttl, port and length', () => {
@@ -199,7 +217,9 @@ describe('writeRss', () => {
       ...full,
       ttl: 30.7,
       cloud: { ...full.cloud!, port: 443.2 },
-      items: [{ guid: 'g', description: 'd', enclosure: { url: 'https://e.x/a', type: 'audio/mpeg', length: -5 } }],
+      items: [
+        { guid: 'g', description: 'd', enclosure: { url: 'https://e.x/a', type: 'audio/mpeg', length: -5 } },
+      ],
     });
     expect(xml).toContain('<ttl>30</ttl>');
     expect(xml).toContain('port="443"');

@@ -1,11 +1,9 @@
 /**
- * The one owner of XML escaping on the writing side (RSS, OPML), plus the small decoder the
- * OPML reader uses for the five predefined entities and character references.
+ * The one owner of XML escaping on the writing side (RSS, OPML). Decoding belongs to the
+ * reading side (text.ts decodeEntities).
  *
  * Why by hand: a writer must stay well-formed for ANY string a user or a remote feed hands it,
- * including control characters and lone surrogates that XML 1.0 cannot carry at all; and the
- * reader must never expand DOCTYPE-declared entities (billion laughs), so it decodes only what
- * XML itself predefines.
+ * including control characters and lone surrogates that XML 1.0 cannot carry at all.
  */
 
 /**
@@ -67,35 +65,4 @@ export function xmlAttrs(
     out += ` ${name}="${escapeXmlAttr(String(value))}"`;
   }
   return out;
-}
-
-const PREDEFINED = new Map([
-  ['amp', '&'],
-  ['lt', '<'],
-  ['gt', '>'],
-  ['quot', '"'],
-  ['apos', "'"],
-]);
-
-/**
- * Decodes the five predefined XML entities and numeric character references, in one pass (so
- * `&amp;lt;` stays `&lt;`). Any other `&name;` is left exactly as written: entities declared in
- * a DOCTYPE are never expanded. `extraNamed` lets an HTML reader add a few names (nbsp...).
- */
-export function decodeXmlEntities(s: string, extraNamed?: ReadonlyMap<string, string>): string {
-  if (!s.includes('&')) return s;
-  return s.replace(
-    /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/g,
-    (whole, ref: string) => {
-      if (ref.startsWith('#')) {
-        const code =
-          ref[1] === 'x' || ref[1] === 'X'
-            ? Number.parseInt(ref.slice(2), 16)
-            : Number.parseInt(ref.slice(1), 10);
-        if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
-        return String.fromCodePoint(code);
-      }
-      return PREDEFINED.get(ref) ?? extraNamed?.get(ref) ?? whole;
-    },
-  );
 }

@@ -12,11 +12,7 @@ export function basicAuthorization(username: string, password: string): string {
 
 /** base64(sha1(nonce + created + password)) over the RAW nonce bytes, as the WSSE profile says. */
 export function wssePasswordDigest(nonce: Uint8Array, created: string, password: string): string {
-  return createHash('sha1')
-    .update(nonce)
-    .update(created, 'utf8')
-    .update(password, 'utf8')
-    .digest('base64');
+  return createHash('sha1').update(nonce).update(created, 'utf8').update(password, 'utf8').digest('base64');
 }
 
 /** Quotes a value for the X-WSSE header (backslash-escapes quotes and backslashes). */

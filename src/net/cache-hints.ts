@@ -36,7 +36,7 @@ export function parseHttpDate(value: string | null): number | null {
   const imfOr850 = /^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$/;
   const asctime = /^[A-Za-z]{3} [A-Za-z]{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}$/;
   let t: number;
-  if (imfOr850.test(text)) t = Date.parse(text.replace(/-/g, ' ').replace(/ \+?(\d{4})$/, ' +$1'));
+  if (imfOr850.test(text)) t = Date.parse(text);
   else if (asctime.test(text)) t = Date.parse(`${text} GMT`);
   else return null;
   return Number.isFinite(t) ? t : null;

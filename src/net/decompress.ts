@@ -94,6 +94,12 @@ export interface BodyRead {
 export async function readBody(res: IncomingMessage, opts: ReadBodyOptions): Promise<BodyRead> {
   const encodings = opts.decode ? contentEncodings(res.headers['content-encoding']) : [];
   const encodingHeader = encodings.join(', ');
+  const declared = Number(res.headers['content-length']);
+  if (encodings.length === 0 && Number.isFinite(declared) && declared > opts.maxBytes) {
+    // Announced as too large: no need to read a byte of it.
+    res.destroy();
+    throw new NetFailure(tooLarge(opts.url, opts.maxBytes));
+  }
   const head = encodings.at(-1) === 'deflate' ? await peekFirstChunk(res) : null;
 
   const decoders: Transform[] = [];

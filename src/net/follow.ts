@@ -6,7 +6,7 @@
 import type { LookupFunction } from 'node:net';
 import type { TidingsError } from '../common/errors.ts';
 import { checkLiteralHost } from './host-guard.ts';
-import { mapNetError, NetFailure, totalTimeout, tooManyRedirects } from './net-errors.ts';
+import { mapNetError, NetFailure, tooManyRedirects, totalTimeout } from './net-errors.ts';
 import {
   isRedirect,
   MoveTracker,
@@ -58,7 +58,11 @@ export async function follow(opts: FollowOptions): Promise<Followed> {
   }
 }
 
-async function loop(opts: FollowOptions, signal: AbortSignal, setCurrent: (u: URL) => void): Promise<Followed> {
+async function loop(
+  opts: FollowOptions,
+  signal: AbortSignal,
+  setCurrent: (u: URL) => void,
+): Promise<Followed> {
   const moves = new MoveTracker();
   let url = opts.url;
   let method = opts.method;

@@ -4,12 +4,12 @@
  * checked and a private one when connecting (DNS rebinding) cannot slip through: the address that
  * was checked is the address that is dialled. IP literals skip DNS, so they are checked up front.
  */
-import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { TidingsError } from '../common/errors.ts';
-import type { HostPolicy } from './types.ts';
 import { type AddressClass, classifyAddress, policyFlagFor } from './address-class.ts';
 import { blockedHost, NetFailure } from './net-errors.ts';
+import type { HostPolicy } from './types.ts';
 
 export const DEFAULT_HOST_POLICY: HostPolicy = { allowLoopback: false, allowPrivate: false };
 

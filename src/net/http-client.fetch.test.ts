@@ -20,7 +20,8 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     switch (url.pathname) {
       case '/feed': {
-        const fresh = req.headers['if-none-match'] === ETAG || req.headers['if-modified-since'] === LAST_MODIFIED;
+        const fresh =
+          req.headers['if-none-match'] === ETAG || req.headers['if-modified-since'] === LAST_MODIFIED;
         const common = { etag: ETAG, 'last-modified': LAST_MODIFIED, 'cache-control': 'public, max-age=900' };
         if (fresh) {
           res.writeHead(304, { ...common, expires: 'Wed, 01 Apr 2026 13:00:00 GMT' });
@@ -156,6 +157,11 @@ describe('fetchFeed: 200 then conditional 304', () => {
     { given: { etag: ETAG }, sent: { ifNoneMatch: ETAG, ifModifiedSince: null } },
     { given: { lastModified: LAST_MODIFIED }, sent: { ifNoneMatch: null, ifModifiedSince: LAST_MODIFIED } },
     { given: { etag: '', lastModified: null }, sent: { ifNoneMatch: null, ifModifiedSince: null } },
+    // a validator that is not a legal header value (stored from a hostile server) is not sent
+    {
+      given: { etag: '"a"\r\nX-Evil: 1', lastModified: LAST_MODIFIED },
+      sent: { ifNoneMatch: null, ifModifiedSince: LAST_MODIFIED },
+    },
   ])('sends only the validators it has: $sent', async ({ given, sent }) => {
     const r = await client.fetchFeed({ url: `${server.url}/feed`, ...given });
     expect(r.sent).toEqual(sent);
@@ -204,7 +210,11 @@ describe('fetchFeed: statuses', () => {
 
   it('Expires is parsed; an invalid Expires is ignored', async () => {
     const a = await client.fetchFeed({ url: `${server.url}/expires` });
-    expect(a.cache).toEqual({ maxAgeSec: null, expiresAt: Date.parse('2026-04-01T14:00:00Z'), retryAfterAt: null });
+    expect(a.cache).toEqual({
+      maxAgeSec: null,
+      expiresAt: Date.parse('2026-04-01T14:00:00Z'),
+      retryAfterAt: null,
+    });
     const b = await client.fetchFeed({ url: `${server.url}/bad-expires` });
     expect(b.cache).toEqual({ maxAgeSec: null, expiresAt: null, retryAfterAt: null });
   });

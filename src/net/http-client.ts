@@ -66,6 +66,11 @@ export function parseTarget(
   return { ok: true, url: split.url, credentials: split.credentials };
 }
 
+/** A stored validator is only sent if it is a legal header value (a hostile server may have set it). */
+function headerSafe(value: string | null | undefined): string | null {
+  return value && /^[\t\x20-\x7e\x80-\xff]+$/.test(value) ? value : null;
+}
+
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -91,12 +96,13 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
 
   async function fetchFeed(req: FeedFetchRequest): Promise<FeedFetchResult> {
     const started = performance.now();
-    const sent = { ifNoneMatch: req.etag || null, ifModifiedSince: req.lastModified || null };
+    const sent = { ifNoneMatch: headerSafe(req.etag), ifModifiedSince: headerSafe(req.lastModified) };
     const base = { requestedUrl: req.url, movedTo: null, cache: emptyHints(), sent };
     const elapsed = () => Math.round(performance.now() - started);
 
     const target = parseTarget(req.url);
-    if (!target.ok) return { ...base, kind: 'error', status: null, error: target.error, elapsedMs: elapsed() };
+    if (!target.ok)
+      return { ...base, kind: 'error', status: null, error: target.error, elapsedMs: elapsed() };
     const credentials = req.credentials ?? target.credentials;
 
     const headers: Record<string, string> = {
@@ -150,7 +156,14 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
       };
     }
     const cache = cacheHints(h, now, { freshness: false, retryAfter: status === 429 || status === 503 });
-    return { ...base, kind: 'error', status, cache, error: statusError(status, finalUrl), elapsedMs: elapsed() };
+    return {
+      ...base,
+      kind: 'error',
+      status,
+      cache,
+      error: statusError(status, finalUrl),
+      elapsedMs: elapsed(),
+    };
   }
 
   async function request(req: HttpRequest): Promise<Result<HttpResponse>> {
@@ -176,7 +189,9 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
       headers,
       body: req.body,
       authHeaders:
-        credentials && headers.authorization === undefined ? () => authHeaders(credentials, clock.now()) : undefined,
+        credentials && headers.authorization === undefined
+          ? () => authHeaders(credentials, clock.now())
+          : undefined,
       maxRedirects: req.maxRedirects ?? 0,
       overflow: (req.maxRedirects ?? 0) > 0 ? 'error' : 'return',
       wantsBody: () => true,

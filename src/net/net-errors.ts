@@ -6,7 +6,7 @@
  * Codes: http.badUrl, http.badRedirect, http.blockedHost, http.tooLarge, http.tooManyRedirects,
  * http.connectTimeout, http.timeout, http.aborted, http.status, http.badEncoding,
  * http.connectionRefused, http.connectionReset, http.dnsFailed, http.unreachable, http.tls,
- * http.protocol, http.failed.
+ * http.badHeader, http.protocol, http.failed.
  */
 import { STATUS_CODES } from 'node:http';
 import { type TidingsError, tidingsError } from '../common/errors.ts';
@@ -113,11 +113,11 @@ export function connectTimeout(url: URL, ms: number): TidingsError {
 }
 
 export function totalTimeout(url: URL, ms: number): TidingsError {
-  return tidingsError(
-    'http.timeout',
-    `${url.host} did not finish answering within ${formatSeconds(ms)}.`,
-    { host: url.host, url: maskUrl(url.href), timeoutMs: ms },
-  );
+  return tidingsError('http.timeout', `${url.host} did not finish answering within ${formatSeconds(ms)}.`, {
+    host: url.host,
+    url: maskUrl(url.href),
+    timeoutMs: ms,
+  });
 }
 
 export function aborted(url: URL): TidingsError {
@@ -138,11 +138,11 @@ export function badEncoding(url: URL, encoding: string, cause?: unknown): Tiding
 
 export function statusError(status: number, url: URL | string): TidingsError {
   const reason = STATUS_CODES[status];
-  return tidingsError(
-    'http.status',
-    `The server answered ${status}${reason ? ` ${reason}` : ''}.`,
-    { status, url: maskUrl(String(url)), host: hostOf(url) },
-  );
+  return tidingsError('http.status', `The server answered ${status}${reason ? ` ${reason}` : ''}.`, {
+    status,
+    url: maskUrl(String(url)),
+    host: hostOf(url),
+  });
 }
 
 const TLS_REASONS: Record<string, string> = {
@@ -180,7 +180,10 @@ export function mapNetError(err: unknown, url: URL): TidingsError {
     case 'EPIPE':
     case 'ECONNABORTED':
     case 'UND_ERR_SOCKET':
-      return make('http.connectionReset', `The connection to ${host} was closed before the answer was complete.`);
+      return make(
+        'http.connectionReset',
+        `The connection to ${host} was closed before the answer was complete.`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NODATA':
@@ -209,6 +212,9 @@ export function mapNetError(err: unknown, url: URL): TidingsError {
   }
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code === 'EPROTO') {
     return make('http.tls', `The secure connection to ${host} failed: the TLS handshake did not succeed.`);
+  }
+  if (code === 'ERR_INVALID_CHAR' || code === 'ERR_INVALID_HTTP_TOKEN') {
+    return make('http.badHeader', `A header for ${host} contains characters HTTP does not allow.`);
   }
   if (code.startsWith('HPE_') || code === 'ERR_INVALID_HTTP_RESPONSE') {
     return make('http.protocol', `${host} sent an answer that is not valid HTTP.`);

@@ -3,8 +3,9 @@
  * subscription should move (only while every hop so far was permanent), how the method changes,
  * and when credentials may still be sent (never to another origin).
  */
-import { badRedirect } from './net-errors.ts';
+
 import type { TidingsError } from '../common/errors.ts';
+import { badRedirect } from './net-errors.ts';
 
 export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export const PERMANENT_STATUSES = new Set([301, 308]);

@@ -48,6 +48,10 @@ function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer> {
     });
     req.once('end', () => resolve(Buffer.concat(chunks, size)));
     req.once('error', reject);
+    // A client that goes away mid-body: nothing to answer.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
   });
 }
 

@@ -22,7 +22,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type TestHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+/** Return values are ignored (so `(req, res) => res.end()` is fine). */
+export type TestHandler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 export async function startServer(handler: TestHandler): Promise<TestServer> {
   const requests: SeenRequest[] = [];

@@ -60,15 +60,24 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+export interface ParsedCommand {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
 /** parseArgs with our error wording; `--help` is always accepted. */
-export function parseCommandArgs<T extends Parameters<typeof parseArgs>[0]['options']>(
-  args: string[],
-  options: T,
-  allowPositionals = true,
-) {
+export function parseCommandArgs(args: string[], options: OptionSpec): ParsedCommand {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    const parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: parsed.values as ParsedCommand['values'], positionals: parsed.positionals };
   } catch (e) {
-    throw new UsageError(describeError(e).replace(/\. To specify.*$/, ''));
+    throw new UsageError(describeError(e).replace(/\. To specify.*$/s, ''));
   }
 }

@@ -13,14 +13,17 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** The renderer's Content-Security-Policy, sent as a header too (the meta tag can't set frame-ancestors). */
+/**
+ * The renderer's Content-Security-Policy as a header: the same as renderer/index.html's meta tag,
+ * plus frame-ancestors, which only a header can set.
+ */
 export function contentSecurityPolicy(): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    'img-src * data:',
-    'media-src *',
+    "img-src 'self' https: http: data:",
+    'media-src https: http:',
     "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
     "object-src 'none'",
     "base-uri 'none'",

@@ -44,6 +44,10 @@ export function upsertItems(
     if (!ctx.stmt('SELECT 1 FROM feeds WHERE id = ?').get(feedId)) return;
     const upsert = ctx.stmt(UPSERT);
     const quiet: string[] = [];
+    // Search rows are written after all item rows: FTS5 flushes its pending terms at every
+    // statement savepoint, and each item upsert opens one, so interleaving would write one
+    // tiny index segment per item (measured: 8x slower). Batched, it is one segment per fetch.
+    const toIndex: { id: number; item: Item; replace: boolean }[] = [];
     const seen = new Set<string>();
     for (const item of items) {
       const guid = itemIdentity(item);
@@ -73,12 +77,13 @@ export function upsertItems(
         quiet.push(guid);
       } else if (row.revision === 0) {
         inserted.push(row.id);
-        indexItem(ctx, row.id, item, false);
+        toIndex.push({ id: row.id, item, replace: false });
       } else {
         updated++;
-        indexItem(ctx, row.id, item, true);
+        toIndex.push({ id: row.id, item, replace: true });
       }
     }
+    for (const x of toIndex) indexItem(ctx, x.id, x.item, x.replace);
     if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
   });
   return { inserted, updated };

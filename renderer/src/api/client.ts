@@ -32,6 +32,9 @@ function sessionStore(): Pick<Storage, 'getItem' | 'setItem'> {
     return window.sessionStorage;
   } catch {
     const memory = new Map<string, string>();
-    return { getItem: (key) => memory.get(key) ?? null, setItem: (key, value) => void memory.set(key, value) };
+    return {
+      getItem: (key) => memory.get(key) ?? null,
+      setItem: (key, value) => void memory.set(key, value),
+    };
   }
 }

@@ -34,7 +34,10 @@ function reachState(c: RendererClient, target: ConnectionState): Promise<void> {
 
 describe('browser transport: commands', () => {
   it('posts {args} with the bearer token to /api/<method>', async () => {
-    const { server, client } = await setup(() => ({ status: 200, body: '{"result":{"groups":[],"nextCursor":null}}' }));
+    const { server, client } = await setup(() => ({
+      status: 200,
+      body: '{"result":{"groups":[],"nextCursor":null}}',
+    }));
     const page = await client.river({ feedId: 3, limit: 20 });
     await client.refresh();
     await client.markRead([1, 2], true);
@@ -49,17 +52,29 @@ describe('browser transport: commands', () => {
     expect(server.requests[0]!.headers['content-type']).toBe('application/json');
   });
 
-  const answers: { name: string; reply: Reply; result?: unknown; error?: { code: string; message: RegExp } }[] = [
+  const answers: {
+    name: string;
+    reply: Reply;
+    result?: unknown;
+    error?: { code: string; message: RegExp };
+  }[] = [
     { name: 'a result', reply: { status: 200, body: '{"result":[1,2]}' }, result: [1, 2] },
     { name: 'a null result', reply: { status: 200, body: '{"result":null}' }, result: null },
     { name: 'an empty 204', reply: { status: 204 }, result: undefined },
     {
       name: 'an error body',
-      reply: { status: 400, body: '{"error":{"code":"feed.not_found","message":"No feed found at x.example"}}' },
+      reply: {
+        status: 400,
+        body: '{"error":{"code":"feed.not_found","message":"No feed found at x.example"}}',
+      },
       error: { code: 'feed.not_found', message: /^No feed found at x\.example$/ },
     },
     { name: 'a bare 500', reply: { status: 500, body: 'oops' }, error: { code: 'http.500', message: /500/ } },
-    { name: 'an unreadable 200', reply: { status: 200, body: '<html>' }, error: { code: 'bad_response', message: /read/ } },
+    {
+      name: 'an unreadable 200',
+      reply: { status: 200, body: '<html>' },
+      error: { code: 'bad_response', message: /read/ },
+    },
   ];
   for (const answer of answers) {
     it(`maps ${answer.name}`, async () => {
@@ -81,7 +96,9 @@ describe('browser transport: commands', () => {
 
   it('turns a 401 into the unauthorized state and stops calling the server', async () => {
     const { server, client } = await setup((url) =>
-      url.startsWith('/api/') ? { status: 401, body: '{"error":{"code":"unauthorized","message":"bad token"}}' } : { status: 404 },
+      url.startsWith('/api/')
+        ? { status: 401, body: '{"error":{"code":"unauthorized","message":"bad token"}}' }
+        : { status: 404 },
     );
     server.refuseUpgrades(401);
     await expect(client.listFeeds()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
@@ -128,7 +145,10 @@ describe('browser transport: events', () => {
   });
 
   it('reconnects after the socket drops and says so', async () => {
-    const { server, client } = await setup(() => ({ status: 200, body: '{"result":{"active":0,"queued":0}}' }));
+    const { server, client } = await setup(() => ({
+      status: 200,
+      body: '{"result":{"active":0,"queued":0}}',
+    }));
     const states: ConnectionState[] = [];
     client.onConnection((s) => states.push(s));
     await reachState(client, 'open');
@@ -144,7 +164,9 @@ describe('browser transport: events', () => {
   });
 
   it('stops reconnecting when the token is refused', async () => {
-    const { server, client } = await setup((url) => (url.startsWith('/api/') ? { status: 401 } : { status: 404 }));
+    const { server, client } = await setup((url) =>
+      url.startsWith('/api/') ? { status: 401 } : { status: 404 },
+    );
     server.refuseUpgrades(401);
     await reachState(client, 'unauthorized');
     expect(server.requests.map((r) => r.url)).toEqual(['/api/progress']);

@@ -11,7 +11,9 @@ describe('fromIpcError', () => {
       message: 'No feed found at x',
     },
     {
-      input: new Error("Error invoking remote method 'tidings:invoke': TidingsError: [feed.gone] The feed is gone"),
+      input: new Error(
+        "Error invoking remote method 'tidings:invoke': TidingsError: [feed.gone] The feed is gone",
+      ),
       code: 'feed.gone',
       message: 'The feed is gone',
     },

@@ -7,8 +7,14 @@ function environment(href: string, stored: string | null = null) {
   return {
     env: {
       location: { href },
-      history: { state: null, replaceState: (_d: unknown, _u: string, url?: string | URL | null) => replaced.push(String(url)) },
-      storage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) },
+      history: {
+        state: null,
+        replaceState: (_d: unknown, _u: string, url?: string | URL | null) => replaced.push(String(url)),
+      },
+      storage: {
+        getItem: (k: string) => storage.get(k) ?? null,
+        setItem: (k: string, v: string) => void storage.set(k, v),
+      },
     },
     storage,
     replaced,

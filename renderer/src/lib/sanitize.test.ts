@@ -8,10 +8,23 @@ import { looksLikeHtml, resolveUrl, SANITIZE_CONFIG, sanitizeHtml } from './sani
 
 describe('SANITIZE_CONFIG', () => {
   it('forbids what can run, restyle or submit', () => {
-    for (const tag of ['script', 'style', 'iframe', 'object', 'embed', 'form', 'input', 'button', 'link', 'meta', 'base']) {
+    for (const tag of [
+      'script',
+      'style',
+      'iframe',
+      'object',
+      'embed',
+      'form',
+      'input',
+      'button',
+      'link',
+      'meta',
+      'base',
+    ]) {
       expect(SANITIZE_CONFIG.FORBID_TAGS).toContain(tag);
     }
-    for (const attr of ['style', 'class', 'id', 'srcset']) expect(SANITIZE_CONFIG.FORBID_ATTR).toContain(attr);
+    for (const attr of ['style', 'class', 'id', 'srcset'])
+      expect(SANITIZE_CONFIG.FORBID_ATTR).toContain(attr);
     expect(SANITIZE_CONFIG.USE_PROFILES).toEqual({ html: true });
     expect(SANITIZE_CONFIG.ALLOW_DATA_ATTR).toBe(false);
   });

@@ -84,7 +84,10 @@ function getPurifier(): Purifier | null {
     return purifier;
   }
   instance.addHook('uponSanitizeAttribute', (_node, data) => {
-    if ((URL_ATTRIBUTES as readonly string[]).includes(data.attrName) && !data.attrValue.startsWith('data:')) {
+    if (
+      (URL_ATTRIBUTES as readonly string[]).includes(data.attrName) &&
+      !data.attrValue.startsWith('data:')
+    ) {
       data.attrValue = resolveUrl(data.attrValue, currentBase) ?? '';
     }
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup, RiverItem } from '../../../src/app/api';
-import { appendPage, findItem, groupKey, mergeHead, updateItems } from './river-merge';
+import { appendPage, findItem, groupKey, headReaches, mergeHead, updateItems } from './river-merge';
 
 function item(id: number, feedId: number, read = false): RiverItem {
   return {
@@ -22,7 +22,13 @@ function item(id: number, feedId: number, read = false): RiverItem {
 
 /** g(feed, updatedAt, ...ids) */
 function g(feedId: number, updatedAt: string, ...ids: number[]): RiverGroup {
-  return { feedId, feedTitle: `feed ${feedId}`, feedLink: null, updatedAt, items: ids.map((id) => item(id, feedId)) };
+  return {
+    feedId,
+    feedTitle: `feed ${feedId}`,
+    feedLink: null,
+    updatedAt,
+    items: ids.map((id) => item(id, feedId)),
+  };
 }
 
 /** Compact picture of a river: "feed@updated:ids". */
@@ -31,7 +37,15 @@ function shape(groups: RiverGroup[]): string[] {
 }
 
 describe('mergeHead', () => {
-  const cases: { name: string; loaded: RiverGroup[]; cursor: string | null; head: RiverGroup[]; headCursor: string | null; want: string[]; wantCursor: string | null }[] = [
+  const cases: {
+    name: string;
+    loaded: RiverGroup[];
+    cursor: string | null;
+    head: RiverGroup[];
+    headCursor: string | null;
+    want: string[];
+    wantCursor: string | null;
+  }[] = [
     {
       name: 'first load takes the head as is',
       loaded: [],
@@ -78,6 +92,24 @@ describe('mergeHead', () => {
       wantCursor: 'c',
     },
     {
+      name: 'a head that does not reach the loaded river replaces it (no hole in between)',
+      loaded: [g(1, 't2', 4), g(2, 't1', 3)],
+      cursor: null,
+      head: [g(9, 't3', 9, 8, 7)],
+      headCursor: 'c9',
+      want: ['9@t3:9,8,7'],
+      wantCursor: 'c9',
+    },
+    {
+      name: 'a burst walked to the loaded river joins the split update and keeps the rest',
+      loaded: [g(9, 't3', 9, 8), g(1, 't2', 4)],
+      cursor: null,
+      head: [g(9, 't3', 12, 11, 10, 9)],
+      headCursor: 'c9',
+      want: ['9@t3:12,11,10,9,8', '1@t2:4'],
+      wantCursor: null,
+    },
+    {
       name: 'a head without a next page replaces the whole river',
       loaded: [g(1, 't2', 4), g(2, 't1', 3)],
       cursor: null,
@@ -98,7 +130,10 @@ describe('mergeHead', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const merged = mergeHead({ groups: c.loaded, nextCursor: c.cursor }, { groups: c.head, nextCursor: c.headCursor });
+      const merged = mergeHead(
+        { groups: c.loaded, nextCursor: c.cursor },
+        { groups: c.head, nextCursor: c.headCursor },
+      );
       expect(shape(merged.groups)).toEqual(c.want);
       expect(merged.nextCursor).toBe(c.wantCursor);
       const ids = merged.groups.flatMap((x) => x.items.map((i) => i.id));
@@ -118,7 +153,10 @@ describe('mergeHead', () => {
 
     const readInCore = g(1, 't2', 4, 3);
     readInCore.items[0] = item(4, 1, true);
-    const again = mergeHead({ groups: [old, kept], nextCursor: 'c' }, { groups: [readInCore], nextCursor: 'c2' });
+    const again = mergeHead(
+      { groups: [old, kept], nextCursor: 'c' },
+      { groups: [readInCore], nextCursor: 'c2' },
+    );
     expect(again.groups[0]).not.toBe(old);
     expect(again.groups[0]!.items[0]!.read).toBe(true);
     expect(again.groups[1]).toBe(kept);
@@ -154,4 +192,32 @@ describe('groupKey', () => {
     expect(groupKey(g(1, 't', 6, 5, 4))).toBe('1:4');
     expect(groupKey(g(1, 't'))).toBe('1@t');
   });
+});
+
+describe('headReaches', () => {
+  const cases: {
+    name: string;
+    loaded: RiverGroup[];
+    head: RiverGroup[];
+    cursor: string | null;
+    want: boolean;
+  }[] = [
+    { name: 'nothing loaded', loaded: [], head: [g(1, 't', 1)], cursor: 'c', want: true },
+    { name: 'head is everything', loaded: [g(1, 't', 1)], head: [g(2, 'u', 2)], cursor: null, want: true },
+    {
+      name: 'shares an item',
+      loaded: [g(1, 't', 2, 1)],
+      head: [g(3, 'u', 3), g(1, 't', 2)],
+      cursor: 'c',
+      want: true,
+    },
+    { name: 'a gap', loaded: [g(1, 't', 2, 1)], head: [g(3, 'u', 5, 4, 3)], cursor: 'c', want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(
+        headReaches({ groups: c.loaded, nextCursor: null }, { groups: c.head, nextCursor: c.cursor }),
+      ).toBe(c.want);
+    });
+  }
 });

@@ -23,14 +23,20 @@ export function groupKey(group: RiverGroup): string {
 
 export function mergeHead(loaded: LoadedRiver, head: RiverPage): LoadedRiver {
   // A head without a next page is the whole river: anything else we hold is gone from the core.
-  if (loaded.groups.length === 0 || head.nextCursor === null) {
-    return { groups: reuseIdentical(joinAdjacent(dropEmpty(head.groups)), loaded.groups), nextCursor: head.nextCursor };
+  // A head that does not reach what we hold would leave a hole: start again from the head.
+  if (loaded.groups.length === 0 || head.nextCursor === null || !headReaches(loaded, head)) {
+    return {
+      groups: reuseIdentical(joinAdjacent(dropEmpty(head.groups)), loaded.groups),
+      nextCursor: head.nextCursor,
+    };
   }
   const headIds = itemIds(head.groups);
   // The head covers everything down to its oldest group; a loaded group newer than that which the
   // head does not mention has left the core (deleted, or no longer matching the filter).
   const floor = head.groups[head.groups.length - 1]?.updatedAt;
-  const rest = withoutItems(loaded.groups, headIds).filter((group) => floor === undefined || group.updatedAt <= floor);
+  const rest = withoutItems(loaded.groups, headIds).filter(
+    (group) => floor === undefined || group.updatedAt <= floor,
+  );
   const merged = joinAdjacent(dropEmpty([...head.groups, ...rest]));
   // The loaded cursor points past the oldest item we hold, which is at least as far as the head's.
   return { groups: reuseIdentical(merged, loaded.groups), nextCursor: loaded.nextCursor };
@@ -47,13 +53,39 @@ export function updateItems(
   ids: ReadonlySet<number>,
   change: (item: RiverItem) => RiverItem,
 ): RiverGroup[] {
+  return updateWhere(groups, (item) => ids.has(item.id), change);
+}
+
+/** Applies `change` to the items `matches` picks; untouched groups and items keep their identity. */
+export function updateWhere(
+  groups: RiverGroup[],
+  matches: (item: RiverItem) => boolean,
+  change: (item: RiverItem) => RiverItem,
+): RiverGroup[] {
   let changed = false;
   const next = groups.map((group) => {
-    if (!group.items.some((item) => ids.has(item.id))) return group;
+    let touched = false;
+    const items = group.items.map((item) => {
+      if (!matches(item)) return item;
+      const updated = change(item);
+      if (updated !== item) touched = true;
+      return updated;
+    });
+    if (!touched) return group;
     changed = true;
-    return { ...group, items: group.items.map((item) => (ids.has(item.id) ? change(item) : item)) };
+    return { ...group, items };
   });
   return changed ? next : groups;
+}
+
+/**
+ * Whether a freshly fetched head reaches what is loaded. If it does not (a burst of more new items
+ * than a page), merging would leave a hole between the head and the rest: fetch more first.
+ */
+export function headReaches(loaded: LoadedRiver, head: RiverPage): boolean {
+  if (loaded.groups.length === 0 || head.nextCursor === null || head.groups.length === 0) return true;
+  const loadedIds = itemIds(loaded.groups);
+  return head.groups.some((group) => group.items.some((item) => loadedIds.has(item.id)));
 }
 
 export function findItem(groups: readonly RiverGroup[], id: number): RiverItem | undefined {

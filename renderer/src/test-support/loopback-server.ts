@@ -95,7 +95,9 @@ export async function startLoopbackServer(
   const wss = new ws.WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     if (refuseStatus) {
-      (socket as { end(text: string): void }).end(`HTTP/1.1 ${refuseStatus} Refused\r\nConnection: close\r\n\r\n`);
+      (socket as { end(text: string): void }).end(
+        `HTTP/1.1 ${refuseStatus} Refused\r\nConnection: close\r\n\r\n`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) => {

@@ -11,21 +11,31 @@ export interface Outcome {
   msg: string;
 }
 
-/** JSON only when the caller prefers it over XML (the reference's `req.accepts('xml', 'json')`). */
+/**
+ * JSON only when the caller prefers it over XML, as the reference's `req.accepts('xml', 'json')`:
+ * the best match of each by quality, then specificity (exact over type/* over *\/*), then
+ * order; XML on a tie or without an Accept header.
+ */
 export function wantsJson(accept: string | null): boolean {
   if (!accept) return false;
-  let xml = -1;
-  let json = -1;
-  for (const part of accept.split(',')) {
+  type Match = [q: number, specificity: number, order: number];
+  let xml: Match = [0, -1, 0];
+  let json: Match = [0, -1, 0];
+  const better = (a: Match, b: Match) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2];
+  accept.split(',').forEach((part, i) => {
     const [type = '', ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
+    if (q <= 0) return;
     const t = type.trim();
-    if (t === 'application/json' || t.endsWith('+json')) json = Math.max(json, q);
-    else if (t === 'text/xml' || t === 'application/xml' || t.endsWith('+xml')) xml = Math.max(xml, q);
-    else if (t === '*/*' || t === 'application/*' || t === 'text/*') xml = Math.max(xml, q);
-  }
-  return json > 0 && json > xml;
+    const [main, sub = ''] = t.split('/');
+    const order = -i;
+    const xmlSpec = t === '*/*' ? 0 : sub === '*' && (main === 'text' || main === 'application') ? 1 : sub === 'xml' || sub.endsWith('+xml') ? 2 : -1;
+    const jsonSpec = t === '*/*' ? 0 : sub === '*' && main === 'application' ? 1 : t === 'application/json' || sub.endsWith('+json') ? 2 : -1;
+    if (xmlSpec >= 0 && better([q, xmlSpec, order], xml)) xml = [q, xmlSpec, order];
+    if (jsonSpec >= 0 && better([q, jsonSpec, order], json)) json = [q, jsonSpec, order];
+  });
+  return json[1] >= 0 && better(json, xml);
 }
 
 export function restAnswer(element: 'notifyResult' | 'result', outcome: Outcome, accept: string | null): Response {

@@ -1,0 +1,141 @@
+/**
+ * Fan-out benchmark for the rssCloud server (src/cloud/server): time from a ping to the last of
+ * N subscribers notified, for N = 100, 1,000 and 10,000, and the cloud process's peak memory.
+ *
+ * Honest measurement: the subscribers (and the feed) live in a separate child process, a tiny
+ * node:http server that counts notification POSTs and reports over IPC the moment the Nth
+ * arrives. The cloud runs in this process behind serve(), and the ping is a real POST /ping.
+ * Setup: the N subscriptions are inserted straight through the cloud's store API
+ * (store.insertSubscriptions), not registered one by one over HTTP; that is not measured.
+ *
+ * Run: npx node bench/fanout.ts   (ends with one JSON line)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../src/common/clock.ts';
+import { createCloud } from '../src/cloud/server/cloud.ts';
+import { SUBSCRIPTION_TTL_MS } from '../src/cloud/server/core.ts';
+import { createHttpClient } from '../src/net/http-client.ts';
+import { serve } from '../src/net/serve.ts';
+
+const SIZES = [100, 1000, 10_000] as const;
+
+// The subscriber process: counts POSTs per batch, serves a feed that changes on every read.
+const SUBSCRIBER = `
+const http = require('node:http');
+let expected = 0, count = 0, reads = 0;
+const server = http.createServer({ keepAlive: true, keepAliveTimeout: 30000 }, (req, res) => {
+  if (req.method === 'GET') {
+    reads++;
+    const body = '<rss version="2.0"><channel><title>bench</title><item><guid>' + reads + '</guid></item></channel></rss>';
+    res.writeHead(200, { 'content-type': 'application/rss+xml', 'content-length': Buffer.byteLength(body) });
+    return res.end(body);
+  }
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 });
+    res.end('ok');
+    count++;
+    if (count === expected) process.send({ done: count });
+  });
+});
+server.maxRequestsPerSocket = 0;
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (m) => { if (m.expect) { expected = m.expect; count = 0; process.send({ ready: true }); } });
+process.on('disconnect', () => process.exit(0));
+`;
+
+function startSubscriber(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['-e', SUBSCRIBER], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (m: { port?: number }) => (m.port ? resolve({ child, port: m.port }) : reject(new Error('no port'))));
+  });
+}
+
+function nextMessage<T>(child: ChildProcess, pick: (m: Record<string, unknown>) => T | undefined): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: Record<string, unknown>) => {
+      const v = pick(m);
+      if (v !== undefined) {
+        child.off('message', on);
+        resolve(v);
+      }
+    };
+    child.on('message', on);
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-fanout-'));
+  const sub = await startSubscriber();
+  const base = `http://127.0.0.1:${sub.port}`;
+  const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+  const perHost = Number(process.env.PERHOST ?? 128);
+  const cloud = createCloud({ dbPath: join(dir, 'cloud.sqlite'), http, clock: systemClock, allow: { loopback: true }, fanout: { perHost } });
+  const server = await serve((req, info) => cloud.handle(req, info));
+
+  let peakSampled = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
+  }, 5);
+
+  const results: Record<string, number> = {};
+  console.log(`Fan-out: ping -> last of N notified; subscribers in one loopback process (pid ${sub.child.pid}).`);
+  console.log('Setup: subscriptions inserted through the cloud store API (not timed).');
+  try {
+    for (const n of SIZES) {
+      const feed = `${base}/feed-${n}.xml`;
+      const now = Date.now();
+      cloud.store.insertSubscriptions(
+        Array.from({ length: n }, (_, i) => ({
+          feedUrl: feed,
+          callbackUrl: `${base}/cb/${n}/${i}`,
+          protocol: 'http-post' as const,
+          notifyProcedure: null,
+          expiresAt: now + SUBSCRIPTION_TTL_MS,
+        })),
+        now,
+      );
+      const ready = nextMessage(sub.child, (m) => (m.ready ? true : undefined));
+      sub.child.send({ expect: n });
+      await ready;
+
+      const done = nextMessage(sub.child, (m) => (typeof m.done === 'number' ? m.done : undefined));
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/ping`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ url: feed }),
+      });
+      const answer = (await res.json()) as { success: boolean; msg: string };
+      const answeredMs = performance.now() - t0;
+      if (!answer.success) throw new Error(`ping refused: ${answer.msg}`);
+      await done;
+      const seconds = (performance.now() - t0) / 1000;
+      await cloud.idle();
+      const subs = cloud.store.liveSubscriptions(feed, Date.now());
+      const failed = subs.filter((s) => s.ctConsecutiveErrors > 0).length;
+      results[`n${n}_s`] = Math.round(seconds * 1000) / 1000;
+      console.log(
+        `N=${String(n).padStart(6)}  last notified after ${seconds.toFixed(3)} s  ` +
+          `(ping answered in ${answeredMs.toFixed(1)} ms; ${n - failed} delivered, ${failed} failed)`,
+      );
+    }
+  } finally {
+    clearInterval(sampler);
+    await server.close();
+    await cloud.close();
+    http.close();
+    sub.child.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const peakRss = Math.max(peakSampled, process.resourceUsage().maxRSS * 1024);
+  const peakMb = Math.round((peakRss / (1024 * 1024)) * 10) / 10;
+  console.log(`Peak RSS of the cloud process: ${peakMb} MB (goal: 10,000 in under 2 s, under 250 MB)`);
+  console.log(JSON.stringify({ n100_s: results.n100_s, n1000_s: results.n1000_s, n10000_s: results.n10000_s, peak_rss_mb: peakMb }));
+}
+
+await main();

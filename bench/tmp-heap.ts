@@ -1,0 +1,23 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v8 from 'node:v8';
+import { systemClock } from '../src/common/clock.ts';
+import { createCloud } from '../src/cloud/server/cloud.ts';
+import { createHttpClient } from '../src/net/http-client.ts';
+const child = spawn(process.execPath, ['-e', `
+const http=require('node:http');let n=0;const s=http.createServer({keepAlive:true},(req,res)=>{if(req.method==='GET'){const b='<rss>'+(n++)+'</rss>';res.writeHead(200,{'content-length':b.length});return res.end(b);}req.resume();req.on('end',()=>{res.writeHead(200,{'content-length':2});res.end('ok');});});
+s.listen(0,'127.0.0.1',()=>process.send(s.address().port));process.on('disconnect',()=>process.exit(0));`], {stdio:['ignore','inherit','inherit','ipc']});
+const port = await new Promise(r=>child.once('message',r));
+const base = `http://127.0.0.1:${port}`;
+const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+const cloud = createCloud({ dbPath: join(mkdtempSync(join(tmpdir(),'h-')), 'c.sqlite'), http, clock: systemClock, allow: { loopback: true } });
+const n = 10000; const now = Date.now();
+cloud.store.insertSubscriptions(Array.from({length:n},(_,i)=>({feedUrl:`${base}/f.xml`,callbackUrl:`${base}/cb/${i}`,protocol:'http-post' as const,notifyProcedure:null,expiresAt:now+1e8})), now);
+const t0 = performance.now();
+await cloud.ping(`${base}/f.xml`);
+setTimeout(() => { const m=process.memoryUsage(); console.log('mid', m.rss/1048576|0, m.heapUsed/1048576|0); if (process.env.SNAP) console.log(v8.writeHeapSnapshot('/tmp/fan.heapsnapshot')); }, Number(process.env.AT ?? 1200));
+await cloud.idle();
+console.log('done', ((performance.now()-t0)/1000).toFixed(3), 'maxrss', process.resourceUsage().maxRSS/1024|0);
+await cloud.close(); http.close(); child.disconnect();

@@ -1,0 +1,49 @@
+/**
+ * The page: feeds on the left, the river (or search results, or a welcome) on the right. The app
+ * composes the features; features never import each other.
+ */
+import { FeedIcon } from '../components/icons';
+import { AddFeedForm } from '../features/feeds/AddFeedForm';
+import { FeedList } from '../features/feeds/FeedList';
+import { OpmlButtons } from '../features/feeds/OpmlButtons';
+import { StatusBadges } from '../features/notices/StatusBadges';
+import { Toasts } from '../features/notices/Toasts';
+import { River } from '../features/river/River';
+import { RiverHeading } from '../features/river/RiverHeading';
+import { SearchBox } from '../features/search/SearchBox';
+import { SearchResults } from '../features/search/SearchResults';
+import { useApp } from '../store/context';
+import { Unauthorized } from './Unauthorized';
+import { Welcome } from './Welcome';
+
+export function App() {
+  const connection = useApp((s) => s.connection);
+  const noFeeds = useApp((s) => s.feedsStatus === 'ready' && s.feeds.length === 0);
+  const searching = useApp((s) => s.searchResults !== null || s.searching);
+  const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
+
+  if (connection === 'unauthorized') return <Unauthorized />;
+
+  return (
+    <div className="app">
+      <aside className="sidebar">
+        <div className="brand">
+          <FeedIcon size={20} />
+          <span>Tidings</span>
+        </div>
+        <AddFeedForm focus={noFeeds} />
+        <FeedList />
+        <OpmlButtons />
+      </aside>
+      <main className="main">
+        <header className="toolbar">
+          <RiverHeading />
+          <StatusBadges />
+          <SearchBox />
+        </header>
+        {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
+      </main>
+      <Toasts />
+    </div>
+  );
+}

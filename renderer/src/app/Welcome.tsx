@@ -1,0 +1,28 @@
+import { FeedIcon } from '../components/icons';
+
+/** The first thing a new user sees: what Tidings is, and where to start (the add field is focused). */
+export function Welcome() {
+  return (
+    <div className="welcome" data-testid="empty-state">
+      <div className="welcome-card">
+        <div className="welcome-icon">
+          <FeedIcon size={40} />
+        </div>
+        <h2>Welcome to Tidings</h2>
+        <p>
+          Tidings is a <strong>river of news</strong>: follow feeds and their new items flow in here, newest
+          first, grouped by the update they came in.
+        </p>
+        <p>
+          Paste a feed address, or just a site’s address, into <strong>Add a feed</strong> on the left and
+          press <kbd>Enter</kbd>. Tidings finds the feed for you.
+        </p>
+        <p className="welcome-more">
+          Feeds that support <strong>rssCloud</strong> arrive in real time; the others are checked politely,
+          as often as they ask. Moving from another reader? <strong>Import OPML</strong> brings all your
+          subscriptions at once.
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useApp } from '../../store/context';
+
+/** "Add a feed": a feed URL or a site URL (the core finds the feed); the core's error, verbatim. */
+export function AddFeedForm({ focus }: { focus: boolean }) {
+  const addFeed = useApp((s) => s.addFeed);
+  const [url, setUrl] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    if (focus) input.current?.focus();
+  }, [focus]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const value = url.trim();
+    if (!value || pending) return;
+    setPending(true);
+    setError(null);
+    const result = await addFeed(value);
+    setPending(false);
+    if (result.ok) setUrl('');
+    else setError(result.error.message);
+    input.current?.focus();
+  }
+
+  return (
+    <form className="add-feed" onSubmit={submit} noValidate>
+      <label htmlFor={id}>Add a feed</label>
+      <div className="add-feed-row">
+        <input
+          ref={input}
+          id={id}
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="Feed or site address"
+          value={url}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            if (error) setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          data-testid="add-feed-input"
+        />
+        <button
+          type="submit"
+          className="primary"
+          disabled={pending || !url.trim()}
+          data-testid="add-feed-submit"
+        >
+          {pending ? 'Adding…' : 'Add'}
+        </button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="form-error" role="alert" data-testid="add-feed-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

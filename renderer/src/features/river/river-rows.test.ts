@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { RiverGroup } from '../../../../src/app/api';
+import { riverRows } from './river-rows';
+
+function g(feedId: number, count: number, firstId: number): RiverGroup {
+  const items = Array.from({ length: count }, (_, i) => ({
+    id: firstId - i,
+    feedId,
+    title: null,
+    link: null,
+    summary: null,
+    content: null,
+    published: null,
+    seenAt: 't',
+    read: false,
+    starred: false,
+    authors: [],
+    categories: [],
+    enclosures: [],
+  }));
+  return { feedId, feedTitle: 'f', feedLink: null, updatedAt: 't', items };
+}
+
+describe('riverRows', () => {
+  it('keeps small groups whole and cuts big ones into chunks', () => {
+    const rows = riverRows([g(1, 2, 100), g(2, 7, 50)], 3);
+    expect(rows.map((r) => [r.key, r.items.map((i) => i.id).join(','), r.first, r.last])).toEqual([
+      ['1:99', '100,99', true, true],
+      ['2:44', '50,49,48', true, false],
+      ['2:44#1', '47,46,45', false, false],
+      ['2:44#2', '44', false, true],
+    ]);
+  });
+
+  it('gives an empty group one row for its heading', () => {
+    expect(riverRows([g(3, 0, 1)]).map((r) => [r.first, r.last, r.items.length])).toEqual([[true, true, 0]]);
+  });
+});

@@ -1,0 +1,65 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { SearchIcon } from '../../components/icons';
+import { useApp } from '../../store/context';
+
+const TYPING_PAUSE_MS = 300;
+
+/** Full-text search over every item the core keeps (FTS5); results replace the river until cleared. */
+export function SearchBox() {
+  const search = useApp((s) => s.search);
+  const clearSearch = useApp((s) => s.clearSearch);
+  const activeQuery = useApp((s) => s.searchQuery);
+  const [text, setText] = useState('');
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const id = useId();
+
+  // "Back to the river" clears the query elsewhere: follow it.
+  useEffect(() => {
+    if (activeQuery === '') setText('');
+  }, [activeQuery]);
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  function schedule(value: string) {
+    setText(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void search(value), TYPING_PAUSE_MS);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (timer.current) clearTimeout(timer.current);
+    void search(text);
+  }
+
+  return (
+    <search>
+      <form className="search" onSubmit={submit}>
+        <label htmlFor={id} className="visually-hidden">
+          Search items
+        </label>
+        <SearchIcon />
+        <input
+          id={id}
+          type="search"
+          placeholder="Search"
+          value={text}
+          onChange={(e) => schedule(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              if (timer.current) clearTimeout(timer.current);
+              setText('');
+              clearSearch();
+            }
+          }}
+          data-testid="search-input"
+        />
+      </form>
+    </search>
+  );
+}

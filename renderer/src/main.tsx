@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { getClient } from './api/client';
+import { App } from './app/App';
+import { connectStore } from './store/connect';
+import { StoreProvider } from './store/context';
+import { createAppStore } from './store/store';
+
+const client = getClient();
+const store = createAppStore(client);
+connectStore(store, client);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,50 @@
+/**
+ * Core events -> store actions. Called once at start-up; it also does the first load, and a full
+ * resync whenever the event stream comes back after a drop (events may have been missed).
+ */
+import type { RendererClient } from '../api/types';
+import type { AppStore } from './store';
+
+export function connectStore(store: AppStore, client: RendererClient): () => void {
+  const actions = () => store.getState();
+
+  async function loadProgress(): Promise<void> {
+    try {
+      actions().setProgress(await client.progress());
+    } catch {
+      // Progress is decoration; failures of real commands are reported by them.
+    }
+  }
+
+  function resync(): void {
+    void actions().loadFeeds();
+    void actions().refreshHead();
+    void loadProgress();
+  }
+
+  const offs = [
+    client.on('river.changed', () => void actions().refreshHead()),
+    client.on('feed.status', (feed) => actions().upsertFeed(feed)),
+    client.on('feeds.changed', () => {
+      void actions().loadFeeds();
+      void actions().refreshHead();
+    }),
+    client.on('notice', (notice) => actions().pushNotice(notice)),
+    client.on('progress', (progress) => actions().setProgress(progress)),
+    client.onConnection((state) => {
+      const previous = actions().connection;
+      actions().setConnection(state);
+      if (state === 'open' && previous === 'reconnecting') resync();
+    }),
+  ];
+
+  actions().setConnection(client.connection());
+  if (client.connection() !== 'unauthorized') {
+    void actions().loadFeeds();
+    void actions().loadRiver();
+    void loadProgress();
+  }
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,132 @@
+import type { ApiResult, FeedView, TidingsApi } from '../../../src/app/api';
+import { errorMessage } from '../api/api-error';
+import { reportError } from './report-error';
+import type { SliceCreator } from './types';
+
+export interface FeedsSlice {
+  feeds: FeedView[];
+  feedsStatus: 'loading' | 'ready' | 'error';
+  loadFeeds(): Promise<void>;
+  /** Replaces one row (a 'feed.status' event, or a command's answer), or adds it if new. */
+  upsertFeed(feed: FeedView): void;
+  addFeed(url: string): Promise<ApiResult<FeedView>>;
+  unsubscribe(feedId: number): Promise<void>;
+  refreshFeeds(feedId: number | null): Promise<void>;
+  markFeedAllRead(feedId: number): Promise<void>;
+  importOpml(text: string): Promise<void>;
+  exportOpml(): Promise<string | null>;
+}
+
+export const createFeedsSlice =
+  (api: TidingsApi): SliceCreator<FeedsSlice> =>
+  (set, get) => {
+    // Rapid 'feeds.changed' events (an OPML import) collapse into one request in flight + one after.
+    let loading: Promise<void> | null = null;
+    let again = false;
+
+    async function loadOnce(): Promise<void> {
+      try {
+        const feeds = await api.listFeeds();
+        set({ feeds, feedsStatus: 'ready' });
+      } catch (err) {
+        if (get().feedsStatus === 'loading') set({ feedsStatus: 'error' });
+        reportError(get, err, 'Could not load your feeds');
+      }
+    }
+
+    return {
+      feeds: [],
+      feedsStatus: 'loading',
+
+      loadFeeds() {
+        if (loading) {
+          again = true;
+          return loading;
+        }
+        loading = (async () => {
+          do {
+            again = false;
+            await loadOnce();
+          } while (again);
+          loading = null;
+        })();
+        return loading;
+      },
+
+      upsertFeed(feed) {
+        set((state) => {
+          const index = state.feeds.findIndex((f) => f.id === feed.id);
+          if (index === -1) return { feeds: [...state.feeds, feed] };
+          const feeds = state.feeds.slice();
+          feeds[index] = feed;
+          return { feeds };
+        });
+      },
+
+      async addFeed(url) {
+        try {
+          const result = await api.subscribe({ url: url.trim() });
+          if (result.ok) get().upsertFeed(result.value);
+          return result;
+        } catch (err) {
+          reportError(get, err);
+          return { ok: false, error: { code: 'client', message: errorMessage(err) } };
+        }
+      },
+
+      async unsubscribe(feedId) {
+        try {
+          await api.unsubscribe(feedId);
+          set((state) => ({ feeds: state.feeds.filter((f) => f.id !== feedId) }));
+          get().forgetFeed(feedId);
+        } catch (err) {
+          reportError(get, err, 'Could not unsubscribe');
+        }
+      },
+
+      async refreshFeeds(feedId) {
+        try {
+          await api.refresh(feedId);
+        } catch (err) {
+          reportError(get, err, 'Could not refresh');
+        }
+      },
+
+      async markFeedAllRead(feedId) {
+        // The command goes through the river slice, which shows it at once and undoes it on failure.
+        if (await get().markFeedRead(feedId)) {
+          set((state) => ({ feeds: state.feeds.map((f) => (f.id === feedId ? { ...f, unread: 0 } : f)) }));
+        } else {
+          // The optimistic "all read" could not be undone item by item: ask the core again.
+          void get().refreshHead();
+        }
+      },
+
+      async importOpml(text) {
+        try {
+          const result = await api.importOpml(text);
+          if (!result.ok) {
+            get().pushNotice({ level: 'error', message: result.error.message });
+            return;
+          }
+          const { added, existing, errors } = result.value;
+          const parts = [`Imported ${added} feed${added === 1 ? '' : 's'}`];
+          if (existing) parts.push(`${existing} already subscribed`);
+          if (errors.length) parts.push(`${errors.length} skipped: ${errors.slice(0, 3).join('; ')}`);
+          get().pushNotice({ level: errors.length ? 'warning' : 'info', message: `${parts.join(', ')}.` });
+          void get().loadFeeds();
+        } catch (err) {
+          reportError(get, err, 'Could not import the OPML file');
+        }
+      },
+
+      async exportOpml() {
+        try {
+          return await api.exportOpml();
+        } catch (err) {
+          reportError(get, err, 'Could not export');
+          return null;
+        }
+      },
+    };
+  };

@@ -1,0 +1,45 @@
+import type { Notice, Progress } from '../../../src/app/api';
+import type { ConnectionState } from '../api/types';
+import type { SliceCreator } from './types';
+
+export interface Toast extends Notice {
+  id: number;
+}
+
+export interface UiSlice {
+  notices: Toast[];
+  progress: Progress;
+  connection: ConnectionState;
+  pushNotice(notice: Notice): void;
+  dismissNotice(id: number): void;
+  setProgress(progress: Progress): void;
+  setConnection(state: ConnectionState): void;
+}
+
+/** At most this many toasts at once; the oldest go first. */
+const MAX_NOTICES = 4;
+let nextNoticeId = 1;
+
+export const createUiSlice = (): SliceCreator<UiSlice> => (set) => ({
+  notices: [],
+  progress: { active: 0, queued: 0 },
+  connection: 'connecting',
+  pushNotice(notice) {
+    set((state) => {
+      // The same sentence twice in a row (a flapping feed) is one toast, not a stack.
+      const last = state.notices[state.notices.length - 1];
+      if (last && last.message === notice.message && last.level === notice.level) return state;
+      const toast: Toast = { ...notice, id: nextNoticeId++ };
+      return { notices: [...state.notices, toast].slice(-MAX_NOTICES) };
+    });
+  },
+  dismissNotice(id) {
+    set((state) => ({ notices: state.notices.filter((n) => n.id !== id) }));
+  },
+  setProgress(progress) {
+    set({ progress });
+  },
+  setConnection(connection) {
+    set({ connection });
+  },
+});

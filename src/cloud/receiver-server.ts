@@ -1,0 +1,71 @@
+/**
+ * The one port the internet may reach (through the tunnel or the user's own public address): a
+ * tiny router in front of the receiver and, later, the user's own cloud and hosted feed. Anything
+ * else is a 404 — the API and the UI are never served here (ARCHITECTURE: "The tunnel forwards
+ * the receiver (and the feed you host) only, never the API").
+ */
+import { type Handler, type RunningServer, serve } from '../net/serve.ts';
+import type { Receiver } from './receiver.ts';
+
+export interface Mount {
+  /** Path prefix without a trailing slash, e.g. /cloud. Must not start with /rsscloud. */
+  prefix: string;
+  handle: Handler;
+  /** Cap on request bodies for this mount (the receiver keeps its own, smaller cap). */
+  maxBodyBytes?: number;
+  /** Hand the mount paths without the prefix (default true: /cloud/ping -> /ping). */
+  strip?: boolean;
+}
+
+export interface ReceiverRouter {
+  handle: Handler;
+  /** The largest body any route accepts: the socket layer's cap. */
+  maxBodyBytes: number;
+}
+
+const RECEIVER_PREFIX = '/rsscloud/';
+
+export function createReceiverServer(opts: { receiver: Receiver; extra?: readonly Mount[] }): ReceiverRouter {
+  const mounts = (opts.extra ?? []).map((m) => {
+    const prefix = m.prefix.replace(/\/+$/, '');
+    if (!prefix.startsWith('/') || prefix === '' || `${prefix}/`.startsWith(RECEIVER_PREFIX)) {
+      throw new TypeError(`A receiver mount needs a prefix like /cloud, not "${m.prefix}".`);
+    }
+    return { ...m, prefix };
+  });
+  const maxBodyBytes = Math.max(opts.receiver.maxBodyBytes, ...mounts.map((m) => m.maxBodyBytes ?? 0));
+
+  const handle: Handler = async (req, info) => {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    if (path.startsWith(RECEIVER_PREFIX)) return opts.receiver.handle(req, info);
+    for (const m of mounts) {
+      if (path !== m.prefix && !path.startsWith(`${m.prefix}/`)) continue;
+      if (m.strip === false) return m.handle(req, info);
+      url.pathname = path.slice(m.prefix.length) || '/';
+      return m.handle(new Request(url, req), info);
+    }
+    return new Response('Not found', {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
+  };
+  return { handle, maxBodyBytes };
+}
+
+/** The router on a socket: 127.0.0.1 unless told otherwise, port 0 = a free one. */
+export function startReceiverServer(opts: {
+  receiver: Receiver;
+  extra?: readonly Mount[];
+  port?: number;
+  host?: string;
+  onError?: (err: unknown) => void;
+}): Promise<RunningServer> {
+  const router = createReceiverServer(opts);
+  return serve(router.handle, {
+    port: opts.port ?? 0,
+    host: opts.host ?? '127.0.0.1',
+    maxBodyBytes: router.maxBodyBytes,
+    onError: opts.onError,
+  });
+}

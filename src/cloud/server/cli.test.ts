@@ -1,0 +1,180 @@
+/**
+ * `tidings cloud` as a real child process: it starts, answers, stops cleanly on SIGTERM, keeps
+ * its state through kill -9, and manages accounts. Bad input: one line, non-zero exit.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messages } from './messages.ts';
+import { Peer, postForm, rpcCall } from './testkit.ts';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+let dir: string;
+const children = new Set<ChildProcess>();
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tidings-cloud-cli-'));
+});
+
+afterEach(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  children.clear();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the cloud; resolves with its URL once it printed the listening line. */
+function start(...extra: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
+      if (m) resolve({ child, url: m[1]!, exited });
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
+  });
+}
+
+function run(args: string[], input = '') {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('tidings cloud (server)', () => {
+  it('starts, answers GET /, and exits 0 promptly on SIGTERM', async () => {
+    const { child, url, exited } = await start();
+    const res = await fetch(`${url}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Tidings cloud');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('stops on SIGINT too, with a connection still open', async () => {
+    const { child, url, exited } = await start();
+    const hello = await rpcCall(`${url}/RPC2`, 'rssCloud.hello', []);
+    expect(hello.answer).toEqual({ kind: 'value', value: true });
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('keeps subscriptions and accounts through kill -9', async () => {
+    expect(run(['user', 'add', 'alice', '--data', dir], 'pw one\n').code).toBe(0);
+    const peer = await new Peer().start();
+    try {
+      peer.route('GET', '/rss.xml', 200, '<rss/>').route('POST', '/cb', 200, 'ok');
+      const first = await start('--allow-loopback');
+      const reg = await postForm(`${first.url}/pleaseNotify`, { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` }, 'application/json');
+      expect(JSON.parse(reg.text)).toEqual({ success: true, msg: messages.subscribed });
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      const second = await start('--allow-loopback');
+      const subs = (await (await fetch(`${second.url}/subscriptions.json`)).json()) as { feeds: Record<string, { subscriptions: unknown[] }> };
+      expect(subs.feeds[`${peer.url}/rss.xml`]?.subscriptions).toHaveLength(1);
+      const saved = await rpcCall(`${second.url}/RPC2`, 'rssCloud.saveRss', ['alice', 'pw one', '<rss version="2.0"><channel><title>t</title></channel></rss>']);
+      expect(saved.answer).toEqual({ kind: 'value', value: `${second.url}/feeds/alice.xml` });
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('refuses loopback feeds unless --allow-loopback', async () => {
+    const peer = await new Peer().start();
+    try {
+      peer.route('GET', '/rss.xml', 200, '<rss/>');
+      const { child, url, exited } = await start();
+      const res = await postForm(`${url}/ping`, { url: `${peer.url}/rss.xml` }, 'application/json');
+      expect(JSON.parse(res.text)).toEqual({ success: false, msg: messages.pingReadResource(`${peer.url}/rss.xml`) });
+      expect(peer.requests).toHaveLength(0);
+      child.kill('SIGTERM');
+      await exited;
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it.each([
+    [['--port', 'eighty'], /--port must be a whole number/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['extra'], /unexpected argument "extra"/],
+    [['--public-url', 'ftp://x'], /--public-url must be an http or https address/],
+  ])('bad input %j: one line, non-zero exit', (args, reason) => {
+    const r = run(args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(reason);
+  });
+
+  it('a port in use is a one-line reason', async () => {
+    const { child, url, exited } = await start();
+    const port = new URL(url).port;
+    const r = run(['--port', port, '--data', dir]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim()).toBe(`tidings cloud: port ${port} on 127.0.0.1 is already in use`);
+    child.kill('SIGTERM');
+    await exited;
+  });
+
+  it('--help', () => {
+    const r = run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: tidings cloud');
+  });
+});
+
+describe('tidings cloud user', () => {
+  it('adds (password from stdin), lists, changes the password and removes', () => {
+    expect(run(['user', 'add', 'alice', '--data', dir, '--password-stdin'], 'first secret\nignored\n')).toMatchObject({ code: 0, stdout: 'Added alice.\n' });
+    expect(run(['cloud', 'user', 'add', 'bob', '--data', dir], 'x\n').code).toBe(0);
+    const list = run(['user', 'list', '--data', dir]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^alice\tcreated \d{4}-.*\nbob\tcreated /);
+    expect(list.stdout).not.toContain('secret');
+    expect(run(['user', 'passwd', 'alice', '--data', dir], 'second\n').code).toBe(0);
+    expect(run(['user', 'remove', 'bob', '--data', dir]).stdout).toBe('Removed bob.\n');
+    expect(run(['user', 'list', '--data', dir]).stdout).not.toContain('bob');
+  });
+
+  it.each([
+    [['user', 'add', 'alice'], 'pw\n', /already exists/],
+    [['user', 'add', 'no spaces'], 'pw\n', /not a usable account name/],
+    [['user', 'add', 'carol'], '\n', /The password is empty/],
+    [['user', 'add'], '', /needs a NAME/],
+    [['user', 'remove', 'nobody'], '', /no account named "nobody"/],
+    [['user', 'frobnicate'], '', /unknown user command/],
+  ])('%j: one line, non-zero exit', (args, input, reason) => {
+    run(['user', 'add', 'alice', '--data', dir], 'pw\n');
+    const r = run([...args, '--data', dir], input);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(reason);
+  });
+
+  it('a wrong password cannot save after a password change', async () => {
+    run(['user', 'add', 'alice', '--data', dir], 'old\n');
+    run(['user', 'passwd', 'alice', '--data', dir], 'new\n');
+    const { child, url, exited } = await start();
+    const feed = '<rss version="2.0"><channel><title>t</title></channel></rss>';
+    expect((await rpcCall(`${url}/RPC2`, 'rssCloud.saveRss', ['alice', 'old', feed])).answer).toEqual({
+      kind: 'fault',
+      faultCode: 4,
+      faultString: messages.saveRssBadLogin,
+    });
+    expect((await rpcCall(`${url}/RPC2`, 'rssCloud.saveRss', ['alice', 'new', feed])).answer.kind).toBe('value');
+    child.kill('SIGTERM');
+    await exited;
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Atom 1.0 and 0.3 (<feed>/<entry>) to the Feed model. Entries without authors inherit the
+ * feed's (as RFC 4287 says); Atom 0.3's issued/modified stand in for published/updated.
+ */
+import { parseDate } from '../dates.ts';
+import { addHub, type LinkRef, pickAlternate, readLink } from '../ext/atom-link.ts';
+import {
+  applyChannelExtras,
+  type ChannelExtras,
+  newChannelExtras,
+  readChannelExtra,
+} from '../ext/channel-extras.ts';
+import {
+  addEnclosure,
+  applyItemExtras,
+  type ItemExtras,
+  newItemExtras,
+  readItemExtra,
+} from '../ext/item-extras.ts';
+import { assignIds } from '../identity.ts';
+import type { Feed, FeedFormat, Item, Person } from '../model.ts';
+import { newFeed, newItem, person } from '../model-new.ts';
+import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
+import { oneLine, orNull } from '../text.ts';
+import { baseWithin, resolveUrl } from '../urls.ts';
+import { attr, child, text, type XmlElement } from '../xml/tree.ts';
+import { atomHtml, atomText } from './atom-text.ts';
+
+export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadContext): Feed {
+  const feed = newFeed(format);
+  const base = baseWithin(attr(root, 'xml:base'), ctx.url);
+  const x: ChannelExtras = newChannelExtras();
+  const links: LinkRef[] = [];
+  const authors: Person[] = [];
+  const entries: XmlElement[] = [];
+  let logo: string | null = null;
+  let icon: string | null = null;
+  feed.language = attr(root, 'xml:lang');
+  for (const c of root.children) {
+    switch (c.name) {
+      case 'title':
+        feed.title ??= atomText(c);
+        break;
+      case 'subtitle':
+      case 'tagline':
+        feed.description ??= atomText(c);
+        break;
+      case 'link': {
+        const link = readLink(c, base);
+        if (link) links.push(link);
+        break;
+      }
+      case 'updated':
+      case 'modified':
+        feed.updated ??= parseDate(text(c));
+        break;
+      case 'generator':
+        feed.generator ??= text(c) ?? attr(c, 'uri');
+        break;
+      case 'logo':
+        logo ??= resolveUrl(text(c), base);
+        break;
+      case 'icon':
+        icon ??= resolveUrl(text(c), base);
+        break;
+      case 'author':
+        authors.push(readPerson(c, base));
+        break;
+      case 'entry':
+        entries.push(c);
+        break;
+      default:
+        readChannelExtra(c, base, x);
+    }
+  }
+  feed.link = pickAlternate(links);
+  for (const l of links) {
+    if (l.rel === 'self') feed.self ??= l.href;
+    else if (l.rel === 'hub') addHub(feed.hubs, l.href);
+  }
+  if (logo ?? icon) feed.image = { url: logo ?? icon, title: null, link: null };
+  applyChannelExtras(feed, x);
+  for (let i = 0; i < entries.length; i++) {
+    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
+    const item = readEntry(entries[i]!, base, authors);
+    assignIds(item);
+    feed.items.push(item);
+  }
+  return feed;
+}
+
+function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Person[]): Item {
+  const base = baseWithin(attr(el, 'xml:base'), parentBase);
+  const item = newItem();
+  const x: ItemExtras = newItemExtras();
+  const links: LinkRef[] = [];
+  let id: string | null = null;
+  for (const c of el.children) {
+    switch (c.name) {
+      case 'id':
+        id ??= text(c);
+        break;
+      case 'title':
+        item.title ??= atomText(c);
+        break;
+      case 'link': {
+        const link = readLink(c, base);
+        if (link) links.push(link);
+        break;
+      }
+      case 'summary':
+        item.summary ??= atomHtml(c);
+        break;
+      case 'content':
+        item.content ??= atomHtml(c);
+        break;
+      case 'published':
+      case 'issued':
+        item.published ??= parseDate(text(c));
+        break;
+      case 'created':
+        x.issued ??= text(c);
+        break;
+      case 'updated':
+      case 'modified':
+        item.updated ??= parseDate(text(c));
+        break;
+      case 'author':
+        item.authors.push(readPerson(c, base));
+        break;
+      case 'category': {
+        const term = attr(c, 'term') ?? text(c);
+        if (term) item.categories.push({ term, scheme: attr(c, 'scheme'), label: attr(c, 'label') });
+        break;
+      }
+      default:
+        readItemExtra(c, base, x);
+    }
+  }
+  item.id = id ?? '';
+  item.link = pickAlternate(links);
+  for (const l of links) {
+    if (l.rel === 'enclosure') addEnclosure(item.enclosures, { url: l.href, type: l.type, length: l.length });
+    else if (l.rel === 'replies' && (l.type === null || /html/i.test(l.type))) item.comments ??= l.href;
+  }
+  applyItemExtras(item, x);
+  if (item.authors.length === 0) item.authors.push(...feedAuthors.map((p) => ({ ...p })));
+  return item;
+}
+
+function readPerson(el: XmlElement, base: string | null): Person {
+  const name = text(child(el, 'name'));
+  return person(
+    name === null ? orNull(oneLine(el.text)) : oneLine(name),
+    text(child(el, 'email')),
+    resolveUrl(text(child(el, 'uri')) ?? text(child(el, 'url')), base),
+  );
+}

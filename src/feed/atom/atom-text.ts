@@ -1,0 +1,71 @@
+/**
+ * Atom text constructs (title, subtitle, summary, content, rights): type="text" | "html" |
+ * "xhtml" in Atom 1.0, a MIME type plus mode="xml" | "escaped" | "base64" in Atom 0.3.
+ */
+import { escapeHtml, htmlFromRaw, htmlToText, oneLine, orNull, textFromRaw } from '../text.ts';
+import { attr, type XmlElement } from '../xml/tree.ts';
+
+type Kind = 'text' | 'html' | 'xhtml' | 'base64' | 'other';
+
+function kindOf(el: XmlElement): Kind {
+  const type = (attr(el, 'type') ?? '').toLowerCase();
+  const mode = (attr(el, 'mode') ?? '').toLowerCase();
+  if (mode === 'base64') return 'base64';
+  if (type === '' || type === 'text' || type === 'text/plain') return 'text';
+  if (type === 'html' || type === 'text/html') return mode === 'xml' ? 'xhtml' : 'html';
+  if (type === 'xhtml' || type === 'application/xhtml+xml') return mode === 'escaped' ? 'html' : 'xhtml';
+  if (type.startsWith('text/')) return 'text';
+  return 'other';
+}
+
+/** Element's raw inner markup (leaf elements keep it; others only have their text). */
+function rawOf(el: XmlElement): string {
+  return el.raw ? el.text : escapeHtml(el.text);
+}
+
+const XHTML_DIV = /^\s*<((?:[A-Za-z_][\w.-]*:)?)div\b[^>]*>([\s\S]*)<\/\1div\s*>\s*$/;
+
+/** type="xhtml": the markup inside the wrapping <div>, as an HTML string (prefixes dropped). */
+export function innerXhtml(raw: string): string {
+  const m = XHTML_DIV.exec(raw);
+  if (!m) return raw.trim();
+  const prefix = m[1]!;
+  const inner = m[2]!;
+  return (
+    prefix ? inner.replace(new RegExp(`<(/?)${prefix.replace(/[.]/g, '\\.')}`, 'g'), '<$1') : inner
+  ).trim();
+}
+
+/** The construct as HTML; text is escaped so it shows as written. Null when empty or unreadable. */
+export function atomHtml(el: XmlElement | undefined): string | null {
+  if (el === undefined || attr(el, 'src') !== null) return null;
+  switch (kindOf(el)) {
+    case 'text':
+      return orNull(escapeHtml(textFromRaw(rawOf(el))));
+    case 'html':
+      return orNull(htmlFromRaw(rawOf(el)));
+    case 'xhtml':
+      return orNull(innerXhtml(rawOf(el)));
+    case 'base64':
+      return orNull(Buffer.from(textFromRaw(rawOf(el)), 'base64').toString('utf8'));
+    default:
+      return null;
+  }
+}
+
+/** The construct as one line of plain text (titles). */
+export function atomText(el: XmlElement | undefined): string | null {
+  if (el === undefined) return null;
+  switch (kindOf(el)) {
+    case 'text':
+      return orNull(oneLine(textFromRaw(rawOf(el))));
+    case 'html':
+      return orNull(htmlToText(htmlFromRaw(rawOf(el))));
+    case 'xhtml':
+      return orNull(htmlToText(innerXhtml(rawOf(el))));
+    default: {
+      const h = atomHtml(el);
+      return h === null ? null : orNull(htmlToText(h));
+    }
+  }
+}

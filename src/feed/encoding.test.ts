@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { charsetOf, chooseEncoding } from './encoding.ts';
+import { parseFeed } from './parse.ts';
+
+/** A one-item RSS feed as bytes, one byte per char of `title` (latin1), with an optional declaration. */
+function rssBytes(title: string, declaredEncoding?: string): Uint8Array {
+  const decl = declaredEncoding ? `<?xml version="1.0" encoding="${declaredEncoding}"?>\n` : '';
+  return Buffer.from(`${decl}<rss version="2.0"><channel><title>${title}</title></channel></rss>`, 'latin1');
+}
+
+function titleOf(body: Uint8Array | string, contentType?: string): string | null {
+  const r = parseFeed(body, { contentType });
+  if (r.kind !== 'feed') throw new Error(JSON.stringify(r));
+  return r.feed.title;
+}
+
+// windows-1252: 0x93/0x94 are curly double quotes, 0x92 a right single quote, 0x80 the euro sign.
+const SMART = '\x93Smart\x94 quotes, it\x92s \x80 5';
+const SMART_DECODED = '\u201cSmart\u201d quotes, it\u2019s \u20ac 5';
+
+describe('encodings', () => {
+  it('windows-1252 named by the HTTP charset', () => {
+    expect(titleOf(rssBytes(SMART), 'application/rss+xml; charset=windows-1252')).toBe(SMART_DECODED);
+  });
+
+  it('windows-1252 named by the XML declaration', () => {
+    expect(titleOf(rssBytes(SMART, 'windows-1252'))).toBe(SMART_DECODED);
+  });
+
+  it('the HTTP charset wins over the XML declaration', () => {
+    expect(titleOf(rssBytes(SMART, 'UTF-8'), 'text/xml; charset="Windows-1252"')).toBe(SMART_DECODED);
+  });
+
+  it('iso-8859-1 named by the XML declaration', () => {
+    expect(titleOf(rssBytes('Caf\xe9 na\xefve', 'ISO-8859-1'))).toBe('Café naïve');
+  });
+
+  it('UTF-16LE and UTF-16BE with a byte order mark (the BOM wins over a wrong HTTP charset)', () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-16"?><rss><channel><title>Ünïcödé ✓ 😀</title></channel></rss>';
+    const le = Buffer.from(`\ufeff${xml}`, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    expect(titleOf(le)).toBe('Ünïcödé ✓ 😀');
+    expect(titleOf(be, 'text/xml; charset=iso-8859-1')).toBe('Ünïcödé ✓ 😀');
+  });
+
+  it('UTF-8 with a byte order mark, and UTF-8 by default', () => {
+    const xml = '<rss><channel><title>Grüße</title></channel></rss>';
+    expect(titleOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml)]))).toBe('Grüße');
+    expect(titleOf(Buffer.from(xml))).toBe('Grüße');
+  });
+
+  it('an unknown charset falls back to UTF-8 instead of failing', () => {
+    expect(
+      titleOf(
+        Buffer.from('<rss><channel><title>Grüße</title></channel></rss>'),
+        'text/xml; charset=x-klingon',
+      ),
+    ).toBe('Grüße');
+    expect(titleOf(rssBytes('plain', 'x-made-up'))).toBe('plain');
+  });
+
+  it('a JS string is used as is, whatever its declaration says', () => {
+    expect(
+      titleOf('<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><title>Café</title></channel></rss>'),
+    ).toBe('Café');
+  });
+
+  it.each([
+    ['text/xml; charset=UTF-8', 'utf-8'],
+    ['application/rss+xml;charset="iso-8859-1"', 'iso-8859-1'],
+    ['text/xml', null],
+    [null, null],
+  ])('charsetOf(%j) = %j', (header, label) => {
+    expect(charsetOf(header)).toBe(label);
+  });
+
+  it('chooseEncoding: BOM, then HTTP, then declaration, then UTF-8', () => {
+    expect(chooseEncoding(Buffer.from([0xff, 0xfe, 0x3c, 0x00]), 'text/xml; charset=utf-8')).toBe('utf-16le');
+    expect(chooseEncoding(rssBytes('x', 'iso-8859-2'), 'text/xml; charset=koi8-r')).toBe('koi8-r');
+    expect(chooseEncoding(rssBytes('x', 'iso-8859-2'))).toBe('iso-8859-2');
+    expect(chooseEncoding(rssBytes('x'))).toBe('utf-8');
+  });
+});

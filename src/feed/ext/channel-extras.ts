@@ -1,0 +1,117 @@
+/**
+ * Namespaced elements at channel level, shared by RSS and RDF (and the sy: part by Atom):
+ * sy:update*, atom:link (self, hub, alternate), source:cloud, iTunes image/summary/author, and
+ * dc: fallbacks for language, date and title.
+ */
+import { parseDate } from '../dates.ts';
+import type { Feed, Syndication } from '../model.ts';
+import { toInt } from '../model-new.ts';
+import { resolveUrl } from '../urls.ts';
+import { attr, html, text, type XmlElement } from '../xml/tree.ts';
+import { addHub, type LinkRef, pickAlternate, readLink } from './atom-link.ts';
+import { cloudFromUrl } from './source.ts';
+
+export interface ChannelExtras {
+  links: LinkRef[];
+  sourceCloud: string | null;
+  itunesImage: string | null;
+  itunesSummary: string | null;
+  /** Applies to items that name no author (the podcast convention). */
+  itunesAuthor: string | null;
+  dcDate: string | null;
+  dcLanguage: string | null;
+  dcTitle: string | null;
+  modified: string | null;
+  syPeriod: string | null;
+  syFrequency: string | null;
+  syBase: string | null;
+}
+
+export function newChannelExtras(): ChannelExtras {
+  return {
+    links: [],
+    sourceCloud: null,
+    itunesImage: null,
+    itunesSummary: null,
+    itunesAuthor: null,
+    dcDate: null,
+    dcLanguage: null,
+    dcTitle: null,
+    modified: null,
+    syPeriod: null,
+    syFrequency: null,
+    syBase: null,
+  };
+}
+
+export function readChannelExtra(el: XmlElement, base: string | null, x: ChannelExtras): boolean {
+  switch (el.name) {
+    case 'atom:link': {
+      const link = readLink(el, base);
+      if (link) x.links.push(link);
+      return true;
+    }
+    case 'source:cloud':
+      x.sourceCloud ??= text(el);
+      return true;
+    case 'itunes:image':
+      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
+      return true;
+    case 'itunes:summary':
+      x.itunesSummary ??= html(el);
+      return true;
+    case 'itunes:author':
+      x.itunesAuthor ??= text(el);
+      return true;
+    case 'dc:date':
+      x.dcDate ??= text(el);
+      return true;
+    case 'dc:language':
+      x.dcLanguage ??= text(el);
+      return true;
+    case 'dc:title':
+      x.dcTitle ??= text(el);
+      return true;
+    case 'dcterms:modified':
+    case 'atom:updated':
+      x.modified ??= text(el);
+      return true;
+    case 'sy:updatePeriod':
+      x.syPeriod ??= text(el);
+      return true;
+    case 'sy:updateFrequency':
+      x.syFrequency ??= text(el);
+      return true;
+    case 'sy:updateBase':
+      x.syBase ??= text(el);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** sy:updatePeriod / updateFrequency / updateBase, or null when the feed says none of them. */
+export function syndication(x: ChannelExtras): Syndication | null {
+  if (x.syPeriod === null && x.syFrequency === null && x.syBase === null) return null;
+  return {
+    updatePeriod: x.syPeriod?.toLowerCase() ?? null,
+    updateFrequency: toInt(x.syFrequency),
+    updateBase: parseDate(x.syBase),
+  };
+}
+
+/** Fills the feed's gaps from the extras (core elements always win). */
+export function applyChannelExtras(feed: Feed, x: ChannelExtras): void {
+  feed.title ??= x.dcTitle;
+  feed.language ??= x.dcLanguage;
+  feed.description ??= x.itunesSummary;
+  feed.updated ??= parseDate(x.modified) ?? parseDate(x.dcDate);
+  feed.link ??= pickAlternate(x.links);
+  for (const l of x.links) {
+    if (l.rel === 'self') feed.self ??= l.href;
+    else if (l.rel === 'hub') addHub(feed.hubs, l.href);
+  }
+  feed.cloud ??= cloudFromUrl(x.sourceCloud);
+  if (feed.image === null && x.itunesImage) feed.image = { url: x.itunesImage, title: null, link: null };
+  feed.sy ??= syndication(x);
+}

@@ -1,0 +1,141 @@
+/**
+ * Namespaced elements an RSS or RDF item may carry (content:encoded, dc:, dcterms:, atom:link,
+ * Media RSS, iTunes, source:outline), gathered while the item is read and then applied as
+ * fallbacks in one place, so every format ranks them the same way.
+ */
+import { parseDate } from '../dates.ts';
+import type { Category, Enclosure, Item } from '../model.ts';
+import { newMedia, person } from '../model-new.ts';
+import { resolveUrl } from '../urls.ts';
+import { attr, html, text, type XmlElement } from '../xml/tree.ts';
+import { type LinkRef, pickAlternate, readLink } from './atom-link.ts';
+import { finishMedia, type MediaBits, newMediaBits, readMediaElement } from './media.ts';
+import { outlineToItem } from './source.ts';
+
+export const ITUNES_SCHEME = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
+
+export interface ItemExtras {
+  content: string | null;
+  dcCreators: string[];
+  dcDate: string | null;
+  subjects: Category[];
+  issued: string | null;
+  modified: string | null;
+  links: LinkRef[];
+  media: MediaBits;
+  itunesAuthor: string | null;
+  itunesSummary: string | null;
+  itunesImage: string | null;
+  outlines: Item[];
+}
+
+export function newItemExtras(): ItemExtras {
+  return {
+    content: null,
+    dcCreators: [],
+    dcDate: null,
+    subjects: [],
+    issued: null,
+    modified: null,
+    links: [],
+    media: newMediaBits(),
+    itunesAuthor: null,
+    itunesSummary: null,
+    itunesImage: null,
+    outlines: [],
+  };
+}
+
+/** Reads `el` into `x` if it is an extension element we know; false when it is not. */
+export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras): boolean {
+  switch (el.name) {
+    case 'content:encoded':
+      x.content ??= html(el);
+      return true;
+    case 'dc:creator':
+    case 'dc:contributor': {
+      const name = text(el);
+      if (name && el.name === 'dc:creator') x.dcCreators.push(name);
+      return true;
+    }
+    case 'dc:date':
+      x.dcDate ??= text(el);
+      return true;
+    case 'dc:subject': {
+      const term = text(el);
+      if (term) x.subjects.push({ term, scheme: null, label: null });
+      return true;
+    }
+    case 'dcterms:issued':
+    case 'dcterms:created':
+    case 'atom:published':
+      x.issued ??= text(el);
+      return true;
+    case 'dcterms:modified':
+    case 'atom:updated':
+      x.modified ??= text(el);
+      return true;
+    case 'atom:link': {
+      const link = readLink(el, base);
+      if (link) x.links.push(link);
+      return true;
+    }
+    case 'itunes:author':
+      x.itunesAuthor ??= text(el);
+      return true;
+    case 'itunes:summary':
+      x.itunesSummary ??= html(el);
+      return true;
+    case 'itunes:image':
+      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
+      return true;
+    case 'itunes:category':
+      readItunesCategories(el, x.subjects);
+      return true;
+    case 'source:outline':
+      x.outlines.push(outlineToItem(el, base));
+      return true;
+    default:
+      return readMediaElement(el, base, x.media);
+  }
+}
+
+/** itunes:category text="..." with nested subcategories, each as its own category. */
+export function readItunesCategories(el: XmlElement, out: Category[]): void {
+  const term = attr(el, 'text');
+  if (term) out.push({ term, scheme: ITUNES_SCHEME, label: null });
+  for (const c of el.children) if (c.name === 'itunes:category') readItunesCategories(c, out);
+}
+
+/** Fills what the core elements left empty, in a fixed order of preference. */
+export function applyItemExtras(item: Item, x: ItemExtras): void {
+  item.content ??= x.content;
+  item.summary ??= x.itunesSummary ?? x.media.description;
+  item.published ??= parseDate(x.dcDate) ?? parseDate(x.issued);
+  item.updated ??= parseDate(x.modified);
+  item.link ??= pickAlternate(x.links);
+  if (item.authors.length === 0) {
+    const names =
+      x.dcCreators.length > 0 ? x.dcCreators : x.itunesAuthor ? [x.itunesAuthor] : x.media.credits;
+    for (const name of names) item.authors.push(person(name));
+  }
+  item.categories.push(...x.subjects, ...x.media.categories);
+  for (const l of x.links) {
+    if (l.rel === 'enclosure') addEnclosure(item.enclosures, { url: l.href, type: l.type, length: l.length });
+    else if (l.rel === 'replies' && (l.type === null || /html/i.test(l.type))) item.comments ??= l.href;
+  }
+  item.media = finishMedia(x.media);
+  if (item.media.length === 0 && x.itunesImage) {
+    const m = newMedia();
+    m.url = x.itunesImage;
+    m.medium = 'image';
+    m.thumbnail = x.itunesImage;
+    item.media.push(m);
+  }
+  item.children.push(...x.outlines);
+}
+
+/** Adds an enclosure unless one with the same URL is already there. */
+export function addEnclosure(list: Enclosure[], e: Enclosure): void {
+  if (!list.some((x) => x.url === e.url)) list.push(e);
+}

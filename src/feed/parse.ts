@@ -1,0 +1,97 @@
+/**
+ * The one feed parser: bytes (or text) in, a ParseResult out, never a throw. Decodes the bytes,
+ * asks detect.ts what they are, and hands them to the reader for that format (rss/, rdf/, atom/,
+ * json/), each adapting its own shape into the one Feed model.
+ */
+import { tidingsError } from '../common/errors.ts';
+import { readAtomFeed } from './atom/atom-feed.ts';
+import { Deadline, ParseTimeout } from './deadline.ts';
+import { detectFormat, jsonFeedFormat } from './detect.ts';
+import { decodeBytes } from './encoding.ts';
+import { readJsonFeed } from './json/json-feed.ts';
+import type { ParseOptions, ParseResult } from './parse-types.ts';
+import { readRdfFeed } from './rdf/rdf-feed.ts';
+import type { ReadContext } from './read-context.ts';
+import { readRssFeed } from './rss/rss-feed.ts';
+import { resolveUrl } from './urls.ts';
+import { child, parseXml, text } from './xml/tree.ts';
+import type { XmlProblem } from './xml/wellformed.ts';
+
+export const DEFAULT_MAX_PARSE_MS = 5000;
+
+/**
+ * Parses a feed. Errors come back as values with stable codes: `feed.malformed` (broken XML or
+ * JSON, with line and column when known), `feed.notAFeed` (HTML, empty, unknown root),
+ * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once).
+ */
+export function parseFeed(body: Uint8Array | string, opts: ParseOptions = {}): ParseResult {
+  const limitMs = opts.maxParseMs ?? DEFAULT_MAX_PARSE_MS;
+  const deadline = new Deadline(Number.isNaN(limitMs) ? DEFAULT_MAX_PARSE_MS : limitMs);
+  try {
+    const source = typeof body === 'string' ? body : decodeBytes(body, opts.contentType);
+    const doc = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+    deadline.check();
+    const ctx: ReadContext = { url: opts.url?.trim() || null, deadline };
+    const detected = detectFormat(doc);
+    switch (detected.kind) {
+      case 'none':
+        return failure('feed.notAFeed', detected.reason);
+      case 'json':
+        return parseJson(doc, ctx);
+      case 'redirect': {
+        const parsed = parseXml(doc, 'other', deadline);
+        if (!parsed.ok) return malformed(parsed.problem);
+        const location = text(child(parsed.root, 'newLocation'));
+        return { kind: 'redirect', newLocation: resolveUrl(location, ctx.url) };
+      }
+      case 'xml': {
+        const parsed = parseXml(doc, detected.family, deadline);
+        if (!parsed.ok) return malformed(parsed.problem);
+        const read =
+          detected.family === 'rss' ? readRssFeed : detected.family === 'rdf' ? readRdfFeed : readAtomFeed;
+        return { kind: 'feed', feed: read(parsed.root, detected.format, ctx) };
+      }
+    }
+  } catch (e) {
+    if (e instanceof ParseTimeout) {
+      return failure(
+        'feed.tooSlow',
+        `Reading the feed took longer than ${e.limitMs} ms, so it was abandoned (too large or too complex).`,
+        { limitMs: e.limitMs },
+      );
+    }
+    const why = e instanceof Error ? e.message : String(e);
+    return failure('feed.malformed', `The feed could not be read: ${why}`, undefined, e);
+  }
+}
+
+function parseJson(doc: string, ctx: ReadContext): ParseResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(doc);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return failure('feed.malformed', `The feed is not valid JSON: ${why}.`, undefined, e);
+  }
+  ctx.deadline.check();
+  const format = jsonFeedFormat(json);
+  if (format === null) return failure('feed.notAFeed', 'The document is JSON, but not a JSON Feed.');
+  return { kind: 'feed', feed: readJsonFeed(json as Record<string, unknown>, format, ctx) };
+}
+
+function malformed(p: XmlProblem): ParseResult {
+  return failure(
+    'feed.malformed',
+    `The feed is not well-formed XML: ${p.message} (line ${p.line}, column ${p.column}).`,
+    { line: p.line, column: p.column },
+  );
+}
+
+function failure(
+  code: string,
+  message: string,
+  args?: Record<string, string | number>,
+  cause?: unknown,
+): ParseResult {
+  return { kind: 'error', error: tidingsError(code, message, args, cause) };
+}

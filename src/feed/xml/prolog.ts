@@ -1,0 +1,73 @@
+/**
+ * What comes before the root element: the XML declaration, processing instructions, comments
+ * and a DOCTYPE. The DOCTYPE is only ever skipped, never read: its entities (billion laughs,
+ * SYSTEM "file:///etc/passwd") are not expanded and nothing it names is fetched.
+ */
+
+/** Index just past a `<!DOCTYPE ...>` starting at `start` (internal subset included), or -1. */
+export function doctypeEnd(text: string, start: number): number {
+  let i = start + 9;
+  let quote = 0;
+  let inSubset = false;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) {
+      quote = c;
+    } else if (inSubset) {
+      if (c === 93)
+        inSubset = false; // ]
+      else if (c === 60 && text.startsWith('<!--', i)) {
+        const end = text.indexOf('-->', i + 4);
+        if (end === -1) return -1;
+        i = end + 2;
+      }
+    } else if (c === 91) {
+      inSubset = true; // [
+    } else if (c === 62) {
+      return i + 1; // >
+    }
+  }
+  return -1;
+}
+
+/** The root element's start tag as found by a quick look: its name and the text of its attributes. */
+export interface RootTag {
+  name: string;
+  attributes: string;
+}
+
+/** The first start tag after the prolog, or null if the text does not begin like XML. */
+export function sniffRootTag(text: string): RootTag | null {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 60) return null;
+    let end: number;
+    if (text.startsWith('<?', i)) end = indexAfter(text, '?>', i + 2);
+    else if (text.startsWith('<!--', i)) end = indexAfter(text, '-->', i + 4);
+    else if (text.startsWith('<!DOCTYPE', i) || text.startsWith('<!doctype', i)) end = doctypeEnd(text, i);
+    else break;
+    if (end === -1) return null;
+    i = end;
+  }
+  const m = /^<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(text.slice(i, i + 4096));
+  return m ? { name: m[1]!, attributes: m[2]! } : null;
+}
+
+/** An attribute's value in a start tag's attribute text (raw, entities left alone). */
+export function attributeIn(attributes: string, name: string): string | null {
+  const escaped = name.replace(/[.:-]/g, (c) => `\\${c}`);
+  const m = new RegExp(`(?:^|\\s)${escaped}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
+  return m ? (m[1] ?? m[2] ?? '') : null;
+}
+
+function indexAfter(text: string, marker: string, from: number): number {
+  const at = text.indexOf(marker, from);
+  return at === -1 ? -1 : at + marker.length;
+}
+
+export function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}

@@ -1,0 +1,211 @@
+/**
+ * A quick structural check before the real parse. fast-xml-parser is forgiving by design: it
+ * accepts a truncated document or `</item>` closing a `<title>` without a word. A feed reader
+ * should say "this feed is broken (line 12, column 3)" instead of showing half a feed, so this
+ * pass matches start and end tags and locates the first problem. It only hops from `<` to `<`
+ * (indexOf), which keeps it a small fraction of the parse.
+ *
+ * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
+ * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
+ * whole, as the parser does with its stop nodes).
+ */
+import type { Deadline } from '../deadline.ts';
+import { doctypeEnd, isSpace } from './prolog.ts';
+
+export interface XmlProblem {
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface StructureCheck {
+  problem: XmlProblem | null;
+  /** Where the DOCTYPE sits, so it can be cut out before parsing: [start, end). */
+  doctype: [number, number] | null;
+  /** Inner content ranges of the leaf elements, in document order: start0, end0, start1, end1 ... */
+  leaves: number[];
+}
+
+class Malformed {
+  readonly message: string;
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    this.message = message;
+    this.offset = offset;
+  }
+}
+
+/**
+ * Checks that tags nest and close. `isLeaf(name)` says which elements are read whole: their
+ * content is skipped to the matching end tag and its range recorded.
+ */
+export function checkStructure(
+  text: string,
+  isLeaf: (name: string) => boolean,
+  deadline: Deadline,
+): StructureCheck {
+  const result: StructureCheck = { problem: null, doctype: null, leaves: [] };
+  try {
+    scan(text, isLeaf, deadline, result);
+  } catch (e) {
+    if (!(e instanceof Malformed)) throw e;
+    const { line, column } = lineAndColumn(text, e.offset);
+    result.problem = { message: e.message, line, column };
+  }
+  return result;
+}
+
+function scan(text: string, isLeaf: (name: string) => boolean, deadline: Deadline, out: StructureCheck): void {
+  const names: string[] = [];
+  const opened: number[] = [];
+  const n = text.length;
+  let doctype: [number, number] | null = null;
+  let rootSeen = false;
+  let steps = 0;
+  let i = 0;
+  for (;;) {
+    const lt = text.indexOf('<', i);
+    if (lt === -1) break;
+    if ((++steps & 0xfff) === 0) deadline.check();
+    const c = text.charCodeAt(lt + 1);
+    if (c === 33) {
+      // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
+      if (text.startsWith('<!--', lt)) i = after(text, '-->', lt + 4, 'A comment is not closed', lt);
+      else if (text.startsWith('<![CDATA[', lt)) {
+        if (names.length === 0) throw new Malformed('A CDATA section is outside the root element', lt);
+        i = after(text, ']]>', lt + 9, 'A CDATA section is not closed', lt);
+      } else if (text.startsWith('<!DOCTYPE', lt)) {
+        if (rootSeen || doctype)
+          throw new Malformed('A DOCTYPE may only come once, before the root element', lt);
+        const end = doctypeEnd(text, lt);
+        if (end === -1) throw new Malformed('The DOCTYPE is not closed', lt);
+        doctype = [lt, end];
+        out.doctype = doctype;
+        i = end;
+      } else throw new Malformed('Unexpected "<!"', lt);
+      continue;
+    }
+    if (c === 63) {
+      i = after(text, '?>', lt + 2, 'A processing instruction is not closed', lt);
+      continue;
+    }
+    if (c === 47) {
+      const end = text.indexOf('>', lt + 2);
+      if (end === -1) throw new Malformed('An end tag is not closed', lt);
+      const name = text.slice(lt + 2, end).trim();
+      const expected = names.pop();
+      if (expected === undefined)
+        throw new Malformed(`</${name}> closes an element that was never opened`, lt);
+      if (expected !== name) {
+        const at = lineAndColumn(text, opened[opened.length - 1]!);
+        throw new Malformed(
+          `</${name}> found where </${expected}> (opened on line ${at.line}) was expected`,
+          lt,
+        );
+      }
+      opened.pop();
+      i = end + 1;
+      continue;
+    }
+    // A start tag: name, then attributes up to a '>' that is not inside quotes.
+    let j = lt + 1;
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (isSpace(d) || d === 47 || d === 62) break;
+      j++;
+    }
+    const name = text.slice(lt + 1, j);
+    if (!isNameStart(name.charCodeAt(0))) {
+      throw new Malformed('A "<" is not followed by an element name (text must write it as &lt;)', lt);
+    }
+    let quote = 0;
+    for (; j < n; j++) {
+      const d = text.charCodeAt(j);
+      if (quote !== 0) {
+        if (d === quote) quote = 0;
+      } else if (d === 34 || d === 39) quote = d;
+      else if (d === 62) break;
+      else if (d === 60) throw new Malformed(`The start tag <${name}> is not closed`, lt);
+    }
+    if (j >= n) throw new Malformed(`The start tag <${name}> is not closed`, lt);
+    if (names.length === 0 && rootSeen)
+      throw new Malformed(`<${name}> comes after the root element ended`, lt);
+    rootSeen = true;
+    i = j + 1;
+    if (text.charCodeAt(j - 1) === 47) continue; // <empty/>
+    if (isLeaf(name)) {
+      const close = leafClose(text, name, i);
+      if (close === -1) throw new Malformed(`<${name}> is never closed`, lt);
+      if (close > i) out.leaves.push(i, close);
+      i = text.indexOf('>', close) + 1;
+      continue;
+    }
+    names.push(name);
+    opened.push(lt);
+  }
+  if (names.length > 0) {
+    const at = lineAndColumn(text, opened[opened.length - 1]!);
+    throw new Malformed(
+      `The document ends before </${names[names.length - 1]}> (opened on line ${at.line}) is closed`,
+      n,
+    );
+  }
+  if (!rootSeen) throw new Malformed('There is no root element', 0);
+}
+
+/** Index of the `</name>` closing a leaf element opened just before `from`, or -1. */
+function leafClose(text: string, name: string, from: number): number {
+  let depth = 1;
+  let i = from;
+  for (;;) {
+    const lt = text.indexOf('<', i);
+    if (lt === -1) return -1;
+    if (text.startsWith('<![CDATA[', lt)) {
+      const end = text.indexOf(']]>', lt + 9);
+      if (end === -1) return -1;
+      i = end + 3;
+      continue;
+    }
+    if (text.startsWith('<!--', lt)) {
+      const end = text.indexOf('-->', lt + 4);
+      if (end === -1) return -1;
+      i = end + 3;
+      continue;
+    }
+    const closing = text.charCodeAt(lt + 1) === 47;
+    const nameAt = closing ? lt + 2 : lt + 1;
+    if (text.startsWith(name, nameAt)) {
+      const d = text.charCodeAt(nameAt + name.length);
+      if (d === 62 || isSpace(d) || (!closing && d === 47)) {
+        const gt = text.indexOf('>', nameAt);
+        if (gt === -1) return -1;
+        if (closing) {
+          if (--depth === 0) return lt;
+        } else if (text.charCodeAt(gt - 1) !== 47) depth++;
+        i = gt + 1;
+        continue;
+      }
+    }
+    i = lt + 1;
+  }
+}
+
+function after(text: string, marker: string, from: number, message: string, at: number): number {
+  const end = text.indexOf(marker, from);
+  if (end === -1) throw new Malformed(message, at);
+  return end + marker.length;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58 || c > 127;
+}
+
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}

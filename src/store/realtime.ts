@@ -1,0 +1,248 @@
+/**
+ * Real-time reading's tables: one row per feed we asked a cloud to notify us about, and the
+ * bounded activity log of every rssCloud call in or out (the seed calls the cloud's log "an
+ * essential tool").
+ *
+ * The schema tracks its own version in `realtime_schema` instead of PRAGMA user_version, so these
+ * tables can live in the reader's database (pass its connection) or in a file of their own
+ * without ever colliding with the store's migrations: openDatabase skips every migration whose
+ * version is <= user_version, so a shared counter would make one schema's later steps vanish.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from './sqlite.ts';
+
+export type CloudSubscriptionStatus = 'pending' | 'live' | 'failed' | 'unsupported';
+
+export interface CloudSubscriptionRow {
+  feedId: number;
+  /** The URL we asked about (url1): the one the cloud will notify us with. */
+  feedUrl: string;
+  /** Where we asked (the cloud's registration endpoint). */
+  cloudUrl: string;
+  /** The feed's <cloud> protocol as given (http-post, https-post, xml-rpc, soap...). */
+  protocol: string;
+  /** The callback we registered (null until a request was made). */
+  callbackUrl: string | null;
+  status: CloudSubscriptionStatus;
+  /** The cloud's own words (or ours when it could not be asked). */
+  message: string | null;
+  lastOkAt: number | null;
+  lastAttemptAt: number | null;
+  nextRenewalAt: number | null;
+  /** Failed requests in a row (drives the retry back-off). */
+  failures: number;
+  lastNotifiedAt: number | null;
+}
+
+export type ActivityDirection = 'in' | 'out';
+
+export interface ActivityInput {
+  /** ms since the epoch. */
+  at: number;
+  direction: ActivityDirection;
+  /** Who: the cloud's host for calls out, the caller's address for calls in. */
+  peer: string;
+  /** pleaseNotify, rssCloud.pleaseNotify, notify, challenge... */
+  procedure: string;
+  /** Masked feed URL the call was about. */
+  feedUrl: string | null;
+  /** Readable outcome: the cloud's message, "404 not subscribed", "fetch queued"... */
+  result: string;
+  ok: boolean;
+  latencyMs: number | null;
+}
+
+export interface ActivityRow extends ActivityInput {
+  id: number;
+}
+
+export const DEFAULT_ACTIVITY_CAP = 2_000;
+
+/** Schema steps, applied in order once each; never edit a step, add one. */
+const STEPS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE IF NOT EXISTS cloud_subscriptions (
+  feed_id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  cloud_url TEXT NOT NULL,
+  protocol TEXT NOT NULL,
+  callback_url TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'live', 'failed', 'unsupported')),
+  message TEXT,
+  last_ok_at INTEGER,
+  last_attempt_at INTEGER,
+  next_renewal_at INTEGER,
+  failures INTEGER NOT NULL DEFAULT 0,
+  last_notified_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS cloud_subscriptions_feed_url ON cloud_subscriptions(feed_url);
+CREATE TABLE IF NOT EXISTS activity_log (
+  id INTEGER PRIMARY KEY,
+  at INTEGER NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+  peer TEXT NOT NULL,
+  procedure TEXT NOT NULL,
+  feed_url TEXT,
+  result TEXT NOT NULL,
+  ok INTEGER NOT NULL,
+  latency_ms INTEGER
+);`,
+  },
+];
+
+/** Creates or upgrades the tables in `db` (idempotent; safe on every start). */
+export function ensureRealtimeSchema(db: DatabaseSync): void {
+  db.exec('CREATE TABLE IF NOT EXISTS realtime_schema (version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS v FROM realtime_schema').get() as { v: number | null };
+  const current = row.v ?? 0;
+  for (const step of STEPS) {
+    if (step.version <= current) continue;
+    transaction(db, () => {
+      db.exec(step.sql);
+      db.prepare('INSERT INTO realtime_schema (version) VALUES (?)').run(step.version);
+    });
+  }
+}
+
+type Raw = Record<string, unknown>;
+const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function toSubscription(r: Raw): CloudSubscriptionRow {
+  return {
+    feedId: r.feed_id as number,
+    feedUrl: r.feed_url as string,
+    cloudUrl: r.cloud_url as string,
+    protocol: r.protocol as string,
+    callbackUrl: s(r.callback_url),
+    status: r.status as CloudSubscriptionStatus,
+    message: s(r.message),
+    lastOkAt: n(r.last_ok_at),
+    lastAttemptAt: n(r.last_attempt_at),
+    nextRenewalAt: n(r.next_renewal_at),
+    failures: (r.failures as number) ?? 0,
+    lastNotifiedAt: n(r.last_notified_at),
+  };
+}
+
+function toActivity(r: Raw): ActivityRow {
+  return {
+    id: r.id as number,
+    at: r.at as number,
+    direction: r.direction as ActivityDirection,
+    peer: r.peer as string,
+    procedure: r.procedure as string,
+    feedUrl: s(r.feed_url),
+    result: r.result as string,
+    ok: r.ok === 1,
+    latencyMs: n(r.latency_ms),
+  };
+}
+
+const SUB_COLUMNS = `feed_id, feed_url, cloud_url, protocol, callback_url, status, message, last_ok_at,
+  last_attempt_at, next_renewal_at, failures, last_notified_at`;
+
+/** The two tables behind one object; every statement prepared once. */
+export class RealtimeStore {
+  private readonly db: DatabaseSync;
+  private readonly cache = new Map<string, StatementSync>();
+  private readonly activityCap: number;
+
+  constructor(db: DatabaseSync, opts: { activityCap?: number } = {}) {
+    this.db = db;
+    this.activityCap = Math.max(1, Math.floor(opts.activityCap ?? DEFAULT_ACTIVITY_CAP));
+    ensureRealtimeSchema(db);
+  }
+
+  private stmt(sql: string): StatementSync {
+    let st = this.cache.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+
+  // Subscriptions
+
+  getSubscription(feedId: number): CloudSubscriptionRow | null {
+    const r = this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions WHERE feed_id = ?`).get(feedId);
+    return r ? toSubscription(r as Raw) : null;
+  }
+
+  listSubscriptions(): CloudSubscriptionRow[] {
+    return (this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions ORDER BY feed_id`).all() as Raw[]).map(
+      toSubscription,
+    );
+  }
+
+  /** Writes the whole row (insert or replace): one statement, so a row is never half-written. */
+  putSubscription(row: CloudSubscriptionRow): void {
+    this.stmt(
+      `INSERT INTO cloud_subscriptions (${SUB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (feed_id) DO UPDATE SET feed_url = excluded.feed_url, cloud_url = excluded.cloud_url,
+         protocol = excluded.protocol, callback_url = excluded.callback_url, status = excluded.status,
+         message = excluded.message, last_ok_at = excluded.last_ok_at, last_attempt_at = excluded.last_attempt_at,
+         next_renewal_at = excluded.next_renewal_at, failures = excluded.failures,
+         last_notified_at = excluded.last_notified_at`,
+    ).run(
+      row.feedId,
+      row.feedUrl,
+      row.cloudUrl,
+      row.protocol,
+      row.callbackUrl,
+      row.status,
+      row.message,
+      row.lastOkAt,
+      row.lastAttemptAt,
+      row.nextRenewalAt,
+      row.failures,
+      row.lastNotifiedAt,
+    );
+  }
+
+  markNotified(feedId: number, at: number): void {
+    this.stmt('UPDATE cloud_subscriptions SET last_notified_at = ? WHERE feed_id = ?').run(at, feedId);
+  }
+
+  deleteSubscription(feedId: number): boolean {
+    return Number(this.stmt('DELETE FROM cloud_subscriptions WHERE feed_id = ?').run(feedId).changes) > 0;
+  }
+
+  // Activity log
+
+  /** Appends an entry and drops the oldest beyond the cap; returns the stored row. */
+  addActivity(entry: ActivityInput): ActivityRow {
+    const { lastInsertRowid } = this.stmt(
+      `INSERT INTO activity_log (at, direction, peer, procedure, feed_url, result, ok, latency_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.at,
+      entry.direction,
+      entry.peer,
+      entry.procedure,
+      entry.feedUrl,
+      entry.result,
+      entry.ok ? 1 : 0,
+      entry.latencyMs === null ? null : Math.round(entry.latencyMs),
+    );
+    const id = Number(lastInsertRowid);
+    // Ids only grow (INTEGER PRIMARY KEY after the max), so "older than id - cap" is one range.
+    if (id > this.activityCap) this.stmt('DELETE FROM activity_log WHERE id <= ?').run(id - this.activityCap);
+    return { id, ...entry };
+  }
+
+  /** Newest first. */
+  listActivity(limit = 100): ActivityRow[] {
+    const cap = Math.min(Math.max(1, Math.floor(limit) || 1), this.activityCap);
+    return (this.stmt('SELECT * FROM activity_log ORDER BY id DESC LIMIT ?').all(cap) as Raw[]).map(
+      toActivity,
+    );
+  }
+
+  activityCount(): number {
+    return (this.stmt('SELECT COUNT(*) AS c FROM activity_log').get() as { c: number }).c;
+  }
+}
