@@ -89,13 +89,23 @@ describe('reading feeds through the API', () => {
   });
 
   it('follows a 301, stores the new address and tells the user', async () => {
-    host.set('/new.xml', rssFeed('Moved Feed', [{ title: 'hi', guid: 'm1' }]));
-    host.set('/old.xml', { status: 301, headers: { location: '/new.xml' } });
+    host.set('/old.xml', rssFeed('Moving Feed', [{ title: 'hi', guid: 'm1' }]));
     const feed = await subscribed('/old.xml');
+    host.set('/new.xml', rssFeed('Moving Feed', [{ title: 'hi', guid: 'm1' }, { title: 'there', guid: 'm2' }]));
+    host.set('/old.xml', { status: 301, headers: { location: '/new.xml' } });
+    await app.refresh(feed.id);
+    await settle();
     const [row] = await app.listFeeds();
     expect(row!.url).toBe(`${host.url}/new.xml`);
     expect(row!.id).toBe(feed.id);
     expect(notices.some((n) => /moved permanently/.test(n.message))).toBe(true);
+    // The same items under the new address are not new again.
+    expect((await app.river({})).groups.flatMap((g) => g.items.map((i) => i.title)).sort()).toEqual(['hi', 'there']);
+    const oldHits = host.hits('/old.xml');
+    await app.refresh(feed.id);
+    await settle();
+    expect(host.hits('/old.xml')).toBe(oldHits);
+    expect(host.hits('/new.xml')).toBe(2);
   });
 
   it('stops polling a feed that answers 410 Gone, and says why', async () => {

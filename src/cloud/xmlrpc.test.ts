@@ -67,7 +67,9 @@ describe('decode scalar values', () => {
 describe('decode compound values', () => {
   it('array of mixed values, typed and untyped', () => {
     expect(
-      decodeOne('<array><data><value>a</value><value><int>1</int></value><value><string>b</string></value></data></array>'),
+      decodeOne(
+        '<array><data><value>a</value><value><int>1</int></value><value><string>b</string></value></data></array>',
+      ),
     ).toEqual(['a', 1, 'b']);
   });
 
@@ -85,7 +87,9 @@ describe('decode compound values', () => {
   });
 
   it('a struct member named __proto__ stays a plain key', () => {
-    const v = decodeOne('<struct><member><name>__proto__</name><value><struct><member><name>polluted</name><value>yes</value></member></struct></value></member></struct>') as Record<string, unknown>;
+    const v = decodeOne(
+      '<struct><member><name>__proto__</name><value><struct><member><name>polluted</name><value>yes</value></member></struct></value></member></struct>',
+    ) as Record<string, unknown>;
     expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
     expect(Object.keys(v)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -97,7 +101,14 @@ describe('decode whole messages', () => {
     const r = decodeMethodCall(fixture('please-notify-call.xml'));
     expect(r.ok && r.value).toEqual({
       methodName: 'rssCloud.pleaseNotify',
-      params: ['river.feedUpdated', 5337, '/RPC2', 'xml-rpc', ['http://feeds.example/rss.xml', 'http://feeds.example/two.xml'], 'reader.example'],
+      params: [
+        'river.feedUpdated',
+        5337,
+        '/RPC2',
+        'xml-rpc',
+        ['http://feeds.example/rss.xml', 'http://feeds.example/two.xml'],
+        'reader.example',
+      ],
     });
   });
 
@@ -134,19 +145,49 @@ describe('decode refuses bad input with a readable error', () => {
     ['not XML', 'hello', 'xmlrpc.malformed', 'not well-formed'],
     ['empty body', '', 'xmlrpc.invalid', 'missing "methodCall"'],
     ['unclosed tag', '<methodCall><methodName>a</methodName>', 'xmlrpc.malformed', 'not well-formed'],
-    ['mismatched tags', '<methodCall><methodName>a</params></methodCall>', 'xmlrpc.malformed', 'not well-formed'],
+    [
+      'mismatched tags',
+      '<methodCall><methodName>a</params></methodCall>',
+      'xmlrpc.malformed',
+      'not well-formed',
+    ],
     ['wrong root', '<methodResponse/>', 'xmlrpc.invalid', 'missing "methodCall"'],
     ['no method name', '<methodCall><params/></methodCall>', 'xmlrpc.invalid', 'missing "methodName"'],
     ['DOCTYPE (entity expansion)', fixture('billion-laughs.xml'), 'xmlrpc.doctype', 'DOCTYPE'],
-    ['external entity', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><methodCall><methodName>&e;</methodName></methodCall>', 'xmlrpc.doctype', 'DOCTYPE'],
+    [
+      'external entity',
+      '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><methodCall><methodName>&e;</methodName></methodCall>',
+      'xmlrpc.doctype',
+      'DOCTYPE',
+    ],
     ['unknown entity', call('<param><value>&nbsp;</value></param>'), 'xmlrpc.invalid', 'unknown entity'],
     ['bad int', call('<param><value><int>12a</int></value></param>'), 'xmlrpc.invalid', 'Bad XML-RPC int'],
     ['bad boolean', call('<param><value><boolean>2</boolean></value></param>'), 'xmlrpc.invalid', 'boolean'],
-    ['bad date', call('<param><value><dateTime.iso8601>yesterday</dateTime.iso8601></value></param>'), 'xmlrpc.invalid', 'dateTime'],
-    ['unknown type', call('<param><value><float>1</float></value></param>'), 'xmlrpc.invalid', 'unknown value type'],
-    ['two types in one value', call('<param><value><int>1</int><string>a</string></value></param>'), 'xmlrpc.invalid', 'more than one'],
+    [
+      'bad date',
+      call('<param><value><dateTime.iso8601>yesterday</dateTime.iso8601></value></param>'),
+      'xmlrpc.invalid',
+      'dateTime',
+    ],
+    [
+      'unknown type',
+      call('<param><value><float>1</float></value></param>'),
+      'xmlrpc.invalid',
+      'unknown value type',
+    ],
+    [
+      'two types in one value',
+      call('<param><value><int>1</int><string>a</string></value></param>'),
+      'xmlrpc.invalid',
+      'more than one',
+    ],
     ['param without value', call('<param></param>'), 'xmlrpc.invalid', 'no <value>'],
-    ['struct member without name', call('<param><value><struct><member><value>1</value></member></struct></value></param>'), 'xmlrpc.invalid', 'lacks a name'],
+    [
+      'struct member without name',
+      call('<param><value><struct><member><value>1</value></member></struct></value></param>'),
+      'xmlrpc.invalid',
+      'lacks a name',
+    ],
   ])('%s', (_label, xml, code, fragment) => {
     const r = decodeMethodCall(xml);
     expect(r.ok).toBe(false);

@@ -151,7 +151,6 @@ function toPlainDecimal(n: number): string {
 
 /** Escapes text for element content; refuses characters XML 1.0 cannot represent at all. */
 function escapeText(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
   if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(s)) {
     throw new TypeError('XML-RPC strings cannot contain control characters other than tab and newlines.');
   }
@@ -237,7 +236,9 @@ function decodeDocument<T>(body: string | Uint8Array, opts: DecodeOptions, read:
   const valid = text.trim() === '' ? true : XMLValidator.validate(text);
   if (valid !== true) {
     const { msg, line } = valid.err;
-    return fail<T>(tidingsError('xmlrpc.malformed', `Bad XML-RPC message, not well-formed XML: ${msg} (line ${line}).`));
+    return fail<T>(
+      tidingsError('xmlrpc.malformed', `Bad XML-RPC message, not well-formed XML: ${msg} (line ${line}).`),
+    );
   }
   try {
     return ok(read(parser.parse(text) as Children));
@@ -285,7 +286,8 @@ function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
       const s = raw().trim();
       if (!/^[+-]?\d+$/.test(s)) throw new DecodeError(`Bad XML-RPC ${type} value "${clip(s)}".`);
       const n = Number(s);
-      if (!Number.isSafeInteger(n)) throw new DecodeError(`XML-RPC ${type} value ${clip(s)} is out of range.`);
+      if (!Number.isSafeInteger(n))
+        throw new DecodeError(`XML-RPC ${type} value ${clip(s)} is out of range.`);
       return n;
     }
     case 'double': {
@@ -323,7 +325,8 @@ function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
         if (name !== 'member') continue;
         const nameNode = findChild(member, 'name');
         const valueNode = findChild(member, 'value');
-        if (!nameNode || !valueNode) throw new DecodeError('Bad XML-RPC struct, a member lacks a name or value.');
+        if (!nameNode || !valueNode)
+          throw new DecodeError('Bad XML-RPC struct, a member lacks a name or value.');
         // defineProperty: a member named "__proto__" stays a plain key, never a prototype.
         Object.defineProperty(out, textOf(nameNode), {
           value: decodeValueNode(valueNode, depth + 1),
@@ -356,7 +359,13 @@ function parseIsoDate(s: string): Date {
 }
 
 function isStruct(v: XmlRpcValue): v is { readonly [key: string]: XmlRpcValue } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof Uint8Array);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Date) &&
+    !(v instanceof Uint8Array)
+  );
 }
 
 /** The element children of a preserveOrder node list, as [name, children] pairs. */

@@ -24,8 +24,9 @@ export const DEFAULT_MAX_PARSE_MS = 5000;
  * JSON, with line and column when known), `feed.notAFeed` (HTML, empty, unknown root),
  * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once).
  */
-export function parseFeed(body: Uint8Array | string, opts: ParseOptions = {}): ParseResult {
-  const limitMs = opts.maxParseMs ?? DEFAULT_MAX_PARSE_MS;
+export function parseFeed(body: Uint8Array | string, options?: ParseOptions): ParseResult {
+  const opts = options ?? {};
+  const limitMs = typeof opts.maxParseMs === 'number' ? opts.maxParseMs : DEFAULT_MAX_PARSE_MS;
   const deadline = new Deadline(Number.isNaN(limitMs) ? DEFAULT_MAX_PARSE_MS : limitMs);
   try {
     const source = typeof body === 'string' ? body : decodeBytes(body, opts.contentType);

@@ -38,7 +38,8 @@ function entityAt(s: string, start: number, end: number): string | null {
     if (c0 === 108) return '<';
     if (c0 === 103) return '>';
   } else if (len === 3 && c0 === 97 && s.startsWith('amp', start)) return '&';
-  else if (len === 4 && (s.startsWith('quot', start) || s.startsWith('apos', start))) return c0 === 113 ? '"' : "'";
+  else if (len === 4 && (s.startsWith('quot', start) || s.startsWith('apos', start)))
+    return c0 === 113 ? '"' : "'";
   if (len < 2 || len > 32) return null;
   return NAMED_ENTITIES.get(s.slice(start, end)) ?? null;
 }
@@ -122,7 +123,11 @@ export function htmlFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
   // The usual shape: one CDATA section holding everything.
   const open = raw.indexOf('<![CDATA[');
-  if (open !== -1 && raw.indexOf(']]>', open) === raw.trimEnd().length - 3 && raw.slice(0, open).trim() === '') {
+  if (
+    open !== -1 &&
+    raw.indexOf(']]>', open) === raw.trimEnd().length - 3 &&
+    raw.slice(0, open).trim() === ''
+  ) {
     return raw.slice(open + 9, raw.trimEnd().length - 3).trim();
   }
   const pieces = splitCdata(raw);
@@ -147,6 +152,18 @@ export function textFromRaw(raw: string): string {
 /** Readable text from an HTML fragment (an Atom title of type html or xhtml). */
 export function htmlToText(html: string): string {
   return decodeEntities(html.replace(TAG_OR_COMMENT, '')).replace(WHITESPACE_RUN, ' ').trim();
+}
+
+const LOOKS_LIKE_HTML = /<[A-Za-z/!]|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/;
+
+/**
+ * An RSS title: plain text by the spec, but feeds often put HTML or a second layer of escaping in
+ * it ("&amp;amp;", "<![CDATA[<b>x</b>]]>"). When what is left after XML decoding still looks like
+ * HTML, it is read as HTML; otherwise it is kept as is, on one line.
+ */
+export function rssTitle(decoded: string | null): string | null {
+  if (decoded === null) return null;
+  return orNull(LOOKS_LIKE_HTML.test(decoded) ? htmlToText(decoded) : oneLine(decoded));
 }
 
 /** Titles and names read on one line: runs of whitespace (newlines, tabs) become one space. */

@@ -17,7 +17,9 @@ afterEach(() => dir.remove());
 /** Runs the insert loop until it has committed `target` items, then SIGKILLs it mid-stride. */
 function runAndKill(path: string, target: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, path, String(BATCH)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, path, String(BATCH)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let committed = 0;
     let stderr = '';
     let buffer = '';
@@ -55,7 +57,9 @@ it('a SIGKILL mid-insert leaves a consistent database holding whole batches', as
     expect(count % BATCH).toBe(0);
     expect(count).toBeGreaterThanOrEqual(committed);
     // The counters and the search index moved in the same transactions as the items.
-    const unread = db.prepare('SELECT (SELECT SUM(unread) FROM feeds) AS kept, count(*) AS real FROM items WHERE read = 0').get();
+    const unread = db
+      .prepare('SELECT (SELECT SUM(unread) FROM feeds) AS kept, count(*) AS real FROM items WHERE read = 0')
+      .get();
     expect(unread!.kept).toBe(unread!.real);
     const indexed = (db.prepare('SELECT count(*) AS n FROM items_fts_docsize').get() as { n: number }).n;
     expect(indexed).toBe(count);

@@ -43,9 +43,9 @@ describe('addFeed', () => {
     const tech = folders.find((f) => f.title === 'Tech')!;
     expect(news.parentId).toBeNull();
     expect(tech.parentId).toBe(news.id);
-    expect(x).toMatchObject({ folderId: tech.id, folder: 'Tech', folderPath: 'News/Tech' });
+    expect(x).toMatchObject({ folderId: tech.id, folder: 'News/Tech', folderTitle: 'Tech' });
     expect(y.folderId).toBe(tech.id);
-    expect(z).toMatchObject({ folderId: news.id, folder: 'News', folderPath: 'News' });
+    expect(z).toMatchObject({ folderId: news.id, folder: 'News', folderTitle: 'News' });
   });
 
   it.each([null, '', ' / '])('treats folder %j as no folder', (folder) => {
@@ -60,16 +60,21 @@ describe('listFeeds', () => {
     store.addFeed({ url: 'https://a/', title: 'Alpha', folder: 'Z' });
     store.addFeed({ url: 'https://c/', title: 'Gamma' });
     store.addFeed({ url: 'https://d/', title: 'delta', folder: 'A' });
+    store.addFeed({ url: 'https://e/', title: 'epsilon', folder: 'A/Sub' });
     store.upsertItems(b.id, [makeItem('1'), makeItem('2')], 1);
     const list = store.listFeeds();
-    expect(list.map((f) => f.title)).toEqual(['Gamma', 'delta', 'Alpha', 'beta']);
+    expect(list.map((f) => f.title)).toEqual(['Gamma', 'delta', 'epsilon', 'Alpha', 'beta']);
     expect(list.find((f) => f.id === b.id)!.unread).toBe(2);
   });
 
   it('never returns credentials; getCredentials does', () => {
     const secret = { scheme: 'basic', username: 'ann', password: 'pa55-w0rd-secret' } as const;
     const { feed } = store.addFeed({ url: 'https://private/', credentials: secret });
-    const shown = JSON.stringify([store.listFeeds(), store.getFeed(feed.id), store.getFeedByUrl('https://private/')]);
+    const shown = JSON.stringify([
+      store.listFeeds(),
+      store.getFeed(feed.id),
+      store.getFeedByUrl('https://private/'),
+    ]);
     expect(shown).not.toContain('pa55-w0rd-secret');
     expect(shown).not.toContain('ann');
     expect(store.getFeed(feed.id)).toMatchObject({ credentials: null, hasCredentials: true });
@@ -84,7 +89,12 @@ describe('feed updates', () => {
   it('updateFetchState writes only the given fields', () => {
     const { feed } = store.addFeed({ url: 'https://a/' });
     store.updateFetchState(feed.id, { status: 'error', lastError: 'boom', lastErrorCode: 'net.timeout' });
-    store.updateFetchState(feed.id, { etag: '"v1"', consecutiveErrors: 3, nextDueAt: 99, dueReason: 'back-off' });
+    store.updateFetchState(feed.id, {
+      etag: '"v1"',
+      consecutiveErrors: 3,
+      nextDueAt: 99,
+      dueReason: 'back-off',
+    });
     expect(store.getFeed(feed.id)).toMatchObject({
       status: 'error',
       lastError: 'boom',
@@ -112,7 +122,7 @@ describe('feed updates', () => {
     const { feed } = store.addFeed({ url: 'https://a/' });
     store.setFeedInterval(feed.id, 15);
     store.setFeedFolder(feed.id, 'Later/On');
-    expect(store.getFeed(feed.id)).toMatchObject({ intervalMin: 15, folderPath: 'Later/On' });
+    expect(store.getFeed(feed.id)).toMatchObject({ intervalMin: 15, folder: 'Later/On', folderTitle: 'On' });
     store.setFeedInterval(feed.id, null);
     store.setFeedFolder(feed.id, null);
     expect(store.getFeed(feed.id)).toMatchObject({ intervalMin: null, folderId: null });
@@ -130,6 +140,13 @@ describe('feed updates', () => {
     expect(store.riverItems({}).items).toHaveLength(1);
     expect(store.unreadCount()).toBe(1);
     expect(store.removeFeed(a.id)).toBe(false);
+  });
+
+  it('getItemFeedId names the feed of an item', () => {
+    const a = store.addFeed({ url: 'https://a/' }).feed;
+    const [id] = store.upsertItems(a.id, [makeItem('1')], 1).inserted;
+    expect(store.getItemFeedId(id!)).toBe(a.id);
+    expect(store.getItemFeedId(987654)).toBeNull();
   });
 });
 
@@ -152,7 +169,12 @@ describe('moveFeedUrl', () => {
 
     const moved = store.moveFeedUrl(mover.id, 'https://new/')!;
     expect(moved.mergedFrom).toBe(other.id);
-    expect(moved.feed).toMatchObject({ id: mover.id, url: 'https://new/', folder: 'Kept', title: 'Other title' });
+    expect(moved.feed).toMatchObject({
+      id: mover.id,
+      url: 'https://new/',
+      folder: 'Kept',
+      title: 'Other title',
+    });
     expect(store.getFeed(other.id)).toBeNull();
     expect(store.listFeeds()).toHaveLength(1);
 

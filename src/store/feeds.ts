@@ -26,7 +26,9 @@ function parseMeta(text: unknown): FeedMeta {
   if (typeof text !== 'string') return { ...EMPTY_FEED_META };
   try {
     const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' ? { ...EMPTY_FEED_META, ...(v as Partial<FeedMeta>) } : { ...EMPTY_FEED_META };
+    return v && typeof v === 'object'
+      ? { ...EMPTY_FEED_META, ...(v as Partial<FeedMeta>) }
+      : { ...EMPTY_FEED_META };
   } catch {
     return { ...EMPTY_FEED_META };
   }
@@ -42,8 +44,8 @@ function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
     siteUrl: str(r.site_url),
     description: str(r.description),
     folderId,
-    folder: folder?.title ?? null,
-    folderPath: folder?.path ?? null,
+    folder: folder?.path ?? null,
+    folderTitle: folder?.title ?? null,
     credentials: null,
     hasCredentials: r.has_credentials === 1,
     intervalMin: num(r.interval_min),
@@ -76,14 +78,16 @@ export function getFeedByUrl(ctx: StoreContext, url: string): FeedRow | null {
 /** Feeds without a folder first, then by folder path, then by title (case-insensitive). */
 export function listFeeds(ctx: StoreContext): FeedRow[] {
   const folders = folderNames(ctx);
-  const rows = (ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds`).all() as Raw[]).map((r) => toFeedRow(r, folders));
+  const rows = (ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds`).all() as Raw[]).map((r) =>
+    toFeedRow(r, folders),
+  );
   const key = (f: FeedRow) => (f.title ?? f.url).toLowerCase();
   return rows.sort((a, b) => {
-    if (a.folderPath !== b.folderPath) {
-      if (a.folderPath === null) return -1;
-      if (b.folderPath === null) return 1;
-      const fa = a.folderPath.toLowerCase();
-      const fb = b.folderPath.toLowerCase();
+    if (a.folder !== b.folder) {
+      if (a.folder === null) return -1;
+      if (b.folder === null) return 1;
+      const fa = a.folder.toLowerCase();
+      const fb = b.folder.toLowerCase();
       if (fa !== fb) return fa < fb ? -1 : 1;
     }
     const ka = key(a);
@@ -117,7 +121,9 @@ export function addFeed(ctx: StoreContext, input: AddFeedInput): { feed: FeedRow
 }
 
 export function getCredentials(ctx: StoreContext, id: number): Credentials | null {
-  const r = ctx.stmt('SELECT credentials FROM feeds WHERE id = ?').get(id) as { credentials: unknown } | undefined;
+  const r = ctx.stmt('SELECT credentials FROM feeds WHERE id = ?').get(id) as
+    | { credentials: unknown }
+    | undefined;
   if (!r || typeof r.credentials !== 'string') return null;
   try {
     return JSON.parse(r.credentials) as Credentials;

@@ -5,21 +5,18 @@ import { transaction } from './sqlite.ts';
 /** Returns how many items changed state. */
 export function markRead(ctx: StoreContext, ids: readonly number[], read: boolean): number {
   if (ids.length === 0) return 0;
-  return transaction(
-    ctx.db,
-    () =>
-      Number(
-        ctx
-          .stmt('UPDATE items SET read = ?1 WHERE read <> ?1 AND id IN (SELECT value FROM json_each(?2))')
-          .run(read ? 1 : 0, JSON.stringify(ids)).changes,
-      ),
+  return transaction(ctx.db, () =>
+    Number(
+      ctx
+        .stmt('UPDATE items SET read = ?1 WHERE read <> ?1 AND id IN (SELECT value FROM json_each(?2))')
+        .run(read ? 1 : 0, JSON.stringify(ids)).changes,
+    ),
   );
 }
 
 export function markFeedRead(ctx: StoreContext, feedId: number): number {
-  return transaction(
-    ctx.db,
-    () => Number(ctx.stmt('UPDATE items SET read = 1 WHERE feed_id = ? AND read = 0').run(feedId).changes),
+  return transaction(ctx.db, () =>
+    Number(ctx.stmt('UPDATE items SET read = 1 WHERE feed_id = ? AND read = 0').run(feedId).changes),
   );
 }
 
@@ -34,4 +31,10 @@ export function unreadCount(ctx: StoreContext, feedId?: number | null): number {
       ? (ctx.stmt('SELECT IFNULL(SUM(unread), 0) AS n FROM feeds').get() as { n: number })
       : (ctx.stmt('SELECT unread AS n FROM feeds WHERE id = ?').get(feedId) as { n: number } | undefined);
   return row?.n ?? 0;
+}
+
+/** The feed an item belongs to, or null for an unknown id (the app refreshes that feed's row). */
+export function getItemFeedId(ctx: StoreContext, id: number): number | null {
+  const row = ctx.stmt('SELECT feed_id FROM items WHERE id = ?').get(id) as { feed_id: number } | undefined;
+  return row?.feed_id ?? null;
 }

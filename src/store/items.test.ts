@@ -25,7 +25,10 @@ describe('upsertItems', () => {
 
   it('an unchanged item seen again is neither new nor updated', () => {
     store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 1000);
-    expect(store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 2000)).toEqual({ inserted: [], updated: 0 });
+    expect(store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 2000)).toEqual({
+      inserted: [],
+      updated: 0,
+    });
     expect(store.riverItems({}).items.every((i) => i.seenAt === 1000)).toBe(true);
   });
 
@@ -67,7 +70,11 @@ describe('upsertItems', () => {
 
   it.each([
     ['guid', makeItem('g1', { link: 'https://x/1' }), makeItem('g1', { link: 'https://x/other' })],
-    ['link when the id is empty', makeItem('', { link: 'https://x/1' }), makeItem('', { link: 'https://x/1' })],
+    [
+      'link when the id is empty',
+      makeItem('', { link: 'https://x/1' }),
+      makeItem('', { link: 'https://x/1' }),
+    ],
     ['content when id and link are empty', makeItem('', { link: null }), makeItem('', { link: null })],
   ])('identity falls back: %s', (_name, first, second) => {
     store.upsertItems(feedId, [first], 1);
@@ -81,7 +88,15 @@ describe('upsertItems', () => {
       enclosures: [{ url: 'https://x/a.mp3', type: 'audio/mpeg', length: 123 }],
       authors: [{ name: 'Ann', email: null, uri: null }],
       media: [
-        { url: 'https://x/i.jpg', type: null, medium: 'image', width: 1, height: 2, title: null, thumbnail: null },
+        {
+          url: 'https://x/i.jpg',
+          type: null,
+          medium: 'image',
+          width: 1,
+          height: 2,
+          title: null,
+          thumbnail: null,
+        },
       ],
       comments: 'https://x/comments',
       published: '2026-01-02T03:04:05.000Z',

@@ -55,7 +55,9 @@ describe('prune', () => {
     store.prune(T0 + 40 * DAY, 30);
     store.prune(T0 + (41 + TOMBSTONE_GRACE_DAYS) * DAY, 30);
     // The identity is free again: an item reusing it (a reissued guid) is new.
-    expect(store.upsertItems(feed, [makeItem('a')], T0 + (42 + TOMBSTONE_GRACE_DAYS) * DAY).inserted).toHaveLength(1);
+    expect(
+      store.upsertItems(feed, [makeItem('a')], T0 + (42 + TOMBSTONE_GRACE_DAYS) * DAY).inserted,
+    ).toHaveLength(1);
   });
 
   it('tombstones are per feed and go with their feed', () => {

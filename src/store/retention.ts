@@ -23,7 +23,9 @@ export function prune(ctx: StoreContext, now: number, retentionDays: number): nu
          ON CONFLICT (feed_id, guid) DO UPDATE SET last_seen = excluded.last_seen`,
       )
       .run(now, cutoff);
-    const deleted = Number(ctx.stmt('DELETE FROM items WHERE seen_at < ? AND starred = 0').run(cutoff).changes);
+    const deleted = Number(
+      ctx.stmt('DELETE FROM items WHERE seen_at < ? AND starred = 0').run(cutoff).changes,
+    );
     ctx.stmt('DELETE FROM tombstones WHERE last_seen < ?').run(now - TOMBSTONE_GRACE_DAYS * DAY_MS);
     return deleted;
   });

@@ -99,7 +99,9 @@ describe('keyset pagination', () => {
     const starred = walk({ starredOnly: true, limit: 4 });
     expect(starred).toEqual(all.filter((i) => i.starred).map((i) => i.id));
     const combined = walk({ feedId: feeds[0]!, unreadOnly: true, starredOnly: true, limit: 2 });
-    expect(combined).toEqual(all.filter((i) => i.feedId === feeds[0] && !i.read && i.starred).map((i) => i.id));
+    expect(combined).toEqual(
+      all.filter((i) => i.feedId === feeds[0] && !i.read && i.starred).map((i) => i.id),
+    );
   });
 
   it('a page cut by a filter change still continues after its cursor', () => {

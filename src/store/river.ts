@@ -56,7 +56,11 @@ export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > limit && last
-      ? encodeCursor({ seenAt: last.seen_at as number, pubKey: last.pub_key as number, id: last.id as number })
+      ? encodeCursor({
+          seenAt: last.seen_at as number,
+          pubKey: last.pub_key as number,
+          id: last.id as number,
+        })
       : null;
   return { items: page.map(toItemRow), nextCursor };
 }

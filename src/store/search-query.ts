@@ -19,7 +19,11 @@ export function toFtsQuery(input: string): string | null {
     const tokens = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
     if (!tokens) continue;
     // 'cloud*' asks for a prefix in so many words.
-    phrases.push({ text: `"${tokens.join(' ')}"`, last: tokens[tokens.length - 1]!, star: chunk.endsWith('*') });
+    phrases.push({
+      text: `"${tokens.join(' ')}"`,
+      last: tokens[tokens.length - 1]!,
+      star: chunk.endsWith('*'),
+    });
     if (phrases.length === MAX_TERMS) break;
   }
   if (phrases.length === 0) return null;

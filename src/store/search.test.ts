@@ -9,7 +9,9 @@ beforeEach(() => {
   store = openStore(':memory:');
   feed = store.addFeed({ url: 'https://a/' }).feed.id;
   // bm25 needs a corpus where a word is rare before it can rank anything.
-  const filler = Array.from({ length: 20 }, (_, i) => makeItem(`filler${i}`, { title: 'Filler', summary: 'lorem' }));
+  const filler = Array.from({ length: 20 }, (_, i) =>
+    makeItem(`filler${i}`, { title: 'Filler', summary: 'lorem' }),
+  );
   store.upsertItems(feed, filler, 0);
 });
 afterEach(() => store.close());
@@ -35,9 +37,17 @@ describe('search', () => {
 
   it('ranks title matches above body matches, then newer first', () => {
     const body = (id: string, seenAt: number) =>
-      store.upsertItems(feed, [makeItem(id, { title: 'Other', summary: 'a post about the rsscloud' })], seenAt);
+      store.upsertItems(
+        feed,
+        [makeItem(id, { title: 'Other', summary: 'a post about the rsscloud' })],
+        seenAt,
+      );
     body('body-old', 1);
-    store.upsertItems(feed, [makeItem('title', { title: 'rsscloud', summary: 'a post about the weather' })], 2);
+    store.upsertItems(
+      feed,
+      [makeItem('title', { title: 'rsscloud', summary: 'a post about the weather' })],
+      2,
+    );
     body('body-new', 3);
     expect(store.search('rsscloud').map((i) => i.guid)).toEqual(['title', 'body-new', 'body-old']);
   });

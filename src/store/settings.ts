@@ -18,6 +18,8 @@ export function setSetting(ctx: StoreContext, key: string, value: unknown): void
     return;
   }
   ctx
-    .stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .stmt(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
     .run(key, JSON.stringify(value));
 }

@@ -21,7 +21,7 @@ describe('openStore', () => {
 
     for (let i = 0; i < 3; i++) {
       const b = openStore(path);
-      expect(b.listFeeds().map((f) => f.folderPath)).toEqual(['F']);
+      expect(b.listFeeds().map((f) => f.folder)).toEqual(['F']);
       expect(b.riverItems({}).items).toHaveLength(1);
       expect(b.getSetting('pollIntervalMin', 60)).toBe(15);
       expect(b.search('Title').map((x) => x.guid)).toEqual(['1']);
@@ -55,5 +55,18 @@ describe('settings', () => {
     s.setSetting('k', undefined);
     expect(s.getSetting('k', 'gone')).toBe('gone');
     s.close();
+  });
+});
+
+describe('shared connection', () => {
+  it('lets a sibling schema live in the same file without touching the store version', () => {
+    const path = dir.file('shared.db');
+    const s = openStore(path);
+    s.db.exec('CREATE TABLE IF NOT EXISTS sibling (x INTEGER)');
+    s.close();
+    const again = openStore(path);
+    expect(again.db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 1 });
+    expect(again.listFeeds()).toEqual([]);
+    again.close();
   });
 });

@@ -124,6 +124,9 @@ export class Store {
   setStarred(id: number, starred: boolean): boolean {
     return state.setStarred(this.ctx, id, starred);
   }
+  getItemFeedId(itemId: number): number | null {
+    return state.getItemFeedId(this.ctx, itemId);
+  }
   unreadCount(feedId?: number | null): number {
     return state.unreadCount(this.ctx, feedId);
   }
@@ -142,6 +145,14 @@ export class Store {
   // Retention
   prune(now: number, retentionDays: number): number {
     return prune(this.ctx, now, retentionDays);
+  }
+
+  /**
+   * The connection, for sibling schemas that share this file (realtime.ts keeps its own
+   * version table). Not for reading or writing the store's own tables: use the methods.
+   */
+  get db(): DatabaseSync {
+    return this.ctx.db;
   }
 
   close(): void {

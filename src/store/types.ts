@@ -2,15 +2,7 @@
  * The store's row shapes: what the app layer reads back. Field names are a contract with
  * src/app/ (FeedRow -> FeedView, ItemRow -> RiverItem), so change them additively only.
  */
-import type {
-  Category,
-  CloudElement,
-  Enclosure,
-  Item,
-  Media,
-  Person,
-  Syndication,
-} from '../feed/model.ts';
+import type { Category, CloudElement, Enclosure, Item, Media, Person, Syndication } from '../feed/model.ts';
 import type { Credentials } from '../net/types.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
@@ -49,10 +41,13 @@ export interface FeedRow {
   siteUrl: string | null;
   description: string | null;
   folderId: number | null;
-  /** The folder's own title (the leaf of folderPath). */
+  /**
+   * The folder as a path, 'A/B' (just the title for a top-level folder): what addFeed and
+   * setFeedFolder take, so it round-trips through OPML.
+   */
   folder: string | null;
-  /** The whole folder path, 'A/B' (OPML export nests by it). */
-  folderPath: string | null;
+  /** The folder's own title (the last segment of folder). */
+  folderTitle: string | null;
   /** Always null here: rows are for display. Ask getCredentials(id) when fetching. */
   credentials: Credentials | null;
   /** Whether credentials are stored, so a UI can say so without seeing them. */

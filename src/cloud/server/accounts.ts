@@ -15,7 +15,9 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keylen, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keylen, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -63,12 +65,19 @@ export function validateAccountName(name: string): Result<string> {
       );
 }
 
-export async function addAccount(store: CloudStore, name: string, password: string, now: number): Promise<Result<string>> {
+export async function addAccount(
+  store: CloudStore,
+  name: string,
+  password: string,
+  now: number,
+): Promise<Result<string>> {
   const valid = validateAccountName(name);
   if (!valid.ok) return valid;
   if (password.length === 0) return fail(tidingsError('cloud.emptyPassword', 'The password is empty.'));
   if (password.length > MAX_PASSWORD_LENGTH) {
-    return fail(tidingsError('cloud.longPassword', `The password is longer than ${MAX_PASSWORD_LENGTH} characters.`));
+    return fail(
+      tidingsError('cloud.longPassword', `The password is longer than ${MAX_PASSWORD_LENGTH} characters.`),
+    );
   }
   if (store.getAccount(name)) {
     return fail(tidingsError('cloud.accountExists', `An account named "${name}" already exists.`, { name }));

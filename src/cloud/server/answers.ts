@@ -21,7 +21,8 @@ export function wantsJson(accept: string | null): boolean {
   type Match = [q: number, specificity: number, order: number];
   let xml: Match = [0, -1, 0];
   let json: Match = [0, -1, 0];
-  const better = (a: Match, b: Match) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2];
+  const better = (a: Match, b: Match) =>
+    a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2];
   accept.split(',').forEach((part, i) => {
     const [type = '', ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
@@ -30,15 +31,33 @@ export function wantsJson(accept: string | null): boolean {
     const t = type.trim();
     const [main, sub = ''] = t.split('/');
     const order = -i;
-    const xmlSpec = t === '*/*' ? 0 : sub === '*' && (main === 'text' || main === 'application') ? 1 : sub === 'xml' || sub.endsWith('+xml') ? 2 : -1;
-    const jsonSpec = t === '*/*' ? 0 : sub === '*' && main === 'application' ? 1 : t === 'application/json' || sub.endsWith('+json') ? 2 : -1;
+    const xmlSpec =
+      t === '*/*'
+        ? 0
+        : sub === '*' && (main === 'text' || main === 'application')
+          ? 1
+          : sub === 'xml' || sub.endsWith('+xml')
+            ? 2
+            : -1;
+    const jsonSpec =
+      t === '*/*'
+        ? 0
+        : sub === '*' && main === 'application'
+          ? 1
+          : t === 'application/json' || sub.endsWith('+json')
+            ? 2
+            : -1;
     if (xmlSpec >= 0 && better([q, xmlSpec, order], xml)) xml = [q, xmlSpec, order];
     if (jsonSpec >= 0 && better([q, jsonSpec, order], json)) json = [q, jsonSpec, order];
   });
   return json[1] >= 0 && better(json, xml);
 }
 
-export function restAnswer(element: 'notifyResult' | 'result', outcome: Outcome, accept: string | null): Response {
+export function restAnswer(
+  element: 'notifyResult' | 'result',
+  outcome: Outcome,
+  accept: string | null,
+): Response {
   if (wantsJson(accept)) {
     return new Response(JSON.stringify({ success: outcome.success, msg: outcome.msg }), {
       status: 200,

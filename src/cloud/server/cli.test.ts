@@ -26,8 +26,12 @@ afterEach(() => {
 });
 
 /** Starts the cloud; resolves with its URL once it printed the listening line. */
-function start(...extra: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  ...extra: string[]
+): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -74,15 +78,25 @@ describe('tidings cloud (server)', () => {
     try {
       peer.route('GET', '/rss.xml', 200, '<rss/>').route('POST', '/cb', 200, 'ok');
       const first = await start('--allow-loopback');
-      const reg = await postForm(`${first.url}/pleaseNotify`, { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` }, 'application/json');
+      const reg = await postForm(
+        `${first.url}/pleaseNotify`,
+        { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` },
+        'application/json',
+      );
       expect(JSON.parse(reg.text)).toEqual({ success: true, msg: messages.subscribed });
       first.child.kill('SIGKILL');
       await first.exited;
 
       const second = await start('--allow-loopback');
-      const subs = (await (await fetch(`${second.url}/subscriptions.json`)).json()) as { feeds: Record<string, { subscriptions: unknown[] }> };
+      const subs = (await (await fetch(`${second.url}/subscriptions.json`)).json()) as {
+        feeds: Record<string, { subscriptions: unknown[] }>;
+      };
       expect(subs.feeds[`${peer.url}/rss.xml`]?.subscriptions).toHaveLength(1);
-      const saved = await rpcCall(`${second.url}/RPC2`, 'rssCloud.saveRss', ['alice', 'pw one', '<rss version="2.0"><channel><title>t</title></channel></rss>']);
+      const saved = await rpcCall(`${second.url}/RPC2`, 'rssCloud.saveRss', [
+        'alice',
+        'pw one',
+        '<rss version="2.0"><channel><title>t</title></channel></rss>',
+      ]);
       expect(saved.answer).toEqual({ kind: 'value', value: `${second.url}/feeds/alice.xml` });
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
@@ -97,7 +111,10 @@ describe('tidings cloud (server)', () => {
       peer.route('GET', '/rss.xml', 200, '<rss/>');
       const { child, url, exited } = await start();
       const res = await postForm(`${url}/ping`, { url: `${peer.url}/rss.xml` }, 'application/json');
-      expect(JSON.parse(res.text)).toEqual({ success: false, msg: messages.pingReadResource(`${peer.url}/rss.xml`) });
+      expect(JSON.parse(res.text)).toEqual({
+        success: false,
+        msg: messages.pingReadResource(`${peer.url}/rss.xml`),
+      });
       expect(peer.requests).toHaveLength(0);
       child.kill('SIGTERM');
       await exited;
@@ -137,7 +154,9 @@ describe('tidings cloud (server)', () => {
 
 describe('tidings cloud user', () => {
   it('adds (password from stdin), lists, changes the password and removes', () => {
-    expect(run(['user', 'add', 'alice', '--data', dir, '--password-stdin'], 'first secret\nignored\n')).toMatchObject({ code: 0, stdout: 'Added alice.\n' });
+    expect(
+      run(['user', 'add', 'alice', '--data', dir, '--password-stdin'], 'first secret\nignored\n'),
+    ).toMatchObject({ code: 0, stdout: 'Added alice.\n' });
     expect(run(['cloud', 'user', 'add', 'bob', '--data', dir], 'x\n').code).toBe(0);
     const list = run(['user', 'list', '--data', dir]);
     expect(list.code).toBe(0);
@@ -173,7 +192,9 @@ describe('tidings cloud user', () => {
       faultCode: 4,
       faultString: messages.saveRssBadLogin,
     });
-    expect((await rpcCall(`${url}/RPC2`, 'rssCloud.saveRss', ['alice', 'new', feed])).answer.kind).toBe('value');
+    expect((await rpcCall(`${url}/RPC2`, 'rssCloud.saveRss', ['alice', 'new', feed])).answer.kind).toBe(
+      'value',
+    );
     child.kill('SIGTERM');
     await exited;
   });

@@ -111,7 +111,8 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${SERVER_HELP}\n`);
     return 0;
   }
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}" (try tidings cloud --help)`);
+  if (positionals.length > 0)
+    throw new CliError(`unexpected argument "${positionals[0]}" (try tidings cloud --help)`);
   const port = integer(values.port ?? '5337', '--port', 0, 65535);
   const minPingIntervalSec = integer(values['min-ping-interval'] ?? '0', '--min-ping-interval', 0, 86_400);
   const publicUrl = values['public-url'];
@@ -121,7 +122,9 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const dir = dataDir(values.data);
   const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
-  const http = createHttpClient({ hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private } });
+  const http = createHttpClient({
+    hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private },
+  });
   const cloud = createCloud({
     dbPath: join(dir, 'cloud.sqlite'),
     http,
@@ -133,7 +136,11 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   });
   let server: Awaited<ReturnType<typeof serve>>;
   try {
-    server = await serve((req, info) => cloud.handle(req, info), { port, host, maxBodyBytes: 2 * 1024 * 1024 });
+    server = await serve((req, info) => cloud.handle(req, info), {
+      port,
+      host,
+      maxBodyBytes: 2 * 1024 * 1024,
+    });
   } catch (e) {
     await cloud.close();
     http.close();
@@ -177,7 +184,8 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${USER_HELP}\n`);
     return values.help ? 0 : 2;
   }
-  if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}" (try tidings cloud user --help)`);
+  if (extra.length > 0)
+    throw new CliError(`unexpected argument "${extra[0]}" (try tidings cloud user --help)`);
   const needsName = action === 'add' || action === 'passwd' || action === 'remove';
   if (!['add', 'passwd', 'remove', 'list'].includes(action)) {
     throw new CliError(`unknown user command "${action}" (try tidings cloud user --help)`);
@@ -196,7 +204,9 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         if (accounts.length === 0) io.stdout.write('No accounts.\n');
         for (const a of accounts) {
           const feed = store.savedFeedByName(a.name);
-          io.stdout.write(`${a.name}\tcreated ${new Date(a.whenCreated).toISOString()}${feed ? `\t${feed.publicUrl}` : ''}\n`);
+          io.stdout.write(
+            `${a.name}\tcreated ${new Date(a.whenCreated).toISOString()}${feed ? `\t${feed.publicUrl}` : ''}\n`,
+          );
         }
         return 0;
       }
@@ -216,7 +226,8 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         if (!store.getAccount(name!)) throw new CliError(`no account named "${name}"`);
         const password = await readPassword(io, `New password for ${name}: `);
         if (password === '') throw new CliError('the password is empty');
-        if (password.length > MAX_PASSWORD_LENGTH) throw new CliError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
+        if (password.length > MAX_PASSWORD_LENGTH)
+          throw new CliError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
         store.setPassword(name!, await hashPassword(password));
         io.stdout.write(`Password set for ${name}.\n`);
         return 0;
@@ -262,7 +273,7 @@ async function readPassword(io: CliIo, prompt: string): Promise<string> {
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
     if (Buffer.concat(chunks).includes(10)) break;
   }
-  return (Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '');
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
 function integer(text: string, flag: string, min: number, max: number): number {

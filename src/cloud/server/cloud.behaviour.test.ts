@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { addAccount } from './accounts.ts';
-import { createCloud } from './cloud.ts';
+import { cloudElementFor, createCloud } from './cloud.ts';
 import { SUBSCRIPTION_TTL_MS } from './core.ts';
 import type { CloudLogEntry } from './log.ts';
 import { messages } from './messages.ts';
@@ -28,9 +28,11 @@ afterEach(async () => {
 });
 
 const register = (path: string, extra: Record<string, string> = {}) =>
-  postForm(`${cloud.url}/pleaseNotify`, { port: peer.port, path, protocol: 'http-post', url1: `${peer.url}/rss.xml`, ...extra }, 'application/json').then(
-    (r) => JSON.parse(r.text) as { success: boolean; msg: string },
-  );
+  postForm(
+    `${cloud.url}/pleaseNotify`,
+    { port: peer.port, path, protocol: 'http-post', url1: `${peer.url}/rss.xml`, ...extra },
+    'application/json',
+  ).then((r) => JSON.parse(r.text) as { success: boolean; msg: string });
 
 describe('registrations', () => {
   it('keeps every one of 250 concurrent registrations for one feed', async () => {
@@ -81,7 +83,10 @@ describe('registrations', () => {
     peer.route('POST', '/a', 200, 'ok').route('POST', '/b', 200, 'ok');
     await register('/a');
     await register('/b');
-    expect(cloud.cloud.store.allSubscriptions().map((s) => new URL(s.callbackUrl).pathname)).toEqual(['/a', '/b']);
+    expect(cloud.cloud.store.allSubscriptions().map((s) => new URL(s.callbackUrl).pathname)).toEqual([
+      '/a',
+      '/b',
+    ]);
   });
 });
 
@@ -92,11 +97,22 @@ describe('abuse guards', () => {
     const c = createCloud({ dbPath: ':memory:', http: strict, clock: new ManualClock() });
     try {
       peer.route('POST', '/cb', 200, 'ok');
-      const form = new URLSearchParams({ port: String(peer.port), path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` });
+      const form = new URLSearchParams({
+        port: String(peer.port),
+        path: '/cb',
+        protocol: 'http-post',
+        url1: `${peer.url}/rss.xml`,
+      });
       const res = await c.handle(post('/pleaseNotify', form.toString()), { remoteAddress: '127.0.0.1' });
-      expect(await res.text()).toBe(restXml('notifyResult', false, messages.subscriptionReadResource(`${peer.url}/rss.xml`)));
-      const ping = await c.handle(post('/ping', `url=${encodeURIComponent(`${peer.url}/rss.xml`)}`), { remoteAddress: '127.0.0.1' });
-      expect(await ping.text()).toBe(restXml('result', false, messages.pingReadResource(`${peer.url}/rss.xml`)));
+      expect(await res.text()).toBe(
+        restXml('notifyResult', false, messages.subscriptionReadResource(`${peer.url}/rss.xml`)),
+      );
+      const ping = await c.handle(post('/ping', `url=${encodeURIComponent(`${peer.url}/rss.xml`)}`), {
+        remoteAddress: '127.0.0.1',
+      });
+      expect(await ping.text()).toBe(
+        restXml('result', false, messages.pingReadResource(`${peer.url}/rss.xml`)),
+      );
       expect(peer.requests).toHaveLength(0);
     } finally {
       await c.close();
@@ -112,15 +128,24 @@ describe('abuse guards', () => {
       'application/json',
     );
     expect(JSON.parse(res.text)).toEqual({ success: false, msg: messages.failedHandler });
-    expect(cloud.cloud.recentLog().some((e) => e.kind === 'subscribeFailed' && /private/.test(e.detail ?? ''))).toBe(true);
+    expect(
+      cloud.cloud.recentLog().some((e) => e.kind === 'subscribeFailed' && /private/.test(e.detail ?? '')),
+    ).toBe(true);
   });
 
   it('uses X-Forwarded-For only when told a proxy is in front', async () => {
     peer.route('POST', '/cb', 200, 'ok');
-    const form = new URLSearchParams({ port: String(peer.port), path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` }).toString();
+    const form = new URLSearchParams({
+      port: String(peer.port),
+      path: '/cb',
+      protocol: 'http-post',
+      url1: `${peer.url}/rss.xml`,
+    }).toString();
     const spoofed = (body: string) => post('/pleaseNotify', body, { 'x-forwarded-for': '10.9.9.9' });
     // No proxy: the header is ignored and the socket's address (loopback, allowed here) is used.
-    expect(await (await cloud.cloud.handle(spoofed(form), { remoteAddress: '127.0.0.1' })).text()).toContain('success="true"');
+    expect(await (await cloud.cloud.handle(spoofed(form), { remoteAddress: '127.0.0.1' })).text()).toContain(
+      'success="true"',
+    );
     await cloud.close();
     cloud = await startCloud({ trustProxy: true });
     expect(await (await cloud.cloud.handle(spoofed(form), { remoteAddress: '127.0.0.1' })).text()).toBe(
@@ -131,9 +156,15 @@ describe('abuse guards', () => {
   it('caps request bodies', async () => {
     await cloud.close();
     cloud = await startCloud({ maxBodyBytes: 1000 });
-    const res = await cloud.cloud.handle(post('/ping', `url=${'a'.repeat(2000)}`), { remoteAddress: '127.0.0.1' });
+    const res = await cloud.cloud.handle(post('/ping', `url=${'a'.repeat(2000)}`), {
+      remoteAddress: '127.0.0.1',
+    });
     expect(res.status).toBe(413);
-    const big = await fetch(`${cloud.url}/RPC2`, { method: 'POST', body: 'x'.repeat(5000), headers: { 'content-type': 'text/xml' } });
+    const big = await fetch(`${cloud.url}/RPC2`, {
+      method: 'POST',
+      body: 'x'.repeat(5000),
+      headers: { 'content-type': 'text/xml' },
+    });
     expect(big.status).toBe(413);
     await big.text();
   });
@@ -147,12 +178,19 @@ describe('abuse guards', () => {
 
 describe('XML-RPC', () => {
   it('rssCloud.hello answers true', async () => {
-    expect((await rpcCall(`${cloud.url}/RPC2`, 'rssCloud.hello', [])).answer).toEqual({ kind: 'value', value: true });
+    expect((await rpcCall(`${cloud.url}/RPC2`, 'rssCloud.hello', [])).answer).toEqual({
+      kind: 'value',
+      value: true,
+    });
   });
 
   it('an unknown method is a fault', async () => {
     const res = await rpcCall(`${cloud.url}/RPC2`, 'rssCloud.nope', []);
-    expect(res.answer).toEqual({ kind: 'fault', faultCode: 4, faultString: messages.notDefined('rssCloud.nope') });
+    expect(res.answer).toEqual({
+      kind: 'fault',
+      faultCode: 4,
+      faultString: messages.notDefined('rssCloud.nope'),
+    });
   });
 
   it.each([
@@ -160,7 +198,11 @@ describe('XML-RPC', () => {
     ['no methodCall', '<?xml version="1.0"?><methodResponse/>'],
     ['a DOCTYPE', '<!DOCTYPE x [<!ENTITY a "b">]><methodCall><methodName>&a;</methodName></methodCall>'],
   ])('%s is a readable fault', async (_label, body) => {
-    const res = await fetch(`${cloud.url}/RPC2`, { method: 'POST', body, headers: { 'content-type': 'text/xml' } });
+    const res = await fetch(`${cloud.url}/RPC2`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'text/xml' },
+    });
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(text).toContain('<name>faultCode</name><value><int>4</int></value>');
@@ -176,7 +218,10 @@ describe('XML-RPC', () => {
 describe('state', () => {
   it('survives a restart: subscriptions, resources and counters', async () => {
     await cloud.close();
-    cloud = await startCloud({}, (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/tidings-cloud-`));
+    cloud = await startCloud(
+      {},
+      (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/tidings-cloud-`),
+    );
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');
     const dir = cloud.dir;
@@ -195,16 +240,44 @@ describe('state', () => {
 });
 
 describe('mounting', () => {
+  it.each([
+    [
+      'https://cloud.example.org',
+      '/cloud',
+      { domain: 'cloud.example.org', port: 443, path: '/cloud/pleaseNotify', protocol: 'https-post' },
+    ],
+    [
+      'http://127.0.0.1:5337/',
+      '',
+      { domain: '127.0.0.1', port: 5337, path: '/pleaseNotify', protocol: 'http-post' },
+    ],
+    [
+      'http://[::1]:8080',
+      'rss/',
+      { domain: '::1', port: 8080, path: '/rss/pleaseNotify', protocol: 'http-post' },
+    ],
+  ])('the <cloud> element for %s under "%s"', (base, path, expected) => {
+    expect(cloudElementFor(base, path)).toEqual({ ...expected, registerProcedure: '' });
+  });
+
   it('serves every route under a base path and nothing outside it', async () => {
     await cloud.close();
     cloud = await startCloud({ basePath: '/cloud' });
     peer.route('POST', '/cb', 200, 'ok');
-    const ok = await postForm(`${cloud.url}/cloud/pleaseNotify`, { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` });
+    const ok = await postForm(`${cloud.url}/cloud/pleaseNotify`, {
+      port: peer.port,
+      path: '/cb',
+      protocol: 'http-post',
+      url1: `${peer.url}/rss.xml`,
+    });
     expect(ok.text).toBe(restXml('notifyResult', true, messages.subscribed));
     expect((await postForm(`${cloud.url}/ping`, { url: 'x' })).status).toBe(404);
     const status = await (await fetch(`${cloud.url}/cloud/`)).text();
     expect(status).toContain('path=&quot;/cloud/pleaseNotify&quot;');
-    expect((await rpcCall(`${cloud.url}/cloud/RPC2`, 'rssCloud.hello', [])).answer).toEqual({ kind: 'value', value: true });
+    expect((await rpcCall(`${cloud.url}/cloud/RPC2`, 'rssCloud.hello', [])).answer).toEqual({
+      kind: 'value',
+      value: true,
+    });
   });
 });
 
@@ -215,7 +288,9 @@ describe("operator's pages", () => {
     await register('/cb', { path: '/cb?token=s3cr3tvalue' });
     const status = await (await fetch(`${cloud.url}/`)).text();
     const log = await (await fetch(`${cloud.url}/viewLog`)).text();
-    const logJson = (await (await fetch(`${cloud.url}/viewLog.json`)).json()) as { entries: { kind: string }[] };
+    const logJson = (await (await fetch(`${cloud.url}/viewLog.json`)).json()) as {
+      entries: { kind: string }[];
+    };
     const subs = (await (await fetch(`${cloud.url}/subscriptions.json`)).json()) as {
       version: number;
       feeds: Record<string, { subscriptions: unknown[]; resource: { lastSize: number } }>;
@@ -226,7 +301,11 @@ describe("operator's pages", () => {
     const feed = subs.feeds[`${peer.url}/rss.xml`]!;
     expect(subs.version).toBe(2);
     expect(feed.subscriptions).toHaveLength(1);
-    expect(feed.subscriptions[0]).toMatchObject({ protocol: 'http-post', ctConsecutiveErrors: 0, notifyProcedure: false });
+    expect(feed.subscriptions[0]).toMatchObject({
+      protocol: 'http-post',
+      ctConsecutiveErrors: 0,
+      notifyProcedure: false,
+    });
     expect(feed.resource.lastSize).toBe('<rss/>'.length);
     for (const text of [status, log, JSON.stringify(logJson), JSON.stringify(subs)]) {
       expect(text).not.toContain('s3cr3tvalue');

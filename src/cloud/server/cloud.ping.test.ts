@@ -3,16 +3,22 @@
  * for each subscriber protocol and each way of pinging. This cloud answers a ping right after
  * the read and compare; `cloud.idle()` waits for the fan-out before the deliveries are checked.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, systemClock } from '../../common/clock.ts';
-import type { NotifyProtocol } from './params.ts';
-import { messages } from './messages.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ManualClock, systemClock } from '../../common/clock.ts';
 import { SUBSCRIPTION_TTL_MS } from './core.ts';
+import { messages } from './messages.ts';
+import type { NotifyProtocol } from './params.ts';
 import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
 
+let tlsSetting: string | undefined;
 beforeAll(() => {
+  tlsSetting = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   // https-post subscribers use the self-signed certificate in testdata/ (this fork only).
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+});
+afterAll(() => {
+  if (tlsSetting === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  else process.env.NODE_TLS_REJECT_UNAUTHORIZED = tlsSetting;
 });
 
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
@@ -36,7 +42,11 @@ afterEach(async () => {
 
 async function ping(asking: Asking, url: string | null) {
   if (asking === 'XML-RPC') return rpcCall(`${cloud.url}/RPC2`, 'rssCloud.ping', url === null ? [] : [url]);
-  return postForm(`${cloud.url}/ping`, url === null ? {} : { url }, asking === 'REST-JSON' ? 'application/json' : undefined);
+  return postForm(
+    `${cloud.url}/ping`,
+    url === null ? {} : { url },
+    asking === 'REST-JSON' ? 'application/json' : undefined,
+  );
 }
 
 function expectAnswer(asking: Asking, res: Awaited<ReturnType<typeof ping>>, success: boolean, msg: string) {
@@ -46,7 +56,12 @@ function expectAnswer(asking: Asking, res: Awaited<ReturnType<typeof ping>>, suc
   else expect(res.text).toBe(restXml('result', success, msg));
 }
 
-function subscribe(feed: string, callbackUrl: string, protocol: NotifyProtocol, extra: { expiresAt?: number; consecutiveErrors?: number } = {}) {
+function subscribe(
+  feed: string,
+  callbackUrl: string,
+  protocol: NotifyProtocol,
+  extra: { expiresAt?: number; consecutiveErrors?: number } = {},
+) {
   const now = cloud.clock.now();
   cloud.cloud.store.insertSubscriptions(
     [
@@ -79,7 +94,10 @@ for (const protocol of PROTOCOLS) {
     describe(`ping ${asking} to ${protocol}`, () => {
       it('accepts a ping for a new resource and notifies', async () => {
         const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, 'Thanks!').rpc('river.feedUpdated');
+        peer
+          .route('GET', '/rss.xml', 200, '<RSS Feed />')
+          .route('POST', '/feedupdated', 200, 'Thanks!')
+          .rpc('river.feedUpdated');
         subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
@@ -104,7 +122,10 @@ for (const protocol of PROTOCOLS) {
 
       it('rejects a ping for a bad resource and notifies no one', async () => {
         const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 404, 'Not Found').route('POST', '/feedupdated', 200, 'Thanks!').rpc('river.feedUpdated');
+        peer
+          .route('GET', '/rss.xml', 404, 'Not Found')
+          .route('POST', '/feedupdated', 200, 'Thanks!')
+          .rpc('river.feedUpdated');
         subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), false, messages.pingReadResource(feed));
@@ -117,14 +138,21 @@ for (const protocol of PROTOCOLS) {
         peer.route('GET', '/rss.xml', 404, 'Not Found');
         const res = await ping(asking, null);
         if ('answer' in res) {
-          expect(res.answer).toEqual({ kind: 'fault', faultCode: 4, faultString: messages.notEnoughParams('ping') });
+          expect(res.answer).toEqual({
+            kind: 'fault',
+            faultCode: 4,
+            faultString: messages.notEnoughParams('ping'),
+          });
         } else expectAnswer(asking, res, false, messages.missingParams(['url']));
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(0);
       });
 
       it('accepts a ping for an unchanged resource and notifies only once', async () => {
         const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, 'Thanks!').rpc('river.feedUpdated');
+        peer
+          .route('GET', '/rss.xml', 200, '<RSS Feed />')
+          .route('POST', '/feedupdated', 200, 'Thanks!')
+          .rpc('river.feedUpdated');
         subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
@@ -163,8 +191,13 @@ for (const protocol of PROTOCOLS) {
 
       it('does not notify expired subscribers', async () => {
         const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, 'Thanks!').rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol, { expiresAt: cloud.clock.now() - 2 * SUBSCRIPTION_TTL_MS });
+        peer
+          .route('GET', '/rss.xml', 200, '<RSS Feed />')
+          .route('POST', '/feedupdated', 200, 'Thanks!')
+          .rpc('river.feedUpdated');
+        subscribe(feed, callback('/feedupdated'), protocol, {
+          expiresAt: cloud.clock.now() - 2 * SUBSCRIPTION_TTL_MS,
+        });
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
@@ -174,7 +207,10 @@ for (const protocol of PROTOCOLS) {
 
       it('does not notify subscribers with 3 consecutive errors', async () => {
         const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, 'Thanks!').rpc('river.feedUpdated');
+        peer
+          .route('GET', '/rss.xml', 200, '<RSS Feed />')
+          .route('POST', '/feedupdated', 200, 'Thanks!')
+          .rpc('river.feedUpdated');
         subscribe(feed, callback('/feedupdated'), protocol, { consecutiveErrors: 3 });
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
@@ -226,7 +262,11 @@ describe('ping behaviour beyond the reference list', () => {
     expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(3);
 
     peer.route('POST', '/cb', 200, 'back');
-    const res = await postForm(`${cloud.url}/pleaseNotify`, { port: peer.port, path: '/cb', protocol: 'http-post', url1: feed }, 'application/json');
+    const res = await postForm(
+      `${cloud.url}/pleaseNotify`,
+      { port: peer.port, path: '/cb', protocol: 'http-post', url1: feed },
+      'application/json',
+    );
     expect(JSON.parse(res.text).success).toBe(true);
     expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(0);
     version = 9;
@@ -239,7 +279,9 @@ describe('ping behaviour beyond the reference list', () => {
     const feed = `${peer.url}/rss.xml`;
     let version = 0;
     let up = false;
-    peer.route('GET', '/rss.xml', 200, () => `<rss>${version}</rss>`).route('POST', '/cb', 200, () => (up ? 'ok' : { status: 503, body: 'busy' }));
+    peer
+      .route('GET', '/rss.xml', 200, () => `<rss>${version}</rss>`)
+      .route('POST', '/cb', 200, () => (up ? 'ok' : { status: 503, body: 'busy' }));
     subscribe(feed, `${peer.url}/cb`, 'http-post');
     for (version = 1; version <= 2; version++) {
       await ping('REST-JSON', feed);

@@ -3,15 +3,21 @@
  * row by row, against this cloud on loopback: for each callback protocol (http-post, https-post,
  * xml-rpc) and each way of asking (XML-RPC, REST with an XML answer, REST with a JSON answer).
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { XmlRpcValue } from '../xmlrpc.ts';
 import { messages } from './messages.ts';
 import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
 
 // The https-post rows need an HTTPS subscriber; its certificate is a self-signed one from
 // testdata/. This process (vitest runs each file in its own fork) accepts it.
+let tlsSetting: string | undefined;
 beforeAll(() => {
+  tlsSetting = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+});
+afterAll(() => {
+  if (tlsSetting === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  else process.env.NODE_TLS_REJECT_UNAUTHORIZED = tlsSetting;
 });
 
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
@@ -60,7 +66,12 @@ async function pleaseNotify(asking: Asking, a: Ask) {
 }
 
 /** The answer is exactly the reference cloud's, in the form that was asked for. */
-function expectAnswer(asking: Asking, res: Awaited<ReturnType<typeof pleaseNotify>>, success: boolean, msg: string) {
+function expectAnswer(
+  asking: Asking,
+  res: Awaited<ReturnType<typeof pleaseNotify>>,
+  success: boolean,
+  msg: string,
+) {
   expect(res.status).toBe(200);
   if ('answer' in res) {
     if (success) expect(res.answer).toEqual({ kind: 'value', value: true });
@@ -87,7 +98,13 @@ for (const protocol of PROTOCOLS) {
         peer.route('GET', handlerPath, 200, (r) => r.query.challenge ?? '');
         peer.rpc('river.feedUpdated', true);
 
-        const res = await pleaseNotify(asking, { protocol, path: handlerPath, domain: '127.0.0.1', notifyProcedure, urls: [feed] });
+        const res = await pleaseNotify(asking, {
+          protocol,
+          path: handlerPath,
+          domain: '127.0.0.1',
+          notifyProcedure,
+          urls: [feed],
+        });
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
@@ -105,7 +122,9 @@ for (const protocol of PROTOCOLS) {
         expect(resource?.lastSize).toBe('<RSS Feed />'.length);
         const scheme = protocol === 'https-post' ? 'https' : 'http';
         const port = protocol === 'https-post' ? peer.securePort : peer.port;
-        expect(cloud.cloud.store.getSubscription(feed, `${scheme}://127.0.0.1:${port}${handlerPath}`)).toBeDefined();
+        expect(
+          cloud.cloud.store.getSubscription(feed, `${scheme}://127.0.0.1:${port}${handlerPath}`),
+        ).toBeDefined();
       });
 
       it('accepts a pleaseNotify without domain for a new resource (test notification)', async () => {
@@ -114,7 +133,12 @@ for (const protocol of PROTOCOLS) {
         peer.route('POST', handlerPath, 200, 'Thanks for the update! :-)');
         peer.rpc('river.feedUpdated', true);
 
-        const res = await pleaseNotify(asking, { protocol, path: handlerPath, notifyProcedure, urls: [feed] });
+        const res = await pleaseNotify(asking, {
+          protocol,
+          path: handlerPath,
+          notifyProcedure,
+          urls: [feed],
+        });
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
@@ -133,7 +157,12 @@ for (const protocol of PROTOCOLS) {
         peer.route('POST', handlerPath, 200, 'Thanks for the update! :-)');
         peer.rpc('river.feedUpdated', true);
 
-        const res = await pleaseNotify(asking, { protocol, path: handlerPath, notifyProcedure, urls: [feed] });
+        const res = await pleaseNotify(asking, {
+          protocol,
+          path: handlerPath,
+          notifyProcedure,
+          urls: [feed],
+        });
         expectAnswer(asking, res, false, messages.subscriptionReadResource(feed));
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
@@ -150,7 +179,13 @@ for (const protocol of PROTOCOLS) {
         peer.route('GET', '/redirect', 302, () => ({ location: '/feedupdated' }));
         peer.route('GET', '/feedupdated', 200, (r) => r.query.challenge ?? '');
 
-        const res = await pleaseNotify(asking, { protocol, path: '/redirect', domain: '127.0.0.1', notifyProcedure, urls: [feed] });
+        const res = await pleaseNotify(asking, {
+          protocol,
+          path: '/redirect',
+          domain: '127.0.0.1',
+          notifyProcedure,
+          urls: [feed],
+        });
         expectAnswer(asking, res, true, messages.subscribed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(peer.hits('GET', '/feedupdated')).toHaveLength(1);
@@ -162,7 +197,12 @@ for (const protocol of PROTOCOLS) {
         peer.route('POST', '/redirect', 302, () => ({ location: '/feedupdated' }));
         peer.route('POST', '/feedupdated', 200, 'Thanks for the update! :-)');
 
-        const res = await pleaseNotify(asking, { protocol, path: '/redirect', notifyProcedure, urls: [feed] });
+        const res = await pleaseNotify(asking, {
+          protocol,
+          path: '/redirect',
+          notifyProcedure,
+          urls: [feed],
+        });
         expectAnswer(asking, res, true, messages.subscribed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         // The redirect is followed with the same POST and body (as the reference cloud does).
@@ -197,13 +237,23 @@ describe('pleaseNotify verification and parameters', () => {
   it('refuses a handler that answers the test notification with an error status', async () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     peer.route('POST', '/cb', 500, 'broken');
-    const res = await pleaseNotify('REST-XML', { protocol: 'http-post', path: '/cb', notifyProcedure: false, urls: [`${peer.url}/rss.xml`] });
+    const res = await pleaseNotify('REST-XML', {
+      protocol: 'http-post',
+      path: '/cb',
+      notifyProcedure: false,
+      urls: [`${peer.url}/rss.xml`],
+    });
     expectAnswer('REST-XML', res, false, messages.failedHandler);
   });
 
   it('refuses an xml-rpc handler that answers the test call with a fault', async () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
-    const res = await pleaseNotify('XML-RPC', { protocol: 'xml-rpc', path: '/RPC2', notifyProcedure: 'river.unknown', urls: [`${peer.url}/rss.xml`] });
+    const res = await pleaseNotify('XML-RPC', {
+      protocol: 'xml-rpc',
+      path: '/RPC2',
+      notifyProcedure: 'river.unknown',
+      urls: [`${peer.url}/rss.xml`],
+    });
     expectAnswer('XML-RPC', res, false, messages.failedHandler);
   });
 
@@ -211,9 +261,19 @@ describe('pleaseNotify verification and parameters', () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     for (let i = 0; i < 7; i++) peer.route('POST', `/r${i}`, 302, () => ({ location: `/r${i + 1}` }));
     peer.route('POST', '/r6', 200, 'ok');
-    const six = await pleaseNotify('REST-JSON', { protocol: 'http-post', path: '/r0', notifyProcedure: false, urls: [`${peer.url}/rss.xml`] });
+    const six = await pleaseNotify('REST-JSON', {
+      protocol: 'http-post',
+      path: '/r0',
+      notifyProcedure: false,
+      urls: [`${peer.url}/rss.xml`],
+    });
     expectAnswer('REST-JSON', six, false, messages.failedHandler);
-    const five = await pleaseNotify('REST-JSON', { protocol: 'http-post', path: '/r1', notifyProcedure: false, urls: [`${peer.url}/rss.xml`] });
+    const five = await pleaseNotify('REST-JSON', {
+      protocol: 'http-post',
+      path: '/r1',
+      notifyProcedure: false,
+      urls: [`${peer.url}/rss.xml`],
+    });
     expectAnswer('REST-JSON', five, true, messages.subscribed);
   });
 
@@ -257,7 +317,13 @@ describe('pleaseNotify verification and parameters', () => {
   it('accepts the 2003 name xmlStorageSystem.rssPleaseNotify', async () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     peer.route('POST', '/cb', 200, 'ok');
-    const res = await rpcCall(`${cloud.url}/RPC2`, 'xmlStorageSystem.rssPleaseNotify', ['', peer.port, '/cb', 'http-post', [`${peer.url}/rss.xml`]]);
+    const res = await rpcCall(`${cloud.url}/RPC2`, 'xmlStorageSystem.rssPleaseNotify', [
+      '',
+      peer.port,
+      '/cb',
+      'http-post',
+      [`${peer.url}/rss.xml`],
+    ]);
     expect(res.answer).toEqual({ kind: 'value', value: true });
     expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
   });

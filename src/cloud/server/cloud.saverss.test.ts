@@ -33,15 +33,19 @@ const save = (user: string, password: string, text: unknown) =>
   rpcCall(`${cloud.url}/RPC2`, 'rssCloud.saveRss', [user, password, text as string]);
 
 function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      const req = http.request(url, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 describe('rssCloud.saveRss', () => {
@@ -74,7 +78,11 @@ describe('rssCloud.saveRss', () => {
     const url = `${cloud.url}/feeds/alice.xml`;
     await save('alice', 'correct horse', rss('First'));
     peer.route('POST', '/cb', 200, 'ok');
-    const reg = await postForm(`${cloud.url}/pleaseNotify`, { port: peer.port, path: '/cb', protocol: 'http-post', url1: url }, 'application/json');
+    const reg = await postForm(
+      `${cloud.url}/pleaseNotify`,
+      { port: peer.port, path: '/cb', protocol: 'http-post', url1: url },
+      'application/json',
+    );
     expect(JSON.parse(reg.text)).toEqual({ success: true, msg: messages.subscribed });
     expect(peer.hits('POST', '/cb')).toHaveLength(1); // the test notification
 
@@ -92,7 +100,11 @@ describe('rssCloud.saveRss', () => {
     await cloud.close();
     cloud = await startCloud({ publicBaseUrl: 'https://cloud.example.org/', basePath: '/cloud' });
     await addAccount(cloud.cloud.store, 'bob', 'pw', cloud.clock.now());
-    const res = await rpcCall(`${cloud.url}/cloud/RPC2`, 'rssCloud.saveRss', ['bob', 'pw', xmlRpcTyped('base64', rss('B'))]);
+    const res = await rpcCall(`${cloud.url}/cloud/RPC2`, 'rssCloud.saveRss', [
+      'bob',
+      'pw',
+      xmlRpcTyped('base64', rss('B')),
+    ]);
     expect(res.answer).toEqual({ kind: 'value', value: 'https://cloud.example.org/cloud/feeds/bob.xml' });
     expect((await rawGet(`${cloud.url}/cloud/feeds/bob.xml`)).body.toString()).toBe(rss('B'));
   });
@@ -126,7 +138,11 @@ describe('rssCloud.saveRss', () => {
 
   it('refuses the wrong number of parameters', async () => {
     const res = await rpcCall(`${cloud.url}/RPC2`, 'rssCloud.saveRss', ['alice', 'correct horse']);
-    expect(res.answer).toEqual({ kind: 'fault', faultCode: 4, faultString: messages.notEnoughParams('saveRss') });
+    expect(res.answer).toEqual({
+      kind: 'fault',
+      faultCode: 4,
+      faultString: messages.notEnoughParams('saveRss'),
+    });
   });
 
   it('never logs the password', async () => {

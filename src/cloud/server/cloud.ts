@@ -18,7 +18,8 @@
  * background (`pingWaitMs` makes the answer wait up to that long for it, e.g. 4000 to match the
  * reference exactly). A publisher is never held up by slow subscribers.
  */
-import { type Clock, type TimerHandle, systemClock } from '../../common/clock.ts';
+import { type Clock, systemClock, type TimerHandle } from '../../common/clock.ts';
+import type { CloudElement } from '../../feed/model.ts';
 import type { ParseResult } from '../../feed/parse-types.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
@@ -90,6 +91,25 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
+export type { FanoutReport } from './fanout.ts';
+export type { CloudLogEntry, CloudLogKind } from './log.ts';
+
+/**
+ * The `<cloud>` element for feeds that use this cloud, reached at `publicBaseUrl` (scheme, host,
+ * port) under `basePath`: REST registration, https-post when the public URL is https.
+ */
+export function cloudElementFor(publicBaseUrl: string, basePath = ''): CloudElement {
+  const url = new URL(publicBaseUrl);
+  const https = url.protocol === 'https:';
+  return {
+    domain: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || (https ? 443 : 80)),
+    path: `${normaliseBase(basePath)}/pleaseNotify`,
+    registerProcedure: '',
+    protocol: https ? 'https-post' : 'http-post',
+  };
+}
+
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const RPC_NAMES = {
   hello: 'rsscloud.hello',
@@ -102,7 +122,10 @@ const RPC_NAMES = {
 export function createCloud(deps: CloudDeps): Cloud {
   const clock = deps.clock ?? systemClock;
   const basePath = normaliseBase(deps.basePath ?? '');
-  const policy: HostPolicy = { allowLoopback: deps.allow?.loopback ?? false, allowPrivate: deps.allow?.private ?? false };
+  const policy: HostPolicy = {
+    allowLoopback: deps.allow?.loopback ?? false,
+    allowPrivate: deps.allow?.private ?? false,
+  };
   const store = CloudStore.open(deps.dbPath);
   const log = new CloudLog(clock, deps.logSize ?? 250);
   const ownNotifyHttp = deps.notifyHttp
@@ -137,7 +160,8 @@ export function createCloud(deps: CloudDeps): Cloud {
   };
   scheduleSweep();
 
-  const publicBase = (req: Request) => `${(deps.publicBaseUrl ?? new URL(req.url).origin).replace(/\/+$/, '')}${basePath}`;
+  const publicBase = (req: Request) =>
+    `${(deps.publicBaseUrl ?? new URL(req.url).origin).replace(/\/+$/, '')}${basePath}`;
 
   async function loadParser(): Promise<(body: string) => ParseResult> {
     if (!parser) parser = (await import('../../feed/parse.ts')).parseFeed as (body: string) => ParseResult;
@@ -146,7 +170,9 @@ export function createCloud(deps: CloudDeps): Cloud {
 
   async function handlePleaseNotify(req: Request, body: Buffer, source: string): Promise<Response> {
     const parsed = parseRestPleaseNotify(formOf(req, body), source);
-    const outcome = parsed.ok ? await core.pleaseNotify(parsed.value) : { success: false, msg: parsed.message };
+    const outcome = parsed.ok
+      ? await core.pleaseNotify(parsed.value)
+      : { success: false, msg: parsed.message };
     if (!parsed.ok) log.add({ kind: 'subscribeFailed', detail: parsed.message });
     return restAnswer('notifyResult', outcome, req.headers.get('accept'));
   }
@@ -167,7 +193,10 @@ export function createCloud(deps: CloudDeps): Cloud {
     const { methodName, params } = call.value;
     const name = methodName.toLowerCase();
     // saveRss parameters carry a password: only the method name is logged.
-    log.add({ kind: 'xmlrpc', detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})` });
+    log.add({
+      kind: 'xmlrpc',
+      detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
+    });
     switch (name) {
       case RPC_NAMES.hello:
         return rpcAnswer(true);
@@ -208,7 +237,11 @@ export function createCloud(deps: CloudDeps): Cloud {
     const method = req.method.toUpperCase();
 
     if (method === 'GET' || method === 'HEAD') {
-      if (path === '/' || path === '') return statusPage({ store, now: clock.now(), startedAt, publicBase: publicBase(req) });
+      if (path === '/' || path === '') {
+        const base = new URL(publicBase(req));
+        const cloudElement = cloudElementFor(base.origin, base.pathname);
+        return statusPage({ store, now: clock.now(), startedAt, publicBase: base.href, cloudElement });
+      }
       if (path === '/viewlog') return logPage(log.recent());
       if (path === '/viewlog.json') return logJson(log.recent());
       if (path === '/subscriptions.json') return subscriptionsJson(store);
@@ -218,7 +251,9 @@ export function createCloud(deps: CloudDeps): Cloud {
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
-    const endpoint = ['/pleasenotify', '/rsscloud/pleasenotify', '/ping', '/rsscloud/ping', '/rpc2'].includes(path);
+    const endpoint = ['/pleasenotify', '/rsscloud/pleasenotify', '/ping', '/rsscloud/ping', '/rpc2'].includes(
+      path,
+    );
     if (!endpoint) return plain(404, 'Not Found');
     if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
 
@@ -254,8 +289,9 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (closed) return;
       closed = true;
       sweepTimer?.cancel();
-      await core.close();
-      ownNotifyHttp?.close();
+      core.stop();
+      ownNotifyHttp?.close(); // ends our deliveries in flight now rather than at their deadline
+      await core.idle();
       store.close();
     },
   };

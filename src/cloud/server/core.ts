@@ -5,8 +5,8 @@
  * expired subscriptions. Answers carry the reference cloud's messages.
  */
 import type { Clock } from '../../common/clock.ts';
-import type { HttpClient } from '../../net/http-client-types.ts';
 import { isAddressAllowed } from '../../net/host-guard.ts';
+import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { HostPolicy } from '../../net/types.ts';
 import type { Outcome } from './answers.ts';
@@ -44,6 +44,8 @@ export class CloudCore {
   private readonly running = new Set<Promise<FanoutReport>>();
   /** Per-feed chains: two pings of one feed read and compare one after the other, never both "changed". */
   private readonly checks = new Map<string, Promise<unknown>>();
+  /** The newest read queued or under way per feed, for registrations to share. */
+  private readonly latest = new Map<string, Promise<ResourceCheck>>();
   private readonly abort = new AbortController();
 
   constructor(deps: CoreDeps) {
@@ -65,7 +67,10 @@ export class CloudCore {
   private async subscribeOne(p: PleaseNotifyParams, feedUrl: string): Promise<void> {
     const { store, clock, log } = this.deps;
     const started = clock.now();
-    const check = await this.check(feedUrl, true);
+    // A burst of registrations for one feed shares a read already under way instead of queueing
+    // one read each; only the read's owner starts a fan-out for what it found.
+    const joined = this.latest.get(feedUrl);
+    const check = await (joined ?? this.check(feedUrl, true));
     if (check.kind === 'unreadable') {
       store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
@@ -73,12 +78,20 @@ export class CloudCore {
     }
     // A change seen while registering reaches the feed's existing subscribers too: the reference
     // cloud's pleaseNotify pings the resource first.
-    if (check.kind === 'changed') void this.startFanout(feedUrl);
-    const refusal = p.callbackUrl ? this.refuseCallback(p.callbackUrl) : 'the callback address is not a valid URL';
+    if (check.kind === 'changed' && !joined) void this.startFanout(feedUrl);
+    const refusal = p.callbackUrl
+      ? this.refuseCallback(p.callbackUrl)
+      : 'the callback address is not a valid URL';
     let reason = refusal;
     if (!reason && p.callbackUrl) {
       const target = { callbackUrl: p.callbackUrl, protocol: p.protocol, notifyProcedure: p.notifyProcedure };
-      const verified = await verifyHandler(this.deps.http, target, feedUrl, p.diffDomain, this.deliveryOptions());
+      const verified = await verifyHandler(
+        this.deps.http,
+        target,
+        feedUrl,
+        p.diffDomain,
+        this.deliveryOptions(),
+      );
       if (verified.ok) {
         store.upsertSubscription({ ...target, feedUrl }, clock.now(), clock.now() + SUBSCRIPTION_TTL_MS);
         store.bump('registrations');
@@ -93,14 +106,21 @@ export class CloudCore {
   }
 
   /** A ping: read, compare, and on change start the fan-out. */
-  async ping(feedUrl: string, opts: { enforceInterval?: boolean } = {}): Promise<Outcome & { changed: boolean }> {
+  async ping(
+    feedUrl: string,
+    opts: { enforceInterval?: boolean } = {},
+  ): Promise<Outcome & { changed: boolean }> {
     const { store, log, clock } = this.deps;
     const started = clock.now();
     store.bump('pings');
     const check = await this.check(feedUrl, opts.enforceInterval ?? true);
     if (check.kind === 'tooRecent') {
       log.add({ kind: 'pingRefused', feedUrl, detail: 'too soon after the last ping' });
-      return { success: false, msg: messages.pingTooRecent(check.minSeconds, check.agoSeconds), changed: false };
+      return {
+        success: false,
+        msg: messages.pingTooRecent(check.minSeconds, check.agoSeconds),
+        changed: false,
+      };
     }
     if (check.kind === 'unreadable') {
       log.add({ kind: 'pingFailed', feedUrl, detail: check.reason });
@@ -127,14 +147,17 @@ export class CloudCore {
   /** Removes expired subscriptions; returns how many. */
   sweep(): number {
     const removed = this.deps.store.removeExpired(this.deps.clock.now());
-    if (removed > 0) this.deps.log.add({ kind: 'expired', detail: `${removed} expired subscription(s) removed` });
+    if (removed > 0)
+      this.deps.log.add({ kind: 'expired', detail: `${removed} expired subscription(s) removed` });
     return removed;
   }
 
-  /** Stops fan-outs in flight (their pending deliveries end as aborted) and waits for them. */
-  async close(): Promise<void> {
+  /**
+   * Stops fan-outs: no new deliveries start; those in flight end by their deadline (at once when
+   * the caller closes the notify client first, as Cloud.close does with its own).
+   */
+  stop(): void {
     this.abort.abort();
-    await this.idle();
   }
 
   private check(url: string, enforceInterval: boolean): Promise<ResourceCheck> {
@@ -153,15 +176,17 @@ export class CloudCore {
     );
     const tail = run.catch(() => undefined);
     this.checks.set(url, tail);
+    this.latest.set(url, run);
     void tail.then(() => {
       if (this.checks.get(url) === tail) this.checks.delete(url);
+      if (this.latest.get(url) === run) this.latest.delete(url);
     });
     return run;
   }
 
   private startFanout(feedUrl: string): Promise<FanoutReport> {
     const { store, clock, log } = this.deps;
-    const subs = store.liveSubscriptions(feedUrl, clock.now());
+    const subs = store.liveTargets(feedUrl, clock.now());
     store.bump('changes');
     const job = fanOut(
       {
@@ -169,10 +194,14 @@ export class CloudCore {
         clock,
         record: (results) => store.recordDeliveries(results),
         onDelivery: (sub, r) => {
-          if (!r.ok) log.add({ kind: 'notifyFailed', feedUrl, callbackUrl: sub.callbackUrl, detail: r.error });
+          if (!r.ok)
+            log.add({ kind: 'notifyFailed', feedUrl, callbackUrl: sub.callbackUrl, detail: r.error });
           else if (subs.length <= 20) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
         },
-        limits: { ...this.deps.fanout, ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}) },
+        limits: {
+          ...this.deps.fanout,
+          ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
+        },
         signal: this.abort.signal,
       },
       feedUrl,

@@ -40,13 +40,23 @@ interface Prepared {
 }
 
 /** Precomputes the request so a fan-out to 10,000 subscribers builds each body once. */
-export function notificationRequest(target: Pick<Target, 'protocol' | 'notifyProcedure'>, feedUrl: string): Result<Prepared> {
+export function notificationRequest(
+  target: Pick<Target, 'protocol' | 'notifyProcedure'>,
+  feedUrl: string,
+): Result<Prepared> {
   if (target.protocol === 'xml-rpc') {
     try {
       const body = encodeMethodCall(target.notifyProcedure ?? '', [feedUrl]);
       return ok({ method: 'POST', headers: { 'content-type': 'text/xml' }, body });
     } catch (e) {
-      return fail(tidingsError('cloud.badProcedure', `The notify procedure "${target.notifyProcedure ?? ''}" is not a valid XML-RPC method name.`, {}, e));
+      return fail(
+        tidingsError(
+          'cloud.badProcedure',
+          `The notify procedure "${target.notifyProcedure ?? ''}" is not a valid XML-RPC method name.`,
+          {},
+          e,
+        ),
+      );
     }
   }
   return ok({
@@ -72,7 +82,10 @@ export async function notifyOne(
     const answer = decodeMethodResponse(res.value.body);
     if (answer.ok && answer.value.kind === 'fault') {
       return fail(
-        tidingsError('cloud.subscriberFault', `The subscriber answered with fault ${answer.value.faultCode}: ${answer.value.faultString}`),
+        tidingsError(
+          'cloud.subscriberFault',
+          `The subscriber answered with fault ${answer.value.faultCode}: ${answer.value.faultString}`,
+        ),
       );
     }
   }
@@ -93,7 +106,9 @@ export async function challengeOne(
   if (!res.ok) return res;
   const echoed = new TextDecoder().decode(res.value.body);
   if (echoed !== challenge) {
-    return fail(tidingsError('cloud.challengeMismatch', 'The subscriber did not echo the challenge exactly.'));
+    return fail(
+      tidingsError('cloud.challengeMismatch', 'The subscriber did not echo the challenge exactly.'),
+    );
   }
   return ok(undefined);
 }
@@ -109,7 +124,8 @@ export function verifyHandler(
   diffDomain: boolean,
   opts: DeliveryOptions = {},
 ): Promise<Result<void>> {
-  if (diffDomain && target.protocol !== 'xml-rpc') return challengeOne(http, target.callbackUrl, feedUrl, opts);
+  if (diffDomain && target.protocol !== 'xml-rpc')
+    return challengeOne(http, target.callbackUrl, feedUrl, opts);
   return notifyOne(http, target, feedUrl, opts);
 }
 
@@ -125,7 +141,12 @@ export function makeChallenge(): string {
   return out.length === 20 ? out : makeChallenge();
 }
 
-async function send(http: HttpClient, startUrl: string, req: Prepared, opts: DeliveryOptions): Promise<Result<HttpResponse>> {
+async function send(
+  http: HttpClient,
+  startUrl: string,
+  req: Prepared,
+  opts: DeliveryOptions,
+): Promise<Result<HttpResponse>> {
   const maxRedirects = opts.maxRedirects ?? MAX_CALLBACK_REDIRECTS;
   let remaining = opts.timeoutMs ?? NOTIFY_TIMEOUT_MS;
   let url = startUrl;
@@ -145,18 +166,28 @@ async function send(http: HttpClient, startUrl: string, req: Prepared, opts: Del
     remaining -= elapsedMs;
     if (status >= 300 && status < 400 && headers.location) {
       if (hop >= maxRedirects) {
-        return fail(tidingsError('cloud.tooManyRedirects', `The subscriber redirected more than ${maxRedirects} times.`));
+        return fail(
+          tidingsError(
+            'cloud.tooManyRedirects',
+            `The subscriber redirected more than ${maxRedirects} times.`,
+          ),
+        );
       }
-      if (remaining <= 0) return fail(tidingsError('cloud.timeout', 'The subscriber did not answer in time.'));
+      if (remaining <= 0)
+        return fail(tidingsError('cloud.timeout', 'The subscriber did not answer in time.'));
       try {
         url = new URL(headers.location, url).href;
       } catch {
-        return fail(tidingsError('cloud.badRedirect', 'The subscriber redirected to an address that is not a URL.'));
+        return fail(
+          tidingsError('cloud.badRedirect', 'The subscriber redirected to an address that is not a URL.'),
+        );
       }
       continue;
     }
     if (status < 200 || status > 299) {
-      return fail(tidingsError('cloud.subscriberStatus', `The subscriber answered HTTP ${status}.`, { status }));
+      return fail(
+        tidingsError('cloud.subscriberStatus', `The subscriber answered HTTP ${status}.`, { status }),
+      );
     }
     return ok(res.value);
   }

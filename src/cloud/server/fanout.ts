@@ -10,7 +10,7 @@
 import type { Clock } from '../../common/clock.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { type DeliveryOptions, notificationRequest, notifyOne } from './deliver.ts';
-import type { DeliveryResult, SubscriptionRow } from './store.ts';
+import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
 export interface FanoutLimits {
   /** Deliveries in flight to one host (keep at or below the client's maxSocketsPerHost). */
@@ -37,14 +37,18 @@ export interface FanoutDeps {
   /** Writes a batch of outcomes (one transaction). */
   record: (results: DeliveryResult[]) => void;
   /** Called per delivery, for the log. */
-  onDelivery?: (sub: SubscriptionRow, result: DeliveryResult) => void;
+  onDelivery?: (sub: DeliveryTarget, result: DeliveryResult) => void;
   limits?: Partial<FanoutLimits>;
   signal?: AbortSignal;
 }
 
 const BATCH = 500;
 
-export async function fanOut(deps: FanoutDeps, feedUrl: string, subs: readonly SubscriptionRow[]): Promise<FanoutReport> {
+export async function fanOut(
+  deps: FanoutDeps,
+  feedUrl: string,
+  subs: readonly DeliveryTarget[],
+): Promise<FanoutReport> {
   const limits = { ...DEFAULT_FANOUT_LIMITS, ...deps.limits };
   const started = performance.now();
   const pending: DeliveryResult[] = [];
@@ -56,7 +60,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, subs: readonly S
 
   // Built once per protocol/procedure, not once per subscriber.
   const prepared = new Map<string, ReturnType<typeof notificationRequest>>();
-  const requestFor = (s: SubscriptionRow) => {
+  const requestFor = (s: DeliveryTarget) => {
     const key = `${s.protocol}\n${s.notifyProcedure ?? ''}`;
     let r = prepared.get(key);
     if (!r) {
@@ -66,18 +70,28 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, subs: readonly S
     return r;
   };
 
-  const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs, ...(deps.signal ? { signal: deps.signal } : {}) };
+  // The signal stops workers between deliveries; it is not handed to each request (AbortSignal.any
+  // per request costs time and memory at 10,000). In-flight requests end by their own deadline,
+  // or at once when the owner closes the client.
+  const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs };
   const total = new Semaphore(limits.total);
 
-  const deliver = async (sub: SubscriptionRow) => {
+  const deliver = async (sub: DeliveryTarget) => {
     const req = requestFor(sub);
     await total.acquire();
     let outcome: DeliveryResult;
     try {
       const r = req.ok ? await notifyOne(deps.http, sub, feedUrl, opts, req.value) : req;
-      outcome = r.ok ? { id: sub.id, ok: true, at: deps.clock.now() } : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
+      outcome = r.ok
+        ? { id: sub.id, ok: true, at: deps.clock.now() }
+        : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
     } catch (e) {
-      outcome = { id: sub.id, ok: false, at: deps.clock.now(), error: e instanceof Error ? e.message : String(e) };
+      outcome = {
+        id: sub.id,
+        ok: false,
+        at: deps.clock.now(),
+        error: e instanceof Error ? e.message : String(e),
+      };
     } finally {
       total.release();
     }
@@ -89,7 +103,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, subs: readonly S
   };
 
   // One queue per host, drained by at most `perHost` workers.
-  const byHost = new Map<string, SubscriptionRow[]>();
+  const byHost = new Map<string, DeliveryTarget[]>();
   for (const s of subs) {
     const host = hostKey(s.callbackUrl);
     const list = byHost.get(host);
@@ -109,7 +123,13 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, subs: readonly S
   }
   await Promise.all(workers);
   flush();
-  return { feedUrl, subscribers: subs.length, delivered, failed, elapsedMs: Math.round(performance.now() - started) };
+  return {
+    feedUrl,
+    subscribers: subs.length,
+    delivered,
+    failed,
+    elapsedMs: Math.round(performance.now() - started),
+  };
 }
 
 function hostKey(url: string): string {

@@ -71,7 +71,10 @@ export class CloudLog {
 
   /** Newest first. */
   recent(limit = this.size): CloudLogEntry[] {
-    const ordered = this.ring.length < this.size ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    const ordered =
+      this.ring.length < this.size
+        ? [...this.ring]
+        : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
     return ordered.reverse().slice(0, limit);
   }
 

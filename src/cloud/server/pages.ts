@@ -4,6 +4,7 @@
  * cloud's v2 shape. None of them shows a secret: no password hashes, no account list, no
  * challenges, and callback URLs are masked (a secret-looking query value becomes ***).
  */
+import type { CloudElement } from '../../feed/model.ts';
 import { maskUrl } from '../../net/mask.ts';
 import { escapeAttr, escapeHtml } from './answers.ts';
 import type { CloudLogEntry } from './log.ts';
@@ -15,6 +16,8 @@ export interface StatusInfo {
   startedAt: number;
   /** Where peers reach the cloud, e.g. https://cloud.example:443/cloud. */
   publicBase: string;
+  /** What feeds using this cloud put in their channel. */
+  cloudElement: CloudElement;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -22,11 +25,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function statusPage(info: StatusInfo): Response {
   const counts = info.store.counts(info.now);
   const c = info.store.counters();
-  const base = new URL(info.publicBase);
-  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
-  const path = base.pathname.replace(/\/+$/, '');
-  const protocol = base.protocol === 'https:' ? 'https-post' : 'http-post';
-  const cloudElement = `<cloud domain="${escapeAttr(base.hostname)}" port="${port}" path="${escapeAttr(`${path}/pleaseNotify`)}" registerProcedure="" protocol="${protocol}"/>`;
+  const path = new URL(info.publicBase).pathname.replace(/\/+$/, '');
+  const e = info.cloudElement;
+  const cloudElement = `<cloud domain="${escapeAttr(e.domain)}" port="${e.port}" path="${escapeAttr(e.path)}" registerProcedure="${escapeAttr(e.registerProcedure)}" protocol="${escapeAttr(e.protocol)}"/>`;
   const rows: [string, string | number][] = [
     ['Up since', new Date(info.startedAt).toISOString()],
     ['Feeds with live subscribers', counts.liveFeeds],
@@ -40,7 +41,9 @@ export function statusPage(info: StatusInfo): Response {
     ['Notifications failed', c.notificationsFailed],
     ['Feeds saved (saveRss)', c.feedsSaved],
   ];
-  const table = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('\n');
+  const table = rows
+    .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`)
+    .join('\n');
   const html = page(
     'Tidings cloud',
     `<h1>Tidings cloud</h1>

@@ -13,16 +13,28 @@ import {
 
 describe("the reference cloud's sentences, word for word (RSSCLOUD.md)", () => {
   it.each([
-    [messages.missingParams(['port', 'path', 'protocol']), 'The following parameters were missing from the request body: port, path, protocol.'],
+    [
+      messages.missingParams(['port', 'path', 'protocol']),
+      'The following parameters were missing from the request body: port, path, protocol.',
+    ],
     [messages.missingParams(['url']), 'The following parameters were missing from the request body: url.'],
     [messages.noResources, 'No resources specified.'],
-    [messages.invalidProtocol('soap'), "Can't accept the subscription because the protocol, <i>soap</i>, is unsupported."],
+    [
+      messages.invalidProtocol('soap'),
+      "Can't accept the subscription because the protocol, <i>soap</i>, is unsupported.",
+    ],
     [
       messages.subscriptionReadResource('http://a/rss.xml'),
       'The subscription was cancelled because there was an error reading the resource at URL http://a/rss.xml.',
     ],
-    [messages.failedHandler, 'The subscription was cancelled because the call failed when we tested the handler.'],
-    [messages.pingReadResource('http://a/rss.xml'), 'The ping was cancelled because there was an error reading the resource at URL http://a/rss.xml.'],
+    [
+      messages.failedHandler,
+      'The subscription was cancelled because the call failed when we tested the handler.',
+    ],
+    [
+      messages.pingReadResource('http://a/rss.xml'),
+      'The ping was cancelled because there was an error reading the resource at URL http://a/rss.xml.',
+    ],
     [
       messages.subscribed,
       "Thanks for the registration. It worked. When the resource updates we'll notify you. Don't forget to re-register after 24 hours, your subscription will expire in 25. Keep on truckin!",
@@ -40,43 +52,106 @@ describe('REST pleaseNotify', () => {
   it.each([
     [
       'with domain',
-      { notifyProcedure: '', port: '5337', path: '/notify', protocol: 'http-post', domain: 'reader.example', url1: 'http://f/1', url2: 'http://f/2' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: 'http://reader.example:5337/notify', diffDomain: true, urls: ['http://f/1', 'http://f/2'] },
+      {
+        notifyProcedure: '',
+        port: '5337',
+        path: '/notify',
+        protocol: 'http-post',
+        domain: 'reader.example',
+        url1: 'http://f/1',
+        url2: 'http://f/2',
+      },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: 'http://reader.example:5337/notify',
+        diffDomain: true,
+        urls: ['http://f/1', 'http://f/2'],
+      },
     ],
     [
       'without domain: the source address',
       { port: '80', path: 'notify', protocol: 'http-post', url1: 'http://f/1' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: 'http://192.0.2.7/notify', diffDomain: false, urls: ['http://f/1'] },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: 'http://192.0.2.7/notify',
+        diffDomain: false,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'https-post means https',
       { port: '8443', path: '/n', protocol: 'https-post', domain: 'r.example', url1: 'http://f/1' },
-      { protocol: 'https-post', notifyProcedure: null, callbackUrl: 'https://r.example:8443/n', diffDomain: true, urls: ['http://f/1'] },
+      {
+        protocol: 'https-post',
+        notifyProcedure: null,
+        callbackUrl: 'https://r.example:8443/n',
+        diffDomain: true,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'port 443 means https',
       { port: '443', path: '/n', protocol: 'http-post', domain: 'r.example', url1: 'http://f/1' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: 'https://r.example/n', diffDomain: true, urls: ['http://f/1'] },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: 'https://r.example/n',
+        diffDomain: true,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'xml-rpc keeps the procedure; protocol compared case-insensitively',
-      { notifyProcedure: 'river.feedUpdated', port: '5337', path: '/RPC2', protocol: 'XML-RPC', url1: 'http://f/1', url1dup: 'http://f/1' },
-      { protocol: 'xml-rpc', notifyProcedure: 'river.feedUpdated', callbackUrl: 'http://192.0.2.7:5337/RPC2', diffDomain: false, urls: ['http://f/1'] },
+      {
+        notifyProcedure: 'river.feedUpdated',
+        port: '5337',
+        path: '/RPC2',
+        protocol: 'XML-RPC',
+        url1: 'http://f/1',
+        url1dup: 'http://f/1',
+      },
+      {
+        protocol: 'xml-rpc',
+        notifyProcedure: 'river.feedUpdated',
+        callbackUrl: 'http://192.0.2.7:5337/RPC2',
+        diffDomain: false,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'an IPv6 source address is bracketed, a mapped IPv4 unwrapped',
       { port: '80', path: '/n', protocol: 'http-post', url: 'http://f/1' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: 'http://192.0.2.7/n', diffDomain: false, urls: ['http://f/1'] },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: 'http://192.0.2.7/n',
+        diffDomain: false,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'a domain with a path smuggled in is no callback',
       { port: '80', path: '/n', protocol: 'http-post', domain: 'evil.example/x?', url1: 'http://f/1' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: null, diffDomain: true, urls: ['http://f/1'] },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: null,
+        diffDomain: true,
+        urls: ['http://f/1'],
+      },
     ],
     [
       'a bad port is no callback',
       { port: '99999', path: '/n', protocol: 'http-post', url1: 'http://f/1' },
-      { protocol: 'http-post', notifyProcedure: null, callbackUrl: null, diffDomain: false, urls: ['http://f/1'] },
+      {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: null,
+        diffDomain: false,
+        urls: ['http://f/1'],
+      },
     ],
   ])('%s', (_label, fields, expected) => {
     const source = _label.includes('IPv6') ? '::ffff:192.0.2.7' : '192.0.2.7';
@@ -95,7 +170,10 @@ describe('REST pleaseNotify', () => {
   });
 
   it('brackets a plain IPv6 source', () => {
-    const r = parseRestPleaseNotify(form({ port: '80', path: '/n', protocol: 'http-post', url1: 'u' }), '2001:db8::5');
+    const r = parseRestPleaseNotify(
+      form({ port: '80', path: '/n', protocol: 'http-post', url1: 'u' }),
+      '2001:db8::5',
+    );
     expect(r.ok && r.value.callbackUrl).toBe('http://[2001:db8::5]/n');
   });
 });
@@ -104,9 +182,18 @@ describe('XML-RPC parameters', () => {
   it('pleaseNotify with 5 and 6 parameters; a single url string is a list of one', () => {
     expect(parseRpcPleaseNotify(['', 5337, '/n', 'http-post', ['http://f/1']], '192.0.2.7')).toEqual({
       ok: true,
-      value: { protocol: 'http-post', notifyProcedure: null, callbackUrl: 'http://192.0.2.7:5337/n', diffDomain: false, urls: ['http://f/1'] },
+      value: {
+        protocol: 'http-post',
+        notifyProcedure: null,
+        callbackUrl: 'http://192.0.2.7:5337/n',
+        diffDomain: false,
+        urls: ['http://f/1'],
+      },
     });
-    const six = parseRpcPleaseNotify(['river.feedUpdated', '5337', '/RPC2', 'xml-rpc', 'http://f/1', 'r.example'], '192.0.2.7');
+    const six = parseRpcPleaseNotify(
+      ['river.feedUpdated', '5337', '/RPC2', 'xml-rpc', 'http://f/1', 'r.example'],
+      '192.0.2.7',
+    );
     expect(six.ok && six.value).toEqual({
       protocol: 'xml-rpc',
       notifyProcedure: 'river.feedUpdated',
@@ -141,8 +228,14 @@ describe('XML-RPC parameters', () => {
   });
 
   it('REST ping', () => {
-    expect(parseRestPing(new URLSearchParams())).toEqual({ ok: false, message: messages.missingParams(['url']) });
-    expect(parseRestPing(new URLSearchParams('url=http%3A%2F%2Ff%2F1'))).toEqual({ ok: true, value: 'http://f/1' });
+    expect(parseRestPing(new URLSearchParams())).toEqual({
+      ok: false,
+      message: messages.missingParams(['url']),
+    });
+    expect(parseRestPing(new URLSearchParams('url=http%3A%2F%2Ff%2F1'))).toEqual({
+      ok: true,
+      value: 'http://f/1',
+    });
   });
 });
 

@@ -25,7 +25,10 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 const PROTOCOLS: readonly NotifyProtocol[] = ['http-post', 'https-post', 'xml-rpc'];
 
 /** The callback's host: the named domain, else the caller's address (RSSCLOUD.md "Callback address"). */
-export function parseRestPleaseNotify(form: URLSearchParams, sourceAddress: string): Parsed<PleaseNotifyParams> {
+export function parseRestPleaseNotify(
+  form: URLSearchParams,
+  sourceAddress: string,
+): Parsed<PleaseNotifyParams> {
   const missing = ['port', 'path', 'protocol'].filter((k) => !form.has(k));
   if (missing.length > 0) return { ok: false, message: messages.missingParams(missing) };
   const protocol = readProtocol(form.get('protocol') ?? '');
@@ -35,7 +38,15 @@ export function parseRestPleaseNotify(form: URLSearchParams, sourceAddress: stri
     if (key.toLowerCase().startsWith('url') && value.trim() !== '') urls.push(value.trim());
   }
   const domain = (form.get('domain') ?? '').trim();
-  return finish(protocol.value, form.get('notifyProcedure'), form.get('port') ?? '', form.get('path') ?? '', urls, domain, sourceAddress);
+  return finish(
+    protocol.value,
+    form.get('notifyProcedure'),
+    form.get('port') ?? '',
+    form.get('path') ?? '',
+    urls,
+    domain,
+    sourceAddress,
+  );
 }
 
 /** rssCloud.pleaseNotify (notifyProcedure, port, path, protocol, urlList [, domain]). */
@@ -51,7 +62,15 @@ export function parseRpcPleaseNotify(
   if (!protocol.ok) return protocol;
   const list = Array.isArray(urlList) ? urlList : urlList === null || urlList === undefined ? [] : [urlList];
   const urls = list.map((u: XmlRpcValue) => scalar(u).trim()).filter((u: string) => u !== '');
-  return finish(protocol.value, scalar(procedure), scalar(port), scalar(path), urls, scalar(domain).trim(), sourceAddress);
+  return finish(
+    protocol.value,
+    scalar(procedure),
+    scalar(port),
+    scalar(path),
+    urls,
+    scalar(domain).trim(),
+    sourceAddress,
+  );
 }
 
 export function parseRestPing(form: URLSearchParams): Parsed<string> {
@@ -76,7 +95,10 @@ export interface SaveRssParams {
 export function parseRpcSaveRss(params: readonly XmlRpcValue[]): Parsed<SaveRssParams> {
   if (params.length < 3) return { ok: false, message: messages.notEnoughParams('saveRss') };
   if (params.length > 3) return { ok: false, message: messages.tooManyParams('saveRss') };
-  return { ok: true, value: { username: scalar(params[0]).trim(), password: scalar(params[1]), text: scalar(params[2]) } };
+  return {
+    ok: true,
+    value: { username: scalar(params[0]).trim(), password: scalar(params[1]), text: scalar(params[2]) },
+  };
 }
 
 /**
@@ -96,7 +118,12 @@ export function sourceAddressOf(remoteAddress: string, headers: Headers, trustPr
 }
 
 /** `{scheme}://{host}:{port}{path}`; https for https-post or port 443 (RSSCLOUD.md). */
-export function buildCallbackUrl(protocol: NotifyProtocol, host: string, port: string, path: string): string | null {
+export function buildCallbackUrl(
+  protocol: NotifyProtocol,
+  host: string,
+  port: string,
+  path: string,
+): string | null {
   let h = host.trim();
   if (h.toLowerCase().startsWith('::ffff:') && h.includes('.')) h = h.slice(7);
   if (h.includes(':') && !h.startsWith('[')) h = `[${h}]`;

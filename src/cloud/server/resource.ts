@@ -26,7 +26,11 @@ export function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export async function checkResource(deps: ResourceDeps, url: string, enforceInterval: boolean): Promise<ResourceCheck> {
+export async function checkResource(
+  deps: ResourceDeps,
+  url: string,
+  enforceInterval: boolean,
+): Promise<ResourceCheck> {
   const { store } = deps;
   if (!/^https?:\/\//i.test(url)) return { kind: 'unreadable', reason: 'not an http or https URL' };
   const before = store.getResource(url);
@@ -49,10 +53,19 @@ export async function checkResource(deps: ResourceDeps, url: string, enforceInte
     });
   }
 
-  const res = await deps.http.fetchFeed({ url, etag: before?.etag ?? null, lastModified: before?.lastModified ?? null });
+  const res = await deps.http.fetchFeed({
+    url,
+    etag: before?.etag ?? null,
+    lastModified: before?.lastModified ?? null,
+  });
   if (res.kind === 'notModified' && before?.lastHash) return { kind: 'unchanged' };
   if (res.kind !== 'ok') {
-    const reason = res.kind === 'error' ? res.error.message : res.kind === 'gone' ? 'HTTP 410 Gone' : 'HTTP 304 without a previous read';
+    const reason =
+      res.kind === 'error'
+        ? res.error.message
+        : res.kind === 'gone'
+          ? 'HTTP 410 Gone'
+          : 'HTTP 304 without a previous read';
     return { kind: 'unreadable', reason };
   }
   return record(deps, url, before?.lastHash ?? null, before?.lastSize ?? null, {

@@ -32,7 +32,11 @@ export function savedFeedUrl(publicBase: string, name: string): string {
   return `${publicBase.replace(/\/+$/, '')}/feeds/${encodeURIComponent(name.toLowerCase())}.xml`;
 }
 
-export async function saveRss(deps: SaveRssDeps, p: SaveRssParams, publicBase: string): Promise<SaveRssOutcome> {
+export async function saveRss(
+  deps: SaveRssDeps,
+  p: SaveRssParams,
+  publicBase: string,
+): Promise<SaveRssOutcome> {
   const { store, log, clock } = deps;
   if (!(await checkLogin(store, p.username, p.password))) {
     log.add({ kind: 'saveRssFailed', detail: 'wrong username or password' });
@@ -60,7 +64,14 @@ export async function saveRss(deps: SaveRssDeps, p: SaveRssParams, publicBase: s
       : format === 'rss1.0'
         ? 'application/rdf+xml; charset=utf-8'
         : 'application/rss+xml; charset=utf-8';
-  store.saveFeed({ name, publicUrl: url, body: p.text, contentType, hash: sha256(p.text), whenSaved: clock.now() });
+  store.saveFeed({
+    name,
+    publicUrl: url,
+    body: p.text,
+    contentType,
+    hash: sha256(p.text),
+    whenSaved: clock.now(),
+  });
   store.bump('feedsSaved');
   log.add({ kind: 'saveRss', feedUrl: url, detail: `${size} bytes saved` });
   // Read back through the same check as a ping: hash compare, then fan-out only on change.
@@ -74,7 +85,10 @@ function safeParse(parse: (body: string) => ParseResult, text: string): ParseRes
   } catch (e) {
     return {
       kind: 'error',
-      error: { code: 'feed.parse', message: e instanceof Error ? e.message : 'The text could not be parsed.' },
+      error: {
+        code: 'feed.parse',
+        message: e instanceof Error ? e.message : 'The text could not be parsed.',
+      },
     };
   }
 }

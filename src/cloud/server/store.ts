@@ -94,6 +94,14 @@ export interface ResourceRow {
   whenLastUpdate: number | null;
 }
 
+/** What a fan-out needs of a subscription (lighter than the whole row at 10,000). */
+export interface DeliveryTarget {
+  id: number;
+  callbackUrl: string;
+  protocol: NotifyProtocol;
+  notifyProcedure: string | null;
+}
+
 export interface NewSubscription {
   feedUrl: string;
   callbackUrl: string;
@@ -149,26 +157,45 @@ export class CloudStore {
     this.s = prepareStatements(db);
   }
 
-
   static open(path: string): CloudStore {
     return new CloudStore(openDatabase(path, MIGRATIONS));
   }
 
   /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
   upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): void {
-    this.s.upsertSub.run(sub.feedUrl, sub.callbackUrl, sub.protocol, sub.notifyProcedure, now, now, expiresAt);
+    this.s.upsertSub.run(
+      sub.feedUrl,
+      sub.callbackUrl,
+      sub.protocol,
+      sub.notifyProcedure,
+      now,
+      now,
+      expiresAt,
+    );
   }
 
   /** Bulk setup (tests, the fan-out bench): one transaction, rows as given. */
-  insertSubscriptions(subs: readonly (NewSubscription & { expiresAt: number; consecutiveErrors?: number })[], now: number): void {
-    const stmt = this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
+  insertSubscriptions(
+    subs: readonly (NewSubscription & { expiresAt: number; consecutiveErrors?: number })[],
+    now: number,
+  ): void {
+    const stmt =
+      this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
         ct_consecutive_errors, when_created, when_expires) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
         notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
         when_expires = excluded.when_expires`);
     transaction(this.db, () => {
       for (const s of subs) {
-        stmt.run(s.feedUrl, s.callbackUrl, s.protocol, s.notifyProcedure, s.consecutiveErrors ?? 0, now, s.expiresAt);
+        stmt.run(
+          s.feedUrl,
+          s.callbackUrl,
+          s.protocol,
+          s.notifyProcedure,
+          s.consecutiveErrors ?? 0,
+          now,
+          s.expiresAt,
+        );
       }
     });
   }
@@ -176,6 +203,11 @@ export class CloudStore {
   /** Subscribers to notify: not expired, fewer than 3 failures in a row. */
   liveSubscriptions(feedUrl: string, now: number): SubscriptionRow[] {
     return this.s.live.all(feedUrl, now) as unknown as SubscriptionRow[];
+  }
+
+  /** The same subscribers, only what delivering needs. */
+  liveTargets(feedUrl: string, now: number): DeliveryTarget[] {
+    return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
   }
 
   getSubscription(feedUrl: string, callbackUrl: string): SubscriptionRow | undefined {
@@ -225,7 +257,17 @@ export class CloudStore {
     changed: boolean,
     now: number,
   ): void {
-    this.s.recordContent.run(c.hash, c.size, c.etag, c.lastModified, c.title, changed ? 1 : 0, changed ? 1 : 0, now, url);
+    this.s.recordContent.run(
+      c.hash,
+      c.size,
+      c.etag,
+      c.lastModified,
+      c.title,
+      changed ? 1 : 0,
+      changed ? 1 : 0,
+      now,
+      url,
+    );
   }
 
   bump(name: CounterName, by = 1): void {
@@ -246,7 +288,13 @@ export class CloudStore {
     return out as Record<CounterName, number>;
   }
 
-  counts(now: number): { liveSubscriptions: number; liveFeeds: number; allSubscriptions: number; savedFeeds: number; accounts: number } {
+  counts(now: number): {
+    liveSubscriptions: number;
+    liveFeeds: number;
+    allSubscriptions: number;
+    savedFeeds: number;
+    accounts: number;
+  } {
     const live = this.s.countLive.get(now) as { n: number; feeds: number };
     const all = this.s.countAll.get() as { n: number };
     const saved = this.s.countSaved.get() as { n: number };
@@ -309,17 +357,22 @@ function prepareStatements(db: DatabaseSync) {
         when_expires = excluded.when_expires`),
     live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND when_expires > ?
       AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
+    liveTargets: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
+      FROM subscriptions WHERE feed_url = ? AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
     getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
     allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
     ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
       when_last_update = ? WHERE id = ?`),
-    failed: p(`UPDATE subscriptions SET ct_errors = ct_errors + 1, ct_consecutive_errors = ct_consecutive_errors + 1,
+    failed:
+      p(`UPDATE subscriptions SET ct_errors = ct_errors + 1, ct_consecutive_errors = ct_consecutive_errors + 1,
       when_last_error = ?, last_error = ? WHERE id = ?`),
     removeExpired: p('DELETE FROM subscriptions WHERE when_expires <= ?'),
-    getResource: p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+    getResource:
+      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
       title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
       when_last_update AS whenLastUpdate FROM resources WHERE url = ?`),
-    allResources: p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+    allResources:
+      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
       title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
       when_last_update AS whenLastUpdate FROM resources ORDER BY url`),
     touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
@@ -327,22 +380,32 @@ function prepareStatements(db: DatabaseSync) {
     recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
       title = COALESCE(?, title), ct_updates = ct_updates + ?, when_last_update = CASE WHEN ? THEN ? ELSE when_last_update END
       WHERE url = ?`),
-    bump: p('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value'),
+    bump: p(
+      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+    ),
     counters: p('SELECT name, value FROM counters'),
     addAccount: p('INSERT INTO accounts (name, password_hash, when_created) VALUES (?, ?, ?)'),
     setPassword: p('UPDATE accounts SET password_hash = ? WHERE name = ?'),
-    getAccount: p('SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts WHERE name = ?'),
-    listAccounts: p('SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts ORDER BY name'),
+    getAccount: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts WHERE name = ?',
+    ),
+    listAccounts: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts ORDER BY name',
+    ),
     removeAccount: p('DELETE FROM accounts WHERE name = ?'),
-    saveFeed: p(`INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES (?, ?, ?, ?, ?, ?)
+    saveFeed:
+      p(`INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (name) DO UPDATE SET public_url = excluded.public_url, body = excluded.body,
         content_type = excluded.content_type, hash = excluded.hash, when_saved = excluded.when_saved`),
-    feedByName: p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+    feedByName:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
       FROM saved_feeds WHERE name = ?`),
-    feedByUrl: p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+    feedByUrl:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
       FROM saved_feeds WHERE public_url = ?`),
     countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
-    countLive: p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE when_expires > ?
+    countLive:
+      p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE when_expires > ?
       AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`),
     countAll: p('SELECT COUNT(*) AS n FROM subscriptions'),
   };

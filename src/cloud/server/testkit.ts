@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { type Clock, ManualClock } from '../../common/clock.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { type RunningServer, serve } from '../../net/serve.ts';
-import { decodeMethodCall, decodeMethodResponse, encodeMethodCall, encodeMethodResponse, type XmlRpcValue } from '../xmlrpc.ts';
+import {
+  decodeMethodCall,
+  decodeMethodResponse,
+  encodeMethodCall,
+  encodeMethodResponse,
+  type XmlRpcValue,
+} from '../xmlrpc.ts';
 import { type Cloud, type CloudDeps, createCloud } from './cloud.ts';
 
 export interface Recorded {
@@ -26,7 +32,10 @@ export interface Recorded {
   rpc?: { methodName: string; params: XmlRpcValue[] };
 }
 
-type Reply = string | { status?: number; body?: string; location?: string; headers?: Record<string, string> } | 'hang';
+type Reply =
+  | string
+  | { status?: number; body?: string; location?: string; headers?: Record<string, string> }
+  | 'hang';
 type RouteFn = (r: Recorded) => Reply | Promise<Reply>;
 type RpcFn = (r: Recorded) => XmlRpcValue | 'hang' | Promise<XmlRpcValue | 'hang'>;
 
@@ -75,7 +84,10 @@ export class Peer {
     if (withTls) {
       const dir = new URL('./testdata/', import.meta.url);
       this.secure = https.createServer(
-        { key: readFileSync(new URL('localhost.key', dir)), cert: readFileSync(new URL('localhost.crt', dir)) },
+        {
+          key: readFileSync(new URL('localhost.key', dir)),
+          cert: readFileSync(new URL('localhost.crt', dir)),
+        },
         handler,
       );
       this.securePort = await listen(this.secure);
@@ -107,7 +119,9 @@ export class Peer {
       path: url.pathname,
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
       query: Object.fromEntries(url.searchParams),
-      form: /urlencoded/.test(req.headers['content-type'] ?? '') ? Object.fromEntries(new URLSearchParams(text)) : {},
+      form: /urlencoded/.test(req.headers['content-type'] ?? '')
+        ? Object.fromEntries(new URLSearchParams(text))
+        : {},
       text,
     };
     if (rec.method === 'POST' && rec.path === '/RPC2') {
@@ -137,12 +151,18 @@ export class Peer {
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), ...headers });
+  res.writeHead(status, {
+    'content-type': 'text/plain',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
 function listen(server: http.Server | https.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 export interface TestCloud {
@@ -180,8 +200,14 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
 }
 
 /** POST a urlencoded form; JSON answers parsed, XML answers as text. */
-export async function postForm(url: string, fields: Record<string, string | number | boolean>, accept?: string) {
-  const body = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+export async function postForm(
+  url: string,
+  fields: Record<string, string | number | boolean>,
+  accept?: string,
+) {
+  const body = new URLSearchParams(
+    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
@@ -193,7 +219,11 @@ export async function postForm(url: string, fields: Record<string, string | numb
 
 /** An XML-RPC call; the decoded answer. */
 export async function rpcCall(url: string, methodName: string, params: XmlRpcValue[]) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: encodeMethodCall(methodName, params) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body: encodeMethodCall(methodName, params),
+  });
   const text = await res.text();
   const decoded = decodeMethodResponse(text);
   if (!decoded.ok) throw new Error(`not an XML-RPC answer: ${text}`);

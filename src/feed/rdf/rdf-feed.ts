@@ -14,7 +14,7 @@ import { assignIds } from '../identity.ts';
 import type { Feed, FeedFormat, FeedImage, Item } from '../model.ts';
 import { newFeed, newItem } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
-import { oneLine, orNull } from '../text.ts';
+import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, child, html, text, type XmlElement } from '../xml/tree.ts';
 
@@ -44,7 +44,7 @@ function readChannel(el: XmlElement, feed: Feed, x: ChannelExtras, base: string 
   for (const c of el.children) {
     switch (c.name) {
       case 'title':
-        feed.title ??= orNull(oneLine(text(c) ?? ''));
+        feed.title ??= rssTitle(text(c));
         break;
       case 'link':
         feed.link ??= resolveUrl(text(c), base);
@@ -71,7 +71,7 @@ function readRdfItem(el: XmlElement, parentBase: string | null): Item {
   for (const c of el.children) {
     switch (c.name) {
       case 'title':
-        item.title ??= orNull(oneLine(text(c) ?? ''));
+        item.title ??= rssTitle(text(c));
         break;
       case 'link':
         item.link ??= resolveUrl(text(c), base);

@@ -13,7 +13,7 @@ import { assignIds } from '../identity.ts';
 import type { CloudElement, Feed, FeedFormat, FeedImage } from '../model.ts';
 import { newFeed, toInt } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
-import { oneLine, orNull } from '../text.ts';
+import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, child, text, type XmlElement } from '../xml/tree.ts';
 import { readRssItem } from './rss-item.ts';
@@ -28,7 +28,7 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
   for (const c of channel?.children ?? []) {
     switch (c.name) {
       case 'title':
-        feed.title ??= orNull(oneLine(text(c) ?? ''));
+        feed.title ??= rssTitle(text(c));
         break;
       case 'link':
         if (text(c) === null && attr(c, 'href') !== null)

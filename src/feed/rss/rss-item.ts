@@ -12,7 +12,7 @@ import {
 } from '../ext/item-extras.ts';
 import type { Item, Person } from '../model.ts';
 import { newItem, person, toInt } from '../model-new.ts';
-import { oneLine } from '../text.ts';
+import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, html, text, type XmlElement } from '../xml/tree.ts';
 
@@ -35,7 +35,7 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
       name = name.slice(RSSCLOUD_PREFIX.length);
     switch (name) {
       case 'title':
-        item.title ??= nullIfEmpty(oneLine(text(c) ?? ''));
+        item.title ??= rssTitle(text(c));
         break;
       case 'link': {
         const href = attr(c, 'href');
@@ -87,10 +87,6 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
   applyItemExtras(item, x);
   if (item.authors.length === 0 && inheritedAuthor) item.authors.push(person(inheritedAuthor));
   return item;
-}
-
-function nullIfEmpty(s: string): string | null {
-  return s === '' ? null : s;
 }
 
 /**

@@ -248,6 +248,56 @@ describe('rssCloud:item nesting', () => {
 });
 
 describe('RSS odds and ends', () => {
+  it.each([
+    ['Tom &amp; Jerry', 'Tom & Jerry'],
+    ['AT&amp;amp;T &amp;#8217;s', 'AT&T \u2019s'], // escaped twice
+    ['<![CDATA[<b>Bold</b> move]]>', 'Bold move'],
+    ['<![CDATA[Rock &amp; Roll]]>', 'Rock & Roll'],
+    ['  Two\n   lines  ', 'Two lines'],
+    ['&lt;script&gt; is a tag', 'is a tag'],
+  ])('an RSS title %j reads as %j', (title, expected) => {
+    expect(feedOf(`<rss><channel><item><title>${title}</title></item></channel></rss>`).items[0]!.title).toBe(
+      expected,
+    );
+  });
+
+  it('reads item-level itunes:image, itunes:category and media:credit as fallbacks', () => {
+    const xml = `<rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:media="http://search.yahoo.com/mrss/">
+      <channel><item><guid>e1</guid>
+        <itunes:image href="https://pod.example/e1.jpg"/>
+        <itunes:category text="Arts"><itunes:category text="Design"/></itunes:category>
+        <media:credit role="author">Credited Person</media:credit>
+      </item></channel></rss>`;
+    const item = feedOf(xml).items[0]!;
+    expect(item.media).toEqual([
+      {
+        url: 'https://pod.example/e1.jpg',
+        type: null,
+        medium: 'image',
+        width: null,
+        height: null,
+        title: null,
+        thumbnail: 'https://pod.example/e1.jpg',
+      },
+    ]);
+    expect(item.categories.map((c) => c.term)).toEqual(['Arts', 'Design']);
+    expect(item.categories[0]!.scheme).toBe('http://www.itunes.com/dtds/podcast-1.0.dtd');
+    expect(item.authors).toEqual([{ name: 'Credited Person', email: null, uri: null }]);
+  });
+
+  it.each([
+    ['editor@example.com (Eddie Editor)', { name: 'Eddie Editor', email: 'editor@example.com', uri: null }],
+    ['Eddie Editor <editor@example.com>', { name: 'Eddie Editor', email: 'editor@example.com', uri: null }],
+    ['editor@example.com', { name: null, email: 'editor@example.com', uri: null }],
+    ['Eddie Editor', { name: 'Eddie Editor', email: null, uri: null }],
+  ])('an RSS <author> %j', (author, person) => {
+    expect(
+      feedOf(
+        `<rss><channel><item><author>${author.replace('<', '&lt;').replace('>', '&gt;')}</author></item></channel></rss>`,
+      ).items[0]!.authors,
+    ).toEqual([person]);
+  });
+
   it('reads a default-namespace Atom <link href> in the channel as an atom link', () => {
     const xml =
       '<rss version="2.0"><channel><title>t</title><link>https://site.example/</link>' +

@@ -190,7 +190,8 @@ function toElement(node: FxpNode, raws: string[]): XmlElement | null {
   const attrs = (node[':@'] as Record<string, string> | undefined) ?? null;
   if (LEAVES.has(name)) {
     const marker = kids[0]?.['#text'];
-    const raw = typeof marker === 'string' && marker.charCodeAt(0) === 1 ? raws[Number(marker.slice(1))] : undefined;
+    const raw =
+      typeof marker === 'string' && marker.charCodeAt(0) === 1 ? raws[Number(marker.slice(1))] : undefined;
     return { name, attrs, children: [], text: raw ?? '', raw: true };
   }
   const children: XmlElement[] = [];

