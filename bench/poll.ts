@@ -14,16 +14,21 @@ import { createTidings } from '../src/app/tidings.ts';
 const FEEDS = Number(process.env.FEEDS ?? 1000);
 const HOSTS = 10;
 
-const farm = spawn(process.execPath, [join(import.meta.dirname, 'support', 'feed-farm.ts'), String(HOSTS), '50'], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const farm = spawn(
+  process.execPath,
+  [join(import.meta.dirname, 'support', 'feed-farm.ts'), String(HOSTS), '50'],
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 const lines = createInterface({ input: farm.stdout! });
 const nextLine = () => new Promise<string>((resolve) => lines.once('line', resolve));
 const ready = await nextLine();
 const ports = ready.replace('ready ', '').split(',').map(Number);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tidings-bench-poll-'));
-const app = createTidings({ dataDir, globalConcurrency: 16, perHostConcurrency: 4 });
+// The app's own defaults (8 at once, 2 per host): the figures are what a user gets.
+const app = createTidings({ dataDir });
 const { store, scheduler } = app.context;
 for (let n = 0; n < FEEDS; n++) {
   store.addFeed({ url: `http://127.0.0.1:${ports[n % HOSTS]}/feed/${n}` });

@@ -24,6 +24,6 @@ import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'serv
     process.exitCode = code;
   })
   .catch((e) => {
-    console.error(`tidings: ${e && e.message ? e.message : e}`);
+    console.error(`tidings: ${e?.message ? e.message : e}`);
     process.exitCode = 2;
   });

@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { type FeedHost, rssFeed, startFeedHost, startTidings, type TidingsProcess } from './support/servers.ts';
+import {
+  type FeedHost,
+  rssFeed,
+  startFeedHost,
+  startTidings,
+  type TidingsProcess,
+} from './support/servers.ts';
 
 let host: FeedHost;
 let tidings: TidingsProcess;
@@ -19,8 +25,18 @@ test('a new user subscribes to a feed and sees its river', async ({ page }) => {
   host.set(
     '/feed.xml',
     rssFeed('Loopback News', [
-      { title: 'First light', guid: 'a1', description: 'The <b>first</b> item.', date: new Date('2026-11-20T10:00:00Z') },
-      { title: 'Second wind', guid: 'a2', description: 'The second item.', date: new Date('2026-11-20T11:00:00Z') },
+      {
+        title: 'First light',
+        guid: 'a1',
+        description: 'The <b>first</b> item.',
+        date: new Date('2026-11-20T10:00:00Z'),
+      },
+      {
+        title: 'Second wind',
+        guid: 'a2',
+        description: 'The second item.',
+        date: new Date('2026-11-20T11:00:00Z'),
+      },
     ]),
   );
   await page.goto(tidings.openUrl);
@@ -46,7 +62,9 @@ test('subscribing by site URL finds the feed through autodiscovery', async ({ pa
   });
   host.set(
     '/news.rss',
-    rssFeed('Discovered Feed', [{ title: 'Found me', guid: 'd1', description: 'x', date: new Date('2026-11-20T09:00:00Z') }]),
+    rssFeed('Discovered Feed', [
+      { title: 'Found me', guid: 'd1', description: 'x', date: new Date('2026-11-20T09:00:00Z') },
+    ]),
   );
   await page.goto(tidings.openUrl);
   await page.getByTestId('add-feed-input').fill(host.url);

@@ -11,7 +11,8 @@ import { rssFeed, startFeedHost } from './support/servers.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 
 function electronBinary(): string | null {
-  if (process.env.ELECTRON_EXEC_PATH) return existsSync(process.env.ELECTRON_EXEC_PATH) ? process.env.ELECTRON_EXEC_PATH : null;
+  if (process.env.ELECTRON_EXEC_PATH)
+    return existsSync(process.env.ELECTRON_EXEC_PATH) ? process.env.ELECTRON_EXEC_PATH : null;
   const pathFile = join(ROOT, 'node_modules', 'electron', 'path.txt');
   if (!existsSync(pathFile)) return null;
   const full = join(ROOT, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
@@ -21,9 +22,15 @@ function electronBinary(): string | null {
 const binary = electronBinary();
 
 test('the desktop window subscribes and shows the river', async () => {
-  test.skip(!binary, 'No Electron binary on this machine (set ELECTRON_EXEC_PATH or let `npm start` fetch it).');
+  test.skip(
+    !binary,
+    'No Electron binary on this machine (set ELECTRON_EXEC_PATH or let `npm start` fetch it).',
+  );
   const host = await startFeedHost();
-  host.set('/feed.xml', rssFeed('Desktop News', [{ title: 'Hello desktop', guid: 'x1', description: 'hi', date: new Date() }]));
+  host.set(
+    '/feed.xml',
+    rssFeed('Desktop News', [{ title: 'Hello desktop', guid: 'x1', description: 'hi', date: new Date() }]),
+  );
   const userData = mkdtempSync(join(tmpdir(), 'tidings-electron-'));
   const app = await electron.launch({
     executablePath: binary!,

@@ -19,7 +19,9 @@ let core: Tidings | null = null;
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
 const indexFile = join(__dirname, '../renderer/index.html');
 const isOurs = (url: string) =>
-  rendererUrl ? url.startsWith(rendererUrl) : url.startsWith('file://') && decodeURI(url).includes('/renderer/index.html');
+  rendererUrl
+    ? url.startsWith(rendererUrl)
+    : url.startsWith('file://') && decodeURI(url).includes('/renderer/index.html');
 
 function createWindow(tidings: Tidings): void {
   const win = new BrowserWindow({

@@ -8,10 +8,16 @@ import type { Tidings } from '../src/app/tidings.ts';
 
 const METHODS = new Set<string>(API_METHODS);
 
-export function bridgeApi(app: Tidings, window: BrowserWindow, trustedUrl: (url: string) => boolean): () => void {
+export function bridgeApi(
+  app: Tidings,
+  window: BrowserWindow,
+  trustedUrl: (url: string) => boolean,
+): () => void {
   ipcMain.handle('tidings:invoke', async (event, method: unknown, args: unknown) => {
-    if (!isTrusted(event.senderFrame, window, trustedUrl)) throw new Error('Refused: not the Tidings window.');
-    if (typeof method !== 'string' || !METHODS.has(method)) throw new Error(`Unknown command ${String(method)}.`);
+    if (!isTrusted(event.senderFrame, window, trustedUrl))
+      throw new Error('Refused: not the Tidings window.');
+    if (typeof method !== 'string' || !METHODS.has(method))
+      throw new Error(`Unknown command ${String(method)}.`);
     const fn = app[method as ApiMethod] as (...a: unknown[]) => Promise<unknown>;
     return fn.apply(app, Array.isArray(args) ? args : []);
   });
@@ -24,6 +30,10 @@ export function bridgeApi(app: Tidings, window: BrowserWindow, trustedUrl: (url:
   };
 }
 
-function isTrusted(frame: WebFrameMain | null, window: BrowserWindow, trustedUrl: (url: string) => boolean): boolean {
+function isTrusted(
+  frame: WebFrameMain | null,
+  window: BrowserWindow,
+  trustedUrl: (url: string) => boolean,
+): boolean {
   return !!frame && frame === window.webContents.mainFrame && trustedUrl(frame.url);
 }

@@ -2,7 +2,8 @@
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 
 contextBridge.exposeInMainWorld('tidings', {
-  invoke: (method: string, args: unknown[]): Promise<unknown> => ipcRenderer.invoke('tidings:invoke', method, args),
+  invoke: (method: string, args: unknown[]): Promise<unknown> =>
+    ipcRenderer.invoke('tidings:invoke', method, args),
   on: (event: string, listener: (payload: unknown) => void): (() => void) => {
     const handler = (_e: IpcRendererEvent, name: string, payload: unknown) => {
       if (name === event) listener(payload);

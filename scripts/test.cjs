@@ -50,6 +50,7 @@ check('lint', bin('biome'), ['check', '.']);
 check('types: core', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
 check('types: main', bin('tsc'), ['-p', 'tsconfig.main.json', '--noEmit']);
 check('types: renderer', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
+check('types: configs', bin('tsc'), ['-p', 'tsconfig.config.json', '--noEmit']);
 const built = check('build', bin('electron-vite'), ['build']);
 
 // 4: unit and integration tests.

@@ -32,7 +32,10 @@ function one(): Promise<void> {
         path: url.pathname,
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         res.resume();

@@ -1,5 +1,6 @@
 /** `tidings serve` as a child process for end-to-end tests; feed hosts come from src/testing. */
 export { type FeedHost, rssFeed, startFeedHost } from '../../src/testing/feed-host.ts';
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,4 +53,3 @@ export async function startTidings(extraArgs: string[] = []): Promise<TidingsPro
     },
   };
 }
-

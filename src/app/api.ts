@@ -4,7 +4,7 @@
  * API_METHODS, so adding a command means adding it here and in the implementation, nothing else.
  * Everything here must be JSON-serialisable.
  */
-import type { Enclosure, Person, Category } from '../feed/model.ts';
+import type { Category, Enclosure, Person } from '../feed/model.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
 

@@ -9,7 +9,9 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 export function toFeedView(feed: FeedRow, settings: Settings, hasCredentials: boolean): FeedView {
   const delivery =
-    feed.status === 'gone' ? 'not polled: the feed is gone' : `polled ${describeInterval(dueInputFor(feed, settings))}`;
+    feed.status === 'gone'
+      ? 'not polled: the feed is gone'
+      : `polled ${describeInterval(dueInputFor(feed, settings))}`;
   return {
     id: feed.id,
     url: maskUrl(feed.url),

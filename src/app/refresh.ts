@@ -3,10 +3,11 @@
  * events -> next due time. Polls and rssCloud notifications both arrive here through the
  * scheduler's one "fetch now" entry point, so there is one path into the river, not two.
  */
+
+import type { Feed } from '../feed/model.ts';
+import { parseFeed } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CacheHints, FeedFetchResult } from '../net/types.ts';
-import { parseFeed } from '../feed/parse.ts';
-import type { Feed } from '../feed/model.ts';
 import { nextDue } from '../poll/due.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
@@ -37,7 +38,12 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
 
   switch (result.kind) {
     case 'notModified':
-      finish(ctx, feedId, { status: 'ok', lastError: null, lastErrorCode: null, consecutiveErrors: 0 }, result.cache);
+      finish(
+        ctx,
+        feedId,
+        { status: 'ok', lastError: null, lastErrorCode: null, consecutiveErrors: 0 },
+        result.cache,
+      );
       return { feedId, kind: 'notModified', newItems: 0 };
     case 'gone':
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
@@ -145,7 +151,12 @@ function recordError(
   finish(
     ctx,
     feed.id,
-    { status: 'error', lastError: message, lastErrorCode: code, consecutiveErrors: feed.consecutiveErrors + 1 },
+    {
+      status: 'error',
+      lastError: message,
+      lastErrorCode: code,
+      consecutiveErrors: feed.consecutiveErrors + 1,
+    },
     cache,
   );
 }
@@ -160,7 +171,11 @@ function markGone(ctx: AppContext, feed: FeedRow, reason: string): void {
     dueReason: null,
   });
   ctx.scheduler.remove(feed.id);
-  ctx.events.emit('notice', { level: 'warning', message: `${feed.title ?? maskUrl(feed.url)}: ${reason}`, feedId: feed.id });
+  ctx.events.emit('notice', {
+    level: 'warning',
+    message: `${feed.title ?? maskUrl(feed.url)}: ${reason}`,
+    feedId: feed.id,
+  });
   emitStatus(ctx, feed.id);
 }
 

@@ -25,7 +25,8 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
     // The raw input: discovery falls back from https to http for addresses typed without a scheme.
     const found = await discoverFeed(input.url, {
       fetchText: (url) => fetchText(ctx, url),
-      looksLikeFeed: (body, contentType) => parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
+      looksLikeFeed: (body, contentType) =>
+        parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
     });
     if (!found.ok) return found;
     feedUrl = found.value.feedUrl;
@@ -49,7 +50,9 @@ async function fetchText(ctx: AppContext, url: string) {
     url,
     maxRedirects: 5,
     maxBodyBytes: DISCOVERY_BODY_CAP,
-    headers: { accept: 'application/rss+xml, application/atom+xml, application/feed+json, text/html;q=0.9, */*;q=0.8' },
+    headers: {
+      accept: 'application/rss+xml, application/atom+xml, application/feed+json, text/html;q=0.9, */*;q=0.8',
+    },
   });
   if (!res.ok) return { ok: false as const, message: res.error.message };
   if (res.value.status >= 400) {

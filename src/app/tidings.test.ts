@@ -77,7 +77,13 @@ describe('reading feeds through the API', () => {
     host.set('/b.xml', rssFeed('Feed B', [{ title: 'bee', guid: 'b' }]));
     const a = await subscribed('/a.xml');
     await subscribed('/b.xml');
-    host.set('/a.xml', rssFeed('Feed A', [{ title: 'two', guid: '2' }, { title: 'one', guid: '1' }]));
+    host.set(
+      '/a.xml',
+      rssFeed('Feed A', [
+        { title: 'two', guid: '2' },
+        { title: 'one', guid: '1' },
+      ]),
+    );
     await app.refresh(a.id);
     await settle();
     const { groups } = await app.river({});
@@ -91,7 +97,13 @@ describe('reading feeds through the API', () => {
   it('follows a 301, stores the new address and tells the user', async () => {
     host.set('/old.xml', rssFeed('Moving Feed', [{ title: 'hi', guid: 'm1' }]));
     const feed = await subscribed('/old.xml');
-    host.set('/new.xml', rssFeed('Moving Feed', [{ title: 'hi', guid: 'm1' }, { title: 'there', guid: 'm2' }]));
+    host.set(
+      '/new.xml',
+      rssFeed('Moving Feed', [
+        { title: 'hi', guid: 'm1' },
+        { title: 'there', guid: 'm2' },
+      ]),
+    );
     host.set('/old.xml', { status: 301, headers: { location: '/new.xml' } });
     await app.refresh(feed.id);
     await settle();
@@ -100,7 +112,10 @@ describe('reading feeds through the API', () => {
     expect(row!.id).toBe(feed.id);
     expect(notices.some((n) => /moved permanently/.test(n.message))).toBe(true);
     // The same items under the new address are not new again.
-    expect((await app.river({})).groups.flatMap((g) => g.items.map((i) => i.title)).sort()).toEqual(['hi', 'there']);
+    expect((await app.river({})).groups.flatMap((g) => g.items.map((i) => i.title)).sort()).toEqual([
+      'hi',
+      'there',
+    ]);
     const oldHits = host.hits('/old.xml');
     await app.refresh(feed.id);
     await settle();
@@ -143,7 +158,10 @@ describe('reading feeds through the API', () => {
     const good = await subscribed('/good.xml');
     host.set('/bad.xml', rssFeed('Bad Feed', [{ title: 'was fine', guid: 'b1' }]));
     const bad = await subscribed('/bad.xml');
-    host.set('/bad.xml', '<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item><title>x</item></channel>');
+    host.set(
+      '/bad.xml',
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item><title>x</item></channel>',
+    );
     await app.refresh(bad.id);
     await settle();
     const feeds = await app.listFeeds();
@@ -182,7 +200,9 @@ describe('reading feeds through the API', () => {
       <outline type="rss" text="Two" xmlUrl="${host.url}/two.xml"/></body></opml>`;
     const imported = await app.importOpml(opml);
     expect(imported).toEqual({ ok: true, value: { added: 2, existing: 0, errors: [] } });
-    expect((await app.importOpml(opml)).ok && (await app.importOpml(opml))).toMatchObject({ value: { existing: 2 } });
+    expect((await app.importOpml(opml)).ok && (await app.importOpml(opml))).toMatchObject({
+      value: { existing: 2 },
+    });
     const feeds = await app.listFeeds();
     expect(feeds.map((f) => f.folder).sort()).toEqual(['Tech/Nested', null].sort());
 
@@ -193,7 +213,9 @@ describe('reading feeds through the API', () => {
     });
     expect(priv.ok).toBe(true);
     await settle();
-    expect(host.lastHeaders('/private.xml')?.authorization).toBe(`Basic ${Buffer.from('me:hunter2').toString('base64')}`);
+    expect(host.lastHeaders('/private.xml')?.authorization).toBe(
+      `Basic ${Buffer.from('me:hunter2').toString('base64')}`,
+    );
     const exported = await app.exportOpml();
     expect(exported).toContain('Tech');
     expect(exported).toContain(`${host.url}/one.xml`);
@@ -210,7 +232,13 @@ describe('reading feeds through the API', () => {
   });
 
   it('marks items read and updates the unread count', async () => {
-    host.set('/a.xml', rssFeed('Feed A', [{ title: 'one', guid: '1' }, { title: 'two', guid: '2' }]));
+    host.set(
+      '/a.xml',
+      rssFeed('Feed A', [
+        { title: 'one', guid: '1' },
+        { title: 'two', guid: '2' },
+      ]),
+    );
     const feed = await subscribed('/a.xml');
     const ids = (await app.river({})).groups.flatMap((g) => g.items.map((i) => i.id));
     await app.markRead([ids[0]!], true);
@@ -219,7 +247,9 @@ describe('reading feeds through the API', () => {
     await app.markFeedRead(feed.id);
     expect((await app.listFeeds())[0]!.unread).toBe(0);
     await app.setStarred(ids[1]!, true);
-    expect((await app.river({ starredOnly: true })).groups.flatMap((g) => g.items.map((i) => i.id))).toEqual([ids[1]]);
+    expect((await app.river({ starredOnly: true })).groups.flatMap((g) => g.items.map((i) => i.id))).toEqual([
+      ids[1],
+    ]);
     expect((await app.search('two')).map((i) => i.title)).toEqual(['two']);
   });
 });

@@ -112,7 +112,9 @@ function attempt(opts: SendOptions): Promise<Attempt> {
     // Errors after we settled (a late reset on a destroyed socket) must not crash the process.
     req.on('error', failWith);
     req.on('socket', (socket: Socket) => {
-      if (req.reusedSocket || settled) return;
+      // A socket handed over from the agent's queue may already be connected without being
+      // marked reused: waiting for its 'connect' would leak a listener that never fires.
+      if (req.reusedSocket || settled || !socket.connecting) return;
       connectTimer = setTimeout(
         () => req.destroy(new NetFailure(connectTimeout(url, opts.connectTimeoutMs))),
         opts.connectTimeoutMs,

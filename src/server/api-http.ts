@@ -28,9 +28,15 @@ const json = (status: number, value: unknown) =>
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
 
-export const apiError = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+export const apiError = (status: number, code: string, message: string) =>
+  json(status, { error: { code, message } });
 
-export async function handleApiCall(api: TidingsApi, token: string, req: Request, method: string): Promise<Response> {
+export async function handleApiCall(
+  api: TidingsApi,
+  token: string,
+  req: Request,
+  method: string,
+): Promise<Response> {
   if (!tokenMatches(bearerToken(req), token)) {
     return apiError(401, 'api.unauthorized', 'This API needs the access token printed by `tidings serve`.');
   }

@@ -6,7 +6,7 @@ import { metaOf } from '../app/refresh.ts';
 import { systemClock } from '../common/clock.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
-import { nextDue, type DueInput } from '../poll/due.ts';
+import { type DueInput, nextDue } from '../poll/due.ts';
 import { openStore } from '../store/store.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient } from './cli-input.ts';
@@ -29,7 +29,8 @@ export async function runFetch(args: string[]): Promise<number> {
     return 0;
   }
   const url = positionals[0];
-  if (!url || positionals.length > 1) throw new UsageError('fetch needs exactly one URL (try tidings fetch --help)');
+  if (!url || positionals.length > 1)
+    throw new UsageError('fetch needs exactly one URL (try tidings fetch --help)');
   if (!/^https?:\/\//i.test(url)) throw new UsageError(`"${url}" is not an http(s) URL`);
 
   const dataDir = (values.data as string | undefined) ?? defaultDataDir();
@@ -51,7 +52,9 @@ export async function runFetch(args: string[]): Promise<number> {
   const res = await http.fetchFeed({ url, etag, lastModified });
   http.close();
   const out: string[] = [`${maskUrl(url)}`];
-  out.push(`  sent: If-None-Match ${res.sent.ifNoneMatch ?? '-'}, If-Modified-Since ${res.sent.ifModifiedSince ?? '-'}`);
+  out.push(
+    `  sent: If-None-Match ${res.sent.ifNoneMatch ?? '-'}, If-Modified-Since ${res.sent.ifModifiedSince ?? '-'}`,
+  );
   if (res.movedTo) out.push(`  moved permanently to ${maskUrl(res.movedTo)}`);
 
   const due: DueInput = {
@@ -74,8 +77,15 @@ export async function runFetch(args: string[]): Promise<number> {
       const parsed = parseFeed(res.body, { url: res.finalUrl, contentType: res.contentType });
       if (parsed.kind === 'feed') {
         const meta = metaOf(parsed.feed);
-        Object.assign(due, { ttl: meta.ttl, skipHours: meta.skipHours, skipDays: meta.skipDays, sy: meta.sy });
-        out.push(`  feed: ${parsed.feed.title ?? '(untitled)'} [${parsed.feed.format}], ${parsed.feed.items.length} items`);
+        Object.assign(due, {
+          ttl: meta.ttl,
+          skipHours: meta.skipHours,
+          skipDays: meta.skipDays,
+          sy: meta.sy,
+        });
+        out.push(
+          `  feed: ${parsed.feed.title ?? '(untitled)'} [${parsed.feed.format}], ${parsed.feed.items.length} items`,
+        );
       } else if (parsed.kind === 'redirect') {
         out.push(`  XML redirect to ${parsed.newLocation ?? '(nowhere: gone)'}`);
       } else {

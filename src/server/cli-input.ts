@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
+import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 
@@ -31,10 +31,15 @@ export async function readFeedInput(source: string, http: HttpClient): Promise<R
   }
   try {
     const path = resolve(source);
-    return ok({ body: new Uint8Array(await readFile(path)), url: pathToFileURL(path).href, contentType: null });
+    return ok({
+      body: new Uint8Array(await readFile(path)),
+      url: pathToFileURL(path).href,
+      contentType: null,
+    });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
     return fail(tidingsError('cli.read', `Cannot read ${source}: ${why}.`));
   }
 }

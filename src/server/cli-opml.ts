@@ -32,7 +32,9 @@ export async function runOpml(args: string[]): Promise<number> {
       const result = await app.importOpml(text);
       if (!result.ok) throw new UsageError(result.error.message);
       const r = result.value;
-      console.log(`Imported ${r.added} new feed${r.added === 1 ? '' : 's'} (${r.existing} already subscribed).`);
+      console.log(
+        `Imported ${r.added} new feed${r.added === 1 ? '' : 's'} (${r.existing} already subscribed).`,
+      );
       for (const e of r.errors) console.error(`  skipped: ${e}`);
       return 0;
     } finally {
@@ -49,5 +51,7 @@ export async function runOpml(args: string[]): Promise<number> {
       await app.stop();
     }
   }
-  throw new UsageError(action ? `unknown opml action "${action}" (import or export)` : 'opml needs import or export');
+  throw new UsageError(
+    action ? `unknown opml action "${action}" (import or export)` : 'opml needs import or export',
+  );
 }

@@ -1,6 +1,7 @@
 /** `tidings parse <file-or-url>... [--json]` */
-import { parseFeed } from '../feed/parse.ts';
+
 import type { Feed } from '../feed/model.ts';
+import { parseFeed } from '../feed/parse.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient, readFeedInput } from './cli-input.ts';
 
@@ -16,7 +17,8 @@ export async function runParse(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('parse needs at least one file or URL (try tidings parse --help)');
+  if (positionals.length === 0)
+    throw new UsageError('parse needs at least one file or URL (try tidings parse --help)');
   const http = cliHttpClient();
   let failures = 0;
   try {
@@ -51,7 +53,9 @@ function describeFeed(source: string, feed: Feed): string {
     `  ${feed.title ?? '(untitled)'} [${feed.format}] ${feed.link ?? ''}`.trimEnd(),
     `  ${feed.items.length} item${feed.items.length === 1 ? '' : 's'}` +
       (feed.ttl !== null ? `, ttl ${feed.ttl} min` : '') +
-      (feed.cloud ? `, rssCloud ${feed.cloud.protocol} at ${feed.cloud.domain}:${feed.cloud.port}${feed.cloud.path}` : ''),
+      (feed.cloud
+        ? `, rssCloud ${feed.cloud.protocol} at ${feed.cloud.domain}:${feed.cloud.port}${feed.cloud.path}`
+        : ''),
   ];
   for (const item of feed.items.slice(0, 20)) {
     const title = item.title ?? (item.summary ?? item.content ?? '').replace(/<[^>]*>/g, '').slice(0, 80);

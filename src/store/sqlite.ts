@@ -3,9 +3,10 @@
  * store and by the cloud's. WAL + synchronous=NORMAL: a killed process never leaves a torn
  * database; every multi-row write goes through `transaction`.
  */
-import { DatabaseSync } from 'node:sqlite';
+
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 /** One schema step. Migrations run in order, each in its own transaction, tracked by user_version. */
 export interface Migration {
