@@ -2,7 +2,7 @@
  * The whole reader path with real parts: a feed host on loopback, the real HTTP client, parser,
  * scheduler and SQLite store, driven through the one API a UI uses.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -171,6 +171,40 @@ describe('reading feeds through the API', () => {
     expect(feeds.find((f) => f.id === good.id)!.status).toBe('ok');
     const titles = (await app.river({})).groups.flatMap((g) => g.items.map((i) => i.title));
     expect(titles.sort()).toEqual(['fine', 'was fine']);
+  });
+
+  it('reads a windows-1252 feed served with that charset', async () => {
+    const xml = rssFeed('Quotes', [
+      { title: 'It\u2019s \u201cquoted\u201d \u2013 caf\u00e9', guid: 'q1' },
+    ]).replace('encoding="UTF-8"', 'encoding="windows-1252"');
+    const bytes = Uint8Array.from(
+      [...xml].map(
+        (ch) => ({ '\u2019': 0x92, '\u201c': 0x93, '\u201d': 0x94, '\u2013': 0x96 })[ch] ?? ch.charCodeAt(0),
+      ),
+    );
+    host.set('/cp1252.xml', { body: bytes, type: 'application/rss+xml; charset=windows-1252' });
+    await subscribed('/cp1252.xml');
+    expect((await app.river({})).groups[0]!.items[0]!.title).toBe(
+      'It\u2019s \u201cquoted\u201d \u2013 caf\u00e9',
+    );
+  });
+
+  it('expands nothing from a billion-laughs feed and reads nothing from disk', async () => {
+    const secret = join(dataDir, 'secret.txt');
+    writeFileSync(secret, 'TOP-SECRET-CONTENT');
+    host.set(
+      '/laughs.xml',
+      `<?xml version="1.0"?>
+<!DOCTYPE rss [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;"><!ENTITY xxe SYSTEM "file://${secret}">]>
+<rss version="2.0"><channel><title>Laughs</title><link>http://example.com/</link><description>d</description>
+<item><title>&lol3;</title><guid>l1</guid><description>&xxe;</description></item></channel></rss>`,
+    );
+    await subscribed('/laughs.xml');
+    const item = (await app.river({})).groups[0]?.items[0];
+    const shown = JSON.stringify(item ?? (await app.listFeeds()));
+    expect(shown).not.toContain('TOP-SECRET-CONTENT');
+    expect(shown).not.toContain('lollollol');
   });
 
   it('finds the feed when given the site address (autodiscovery)', async () => {

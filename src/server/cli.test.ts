@@ -1,0 +1,135 @@
+/** The `tidings` command as a user runs it: a real child process against a feed host on loopback. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
+
+const run = promisify(execFile);
+const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
+
+async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 20_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+let host: FeedHost;
+let dir: string;
+
+beforeAll(async () => {
+  host = await startFeedHost();
+  dir = mkdtempSync(join(tmpdir(), 'tidings-cli-'));
+  host.set('/feed.xml', {
+    etag: '"e1"',
+    headers: { 'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT' },
+    body: rssFeed(
+      'CLI Feed',
+      [{ title: 'one', guid: '1', date: new Date('2026-11-20T10:00:00Z') }],
+      '<ttl>120</ttl>',
+    ),
+  });
+});
+
+afterAll(async () => {
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('tidings parse', () => {
+  it('prints one JSON document per input, in order, a failure as {"error"}', async () => {
+    const file = join(dir, 'local.xml');
+    writeFileSync(file, rssFeed('Local', [{ title: 'here', guid: 'h' }]));
+    const broken = join(dir, 'broken.xml');
+    writeFileSync(broken, '<rss><channel><title>x</channel>');
+    const r = await tidings('parse', '--json', `${host.url}/feed.xml`, broken, file);
+    expect(r.code).toBe(1);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatchObject({ format: 'rss2.0', title: 'CLI Feed', ttl: 120 });
+    expect(lines[0].items[0]).toMatchObject({ id: '1', title: 'one', published: '2026-11-20T10:00:00.000Z' });
+    expect(Object.keys(lines[0].items[0])).toEqual(
+      expect.arrayContaining([
+        'id',
+        'summary',
+        'content',
+        'authors',
+        'categories',
+        'enclosures',
+        'media',
+        'children',
+      ]),
+    );
+    expect(lines[1]).toEqual({ error: expect.stringMatching(/./) });
+    expect(lines[2]).toMatchObject({ title: 'Local' });
+  });
+
+  it('answers --help and refuses bad input with one line', async () => {
+    expect((await tidings('parse', '--help')).stdout).toMatch(/Usage: tidings parse/);
+    const none = await tidings('parse');
+    expect(none.code).not.toBe(0);
+    expect(none.stderr.trim().split('\n')).toHaveLength(1);
+    const bad = await tidings('parse', '--bogus');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/bogus/);
+  });
+});
+
+describe('tidings fetch', () => {
+  it('shows status, validators, bytes and the next due time with its reason', async () => {
+    const r = await tidings('fetch', `${host.url}/feed.xml`, '--data', dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/status: 200, \d+ bytes/);
+    expect(r.stdout).toContain('ETag "e1"');
+    expect(r.stdout).toMatch(/next due: \S+Z \(ttl 120 min\)/);
+  });
+
+  it('sends the validators it is given and reports a 304', async () => {
+    const r = await tidings('fetch', `${host.url}/feed.xml`, '--etag', '"e1"');
+    expect(r.stdout).toContain('If-None-Match "e1"');
+    expect(r.stdout).toContain('304 Not Modified');
+  });
+
+  it('fails with a readable reason for a dead server', async () => {
+    const r = await tidings('fetch', 'http://127.0.0.1:1/feed.xml');
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toMatch(/error: .*127\.0\.0\.1/);
+  });
+});
+
+describe('tidings opml', () => {
+  it('imports folders and exports them again', async () => {
+    const data = join(dir, 'opml-data');
+    const file = join(dir, 'subs.opml');
+    writeFileSync(
+      file,
+      `<opml version="2.0"><head><title>t</title></head><body><outline text="News"><outline text="CLI" type="rss" xmlUrl="${host.url}/feed.xml"/></outline></body></opml>`,
+    );
+    const imported = await tidings('opml', 'import', file, '--data', data);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/Imported 1 new feed/);
+    const exported = await tidings('opml', 'export', '--data', data);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(`xmlUrl="${host.url}/feed.xml"`);
+    expect(exported.stdout).toMatch(/<outline text="News"/);
+    expect((await tidings('opml', 'import', join(dir, 'missing.opml'), '--data', data)).code).not.toBe(0);
+  });
+});
+
+describe('tidings', () => {
+  it('lists its commands and rejects unknown ones', async () => {
+    expect((await tidings('--help')).stdout).toMatch(/parse.*\n.*fetch/s);
+    const r = await tidings('frobnicate');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+});
