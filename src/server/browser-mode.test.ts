@@ -60,7 +60,7 @@ describe('browser mode', () => {
   it('answers unknown commands and bad bodies with readable errors', async () => {
     const unknown = await call('dropAllTables', []);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error.message).toMatch(/dropAllTables/);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/dropAllTables/);
     const bad = await fetch(`${server.url}/api/listFeeds`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.token}` },
@@ -117,7 +117,7 @@ describe('browser mode', () => {
     ws.on('message', (data) => events.push(JSON.parse(String(data))));
     host.set('/f.xml', rssFeed('Pushed', [{ title: 'p', guid: 'p1' }]));
     const res = await call('subscribe', [{ url: `${host.url}/f.xml` }]);
-    expect((await res.json()).result.ok).toBe(true);
+    expect(((await res.json()) as { result: { ok: boolean } }).result.ok).toBe(true);
     await app.context.scheduler.idle();
     await new Promise((r) => setTimeout(r, 50));
     ws.close();
