@@ -74,6 +74,43 @@ export interface Settings {
   pollIntervalMin: number;
   /** Days items are kept (starred kept forever). */
   retentionDays: number;
+  /** Real-time reading: reach clouds through a tunnel (default on in `tidings serve`). */
+  tunnelEnabled?: boolean;
+  /** The localtunnel server (default https://localtunnel.me). */
+  tunnelHost?: string;
+  /** Your own public address for the receiver (port forward, a server): used instead of the tunnel. */
+  publicBaseUrl?: string | null;
+}
+
+/** One rssCloud call in or out, as the activity log keeps it. */
+export interface ActivityEntry {
+  id: number;
+  /** ISO time. */
+  at: string;
+  direction: 'in' | 'out';
+  /** The cloud's host for calls out; the caller's address for calls in. */
+  peer: string;
+  /** pleaseNotify, rssCloud.pleaseNotify, notify, challenge, tunnel... */
+  procedure: string;
+  /** The feed the call was about (secrets masked). */
+  feedUrl: string | null;
+  /** The cloud's message, or what we did: "fetch queued", "404: not subscribed; nothing fetched"... */
+  result: string;
+  ok: boolean;
+  latencyMs: number | null;
+}
+
+/** Where clouds reach this reader. */
+export interface RealtimeInfo {
+  mode: 'tunnel' | 'public' | 'off';
+  /** The tunnel URL or public base URL clouds call (null while none). */
+  publicUrl: string | null;
+  tunnel: {
+    status: 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
+    lastError: string | null;
+    /** ISO time of the next reconnect attempt. */
+    nextAttemptAt: string | null;
+  } | null;
 }
 
 export interface SubscribeInput {
@@ -119,6 +156,10 @@ export interface TidingsApi {
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
   progress(): Promise<Progress>;
+  /** The rssCloud activity log, newest first (bounded). */
+  activity(limit?: number): Promise<ActivityEntry[]>;
+  /** Real-time reading's public address and tunnel state. */
+  realtimeInfo(): Promise<RealtimeInfo>;
 }
 
 export interface TidingsEvents {
@@ -131,6 +172,8 @@ export interface TidingsEvents {
   progress: Progress;
   /** Something the user should be told: a feed moved, went away... */
   notice: Notice;
+  /** An rssCloud call in or out was recorded. */
+  activity: ActivityEntry;
 }
 
 export type EventName = keyof TidingsEvents;
@@ -157,6 +200,8 @@ export const API_METHODS = [
   'getSettings',
   'updateSettings',
   'progress',
+  'activity',
+  'realtimeInfo',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];
