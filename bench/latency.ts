@@ -22,9 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { createTidings } from '../src/app/tidings.ts';
-import { createRealtime } from '../src/cloud/realtime.ts';
 import { startTunnelServer } from '../src/cloud/testing/tunnel-server.ts';
-import { openDatabase } from '../src/store/sqlite.ts';
 
 const PINGS = Number(process.env.PINGS ?? 200);
 const WARMUP = 10;
@@ -46,25 +44,25 @@ const setFeed = async (path: string, n: number) => {
 };
 const tunnelServer = await startTunnelServer();
 
-// --- the reader -------------------------------------------------------------------------------
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+// --- the reader: the app as `tidings serve` runs it, real-time on --------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'tidings-bench-latency-'));
-const app = createTidings({ dataDir });
-const { store, scheduler, clock } = app.context;
-const db = openDatabase(join(dataDir, 'realtime.db'), []);
-let errors = 0;
-const realtime = createRealtime({
-  store,
-  db,
-  http: app.context.http,
-  clock,
-  scheduler,
-  events: () => {},
-  settings: { tunnelHost: null, publicBaseUrl: null, receiverPort: 0 },
-  installId: `bench-${process.pid}`,
+const app = createTidings({
+  dataDir,
+  realtime: { tunnelHost: false, publicBaseUrl: null, receiverPort: 0, installId: `bench-${process.pid}` },
 });
-app.on('feed.status', (view) => realtime.onFeedChanged(view.id));
+const { store, scheduler } = app.context;
+const realtime = app.context.realtime!;
+let errors = 0;
 app.start();
-await realtime.start();
+await until('the receiver', () => realtime.info().receiverUrl !== null);
 const receiverUrl = realtime.info().receiverUrl!;
 
 const riverWaiters = new Map<number, () => void>();
@@ -75,14 +73,6 @@ app.on('river.changed', (e) => {
     done();
   }
 });
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const pingAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 function ping(feedUrl: string): Promise<number> {
@@ -155,11 +145,11 @@ function stats(xs: number[]) {
 }
 
 // 1. direct
-realtime.reconfigure({ publicBaseUrl: receiverUrl });
+await app.updateSettings({ publicBaseUrl: receiverUrl });
 const direct = stats(await measure('direct (cloud -> receiver on 127.0.0.1)', '/direct.xml'));
 
 // 2. through the local tunnel server
-realtime.reconfigure({ publicBaseUrl: null, tunnelHost: tunnelServer.url });
+await app.updateSettings({ publicBaseUrl: null, tunnelEnabled: true, tunnelHost: tunnelServer.url });
 await until('the tunnel', () => realtime.info().tunnel?.status === 'open');
 console.log(`tunnel open at ${realtime.info().publicUrl}`);
 const tunnel = stats(
@@ -212,9 +202,7 @@ console.log(
 );
 
 // --- clean up ---------------------------------------------------------------------------------
-await realtime.stop();
 await app.stop();
-db.close();
 pingAgent.destroy();
 peer.stdin!.end();
 await new Promise((r) => peer.once('exit', r));

@@ -2,6 +2,7 @@
  * What the application's parts share: the store, the one HTTP client, the clock, the scheduler
  * and the event bus. Built once by createTidings and handed to each use case.
  */
+import type { Realtime } from '../cloud/realtime.ts';
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { Scheduler } from '../poll/scheduler.ts';
@@ -19,6 +20,8 @@ export interface AppContext {
   random: () => number;
   /** Cap on the time one feed may take to parse. */
   maxParseMs: number;
+  /** rssCloud notifications (src/cloud/realtime.ts); null when real-time reading is off. */
+  realtime: Realtime | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = { pollIntervalMin: 60, retentionDays: 30 };

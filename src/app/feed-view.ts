@@ -1,4 +1,5 @@
 /** The store's feed row as the UI sees it: secrets masked, times as ISO, one delivery line. */
+import type { RealtimeStatus } from '../cloud/realtime.ts';
 import { maskUrl } from '../net/mask.ts';
 import { describeInterval } from '../poll/due.ts';
 import type { FeedRow } from '../store/store.ts';
@@ -7,11 +8,18 @@ import { dueInputFor } from './due-input.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function toFeedView(feed: FeedRow, settings: Settings, hasCredentials: boolean): FeedView {
+export function toFeedView(
+  feed: FeedRow,
+  settings: Settings,
+  hasCredentials: boolean,
+  realtime: RealtimeStatus | null = null,
+): FeedView {
   const delivery =
     feed.status === 'gone'
       ? 'not polled: the feed is gone'
-      : `polled ${describeInterval(dueInputFor(feed, settings))}`;
+      : realtime?.live && realtime.line
+        ? realtime.line
+        : polled(describeInterval(dueInputFor(feed, settings, null, realtime)), realtime?.reason ?? null);
   return {
     id: feed.id,
     url: maskUrl(feed.url),
@@ -27,4 +35,11 @@ export function toFeedView(feed: FeedRow, settings: Settings, hasCredentials: bo
     delivery,
     hasCredentials,
   };
+}
+
+/** "polled every 60 min (the cloud refused: ...)", merged into an existing "(ttl)" when there is one. */
+function polled(interval: string, reason: string | null): string {
+  if (!reason) return `polled ${interval}`;
+  const why = reason.replace(/\.$/, '');
+  return interval.endsWith(')') ? `polled ${interval.slice(0, -1)}; ${why})` : `polled ${interval} (${why})`;
 }

@@ -109,6 +109,8 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     result.cache,
   );
   if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: inserted.length });
+  // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
+  ctx.realtime?.onFeedChanged(feedId);
   return { feedId, kind: 'ok', newItems: inserted.length };
 }
 
@@ -135,7 +137,7 @@ function finish(ctx: AppContext, feedId: number, patch: FetchStatePatch, cache: 
   ctx.store.updateFetchState(feedId, { ...patch, lastFetchedAt: now });
   const feed = ctx.store.getFeed(feedId);
   if (!feed) return;
-  const due = nextDue(dueInputFor(feed, ctx.settings(), cache), now, ctx.random);
+  const due = nextDue(dueInputFor(feed, ctx.settings(), cache, realtimeOf(ctx, feedId)), now, ctx.random);
   ctx.store.updateFetchState(feedId, { nextDueAt: due.at, dueReason: due.reason });
   ctx.scheduler.schedule(feedId, due.at);
   emitStatus(ctx, feedId);
@@ -171,6 +173,7 @@ function markGone(ctx: AppContext, feed: FeedRow, reason: string): void {
     dueReason: null,
   });
   ctx.scheduler.remove(feed.id);
+  ctx.realtime?.onFeedChanged(feed.id); // a gone feed needs no notifications
   ctx.events.emit('notice', {
     level: 'warning',
     message: `${feed.title ?? maskUrl(feed.url)}: ${reason}`,
@@ -192,5 +195,29 @@ function movePermanently(ctx: AppContext, feed: FeedRow, newUrl: string): void {
 export function emitStatus(ctx: AppContext, feedId: number): void {
   const feed = ctx.store.getFeed(feedId);
   if (!feed) return;
-  ctx.events.emit('feed.status', toFeedView(feed, ctx.settings(), ctx.store.getCredentials(feedId) !== null));
+  ctx.events.emit(
+    'feed.status',
+    toFeedView(feed, ctx.settings(), ctx.store.getCredentials(feedId) !== null, realtimeOf(ctx, feedId)),
+  );
+}
+
+const realtimeOf = (ctx: AppContext, feedId: number) => ctx.realtime?.statusFor(feedId) ?? null;
+
+/**
+ * A feed's cloud subscription went live or lapsed: plan its next poll again from its last fetch,
+ * so polling relaxes to the safety net at once, or tightens back without waiting out 6 hours.
+ */
+export function replanPolling(ctx: AppContext, feedId: number): void {
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed || feed.status === 'gone' || feed.lastFetchedAt === null || ctx.scheduler.isRunning(feedId))
+    return;
+  const now = ctx.clock.now();
+  const due = nextDue(
+    dueInputFor(feed, ctx.settings(), null, realtimeOf(ctx, feedId)),
+    feed.lastFetchedAt,
+    ctx.random,
+  );
+  const at = Math.max(due.at, now);
+  ctx.store.updateFetchState(feedId, { nextDueAt: at, dueReason: due.reason });
+  ctx.scheduler.schedule(feedId, at);
 }

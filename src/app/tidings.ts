@@ -22,6 +22,13 @@ import type {
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { toFeedView } from './feed-view.ts';
+import {
+  activityEntries,
+  attachRealtime,
+  type RealtimeOptions,
+  realtimeInfoOf,
+  realtimeSettings,
+} from './realtime-wiring.ts';
 import { emitStatus, refreshFeed } from './refresh.ts';
 import { groupRiver, toRiverItem } from './river.ts';
 import { exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
@@ -38,7 +45,14 @@ export interface TidingsOptions {
   perHostConcurrency?: number;
   random?: () => number;
   maxParseMs?: number;
+  /**
+   * Real-time reading (rssCloud receiver, tunnel, subscriptions: src/app/realtime-wiring.ts).
+   * Absent or null: off, nothing listens. Values here win over saved settings for this run.
+   */
+  realtime?: RealtimeOptions | null;
 }
+
+export type { RealtimeOptions } from './realtime-wiring.ts';
 
 export interface Tidings extends TidingsClient {
   /** Schedules every feed and starts polling. */
@@ -65,9 +79,11 @@ export function createTidings(options: TidingsOptions): Tidings {
     });
   const events = new Emitter<TidingsEvents>();
   const hosts = new Map<number, string>();
+  const rtSettings = realtimeSettings(store, options.realtime ?? null);
   const settings = (): Settings => ({
     pollIntervalMin: store.getSetting('pollIntervalMin', DEFAULT_SETTINGS.pollIntervalMin),
     retentionDays: store.getSetting('retentionDays', DEFAULT_SETTINGS.retentionDays),
+    ...rtSettings.read(),
   });
 
   const ctx: AppContext = {
@@ -78,6 +94,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     settings,
     random: options.random ?? Math.random,
     maxParseMs: options.maxParseMs ?? 5_000,
+    realtime: null,
     scheduler: new Scheduler({
       clock,
       run: async (feedId) => {
@@ -98,6 +115,10 @@ export function createTidings(options: TidingsOptions): Tidings {
     }),
   };
 
+  const realtime = options.realtime
+    ? attachRealtime(ctx, { dataDir: options.dataDir, options: options.realtime, settings: rtSettings })
+    : null;
+
   let pruneTimer: TimerHandle | null = null;
   const prune = () => {
     store.prune(clock.now(), settings().retentionDays);
@@ -113,9 +134,11 @@ export function createTidings(options: TidingsOptions): Tidings {
         if (feed.status !== 'gone') ctx.scheduler.schedule(feed.id, feed.nextDueAt ?? now);
       }
       ctx.scheduler.start();
+      realtime?.start();
     },
     async stop() {
       pruneTimer?.cancel();
+      await realtime?.stop();
       await ctx.scheduler.stop();
       http.close();
       store.close();
@@ -126,10 +149,20 @@ export function createTidings(options: TidingsOptions): Tidings {
     subscribe: async (input) => toApiResult(await subscribe(ctx, input)),
     unsubscribe: async (feedId) => {
       hosts.delete(feedId);
+      ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
     },
     listFeeds: async () =>
-      store.listFeeds().map((f) => toFeedView(f, settings(), store.getCredentials(f.id) !== null)),
+      store
+        .listFeeds()
+        .map((f) =>
+          toFeedView(
+            f,
+            settings(),
+            store.getCredentials(f.id) !== null,
+            ctx.realtime?.statusFor(f.id) ?? null,
+          ),
+        ),
     importOpml: async (text) => toApiResult(importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
     refresh: async (feedId) => {
@@ -174,9 +207,12 @@ export function createTidings(options: TidingsOptions): Tidings {
       if (patch.retentionDays !== undefined) {
         store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
       }
+      if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
       return settings();
     },
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
+    activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
+    realtimeInfo: async () => realtimeInfoOf(ctx),
   };
   return api;
 }

@@ -198,7 +198,7 @@ describe('real-time reading through a real tunnel', () => {
     expect(asked()).toBe(1);
 
     clock.advance(22 * 3_600_000);
-    expect(realtime.statusFor(feedId).line).toBe('real-time via 127.0.0.1 (renews in 1 h)');
+    expect(realtime.statusFor(feedId).line).toBe('real-time via 127.0.0.1 (renews in 60 min)');
     await new Promise((r) => setTimeout(r, 100));
     expect(asked()).toBe(1);
     clock.advance(3_600_000);

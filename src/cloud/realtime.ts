@@ -190,6 +190,43 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     tunnel.start();
   }
 
+  async function startAll(): Promise<void> {
+    let token = deps.store.getSetting<string | null>(TOKEN_SETTING, null);
+    if (!token || !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
+      token = randomBytes(18).toString('base64url');
+      deps.store.setSetting(TOKEN_SETTING, token);
+    }
+    receiver = createReceiver({
+      token,
+      clock: deps.clock,
+      notifyProcedure: deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE,
+      isSubscribed: (url) => manager.feedFor(url) !== null,
+      onNotify: (url) => {
+        const hit = manager.feedFor(url);
+        if (!hit) return '404: not subscribed; nothing fetched';
+        manager.notified(hit.feedId);
+        // The cloud's test call while we first ask is not news: nothing to fetch.
+        if (hit.verifying) return 'verification call answered; nothing fetched';
+        deps.scheduler.fetchNow(hit.feedId);
+        return 'fetch queued';
+      },
+      log: record,
+    });
+    const started = await startReceiverServer({
+      receiver,
+      extra: deps.extra,
+      port: settings.receiverPort,
+      host: settings.receiverHost ?? '127.0.0.1',
+    });
+    if (!running) {
+      await started.close(); // stopped while the socket was opening
+      return;
+    }
+    server = started;
+    manager.start();
+    applyAddress();
+  }
+
   return {
     get receiver() {
       return receiver;
@@ -197,34 +234,12 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     async start() {
       if (running) return;
       running = true;
-      let token = deps.store.getSetting<string | null>(TOKEN_SETTING, null);
-      if (!token || !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
-        token = randomBytes(18).toString('base64url');
-        deps.store.setSetting(TOKEN_SETTING, token);
+      try {
+        await startAll();
+      } catch (e) {
+        running = false;
+        throw e;
       }
-      receiver = createReceiver({
-        token,
-        clock: deps.clock,
-        notifyProcedure: deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE,
-        isSubscribed: (url) => manager.feedFor(url) !== null,
-        onNotify: (url) => {
-          const hit = manager.feedFor(url);
-          if (!hit) return '404: not subscribed; nothing fetched';
-          manager.notified(hit.feedId);
-          if (hit.verifying) return 'verification call answered; nothing fetched';
-          deps.scheduler.fetchNow(hit.feedId);
-          return 'fetch queued';
-        },
-        log: record,
-      });
-      server = await startReceiverServer({
-        receiver,
-        extra: deps.extra,
-        port: settings.receiverPort,
-        host: settings.receiverHost ?? '127.0.0.1',
-      });
-      manager.start();
-      applyAddress();
     },
     async stop() {
       if (!running) return;
@@ -250,7 +265,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     reconfigure(next) {
       if (next.tunnelHost !== undefined) settings.tunnelHost = next.tunnelHost;
       if (next.publicBaseUrl !== undefined) settings.publicBaseUrl = next.publicBaseUrl;
-      if (running) applyAddress();
+      if (running && server) applyAddress();
     },
     renewAll: () => manager.renewAll(),
   };

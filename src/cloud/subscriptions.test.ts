@@ -136,7 +136,7 @@ describe('SubscriptionManager', () => {
     clock.advance(22 * HOUR);
     await manager.idle();
     expect(cloud.requests).toHaveLength(1);
-    expect(manager.statusFor(id).line).toBe('real-time via 127.0.0.1 (renews in 1 h)');
+    expect(manager.statusFor(id).line).toBe('real-time via 127.0.0.1 (renews in 60 min)');
     clock.advance(30 * 60_000);
     expect(manager.statusFor(id).line).toBe('real-time via 127.0.0.1 (renews in 30 min)');
 

@@ -121,11 +121,12 @@ export class SubscriptionManager {
    */
   setCallback(callback: Callback | null, opts: { problem?: string; force?: boolean } = {}): void {
     const url = callback ? callbackUrlOf(callback) : null;
+    const newProblem = url === null && opts.problem !== undefined && opts.problem !== this.callbackProblem;
     if (opts.problem) this.callbackProblem = opts.problem;
     const changed = url !== this.callbackUrl;
     this.callback = callback;
     this.callbackUrl = url;
-    if (!changed && !opts.force) return;
+    if (!changed && !opts.force && !newProblem) return; // newProblem: the feeds' reason line changes
     for (const row of this.deps.rt.listSubscriptions()) {
       if (url !== null && row.status !== 'unsupported' && (opts.force || row.callbackUrl !== url)) {
         this.enqueue(row.feedId);
@@ -207,7 +208,8 @@ export class SubscriptionManager {
     const host = hostOf(row.cloudUrl);
     if (this.isLive(row)) {
       const left = (row.nextRenewalAt ?? 0) - this.deps.clock.now();
-      const when = this.inFlight.has(feedId) || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
+      const renewing = this.inFlight.has(feedId) && (row.lastAttemptAt ?? 0) > (row.lastOkAt ?? 0);
+      const when = renewing || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
       return { live: true, line: `real-time via ${host} (${when})`, reason: null };
     }
     if (row.status === 'unsupported')
@@ -379,10 +381,13 @@ export class SubscriptionManager {
       const stillLive =
         row.status === 'live' && !moved && row.lastOkAt !== null && now < row.lastOkAt + this.expiresAfterMs;
       const delay = Math.min(this.retryMaxMs, this.retryInitialMs * 2 ** Math.min(failures - 1, 20));
+      const lapsed = current.lastOkAt !== null && now >= current.lastOkAt + this.expiresAfterMs;
       this.put({
         ...current,
         status: stillLive ? 'live' : 'failed',
-        message: result.message,
+        message: lapsed
+          ? `The subscription lapsed; the last renewal failed: ${result.message}`
+          : result.message,
         failures,
         nextRenewalAt: now + delay,
       });
@@ -412,7 +417,8 @@ function hostOf(url: string): string {
   }
 }
 
+/** "23 h" just after a renewal (not "22 h" a second later), minutes in the last 90. */
 function duration(ms: number): string {
-  if (ms >= HOUR) return `${Math.floor(ms / HOUR)} h`;
+  if (ms >= 90 * 60_000) return `${Math.round(ms / HOUR)} h`;
   return `${Math.max(1, Math.ceil(ms / 60_000))} min`;
 }

@@ -2,7 +2,9 @@
  * The page: feeds on the left, the river (or search results, or a welcome) on the right. The app
  * composes the features; features never import each other.
  */
+import { useState } from 'react';
 import { FeedIcon } from '../components/icons';
+import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
@@ -21,6 +23,7 @@ export function App() {
   const noFeeds = useApp((s) => s.feedsStatus === 'ready' && s.feeds.length === 0);
   const searching = useApp((s) => s.searchResults !== null || s.searching);
   const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
+  const [activityOpen, setActivityOpen] = useState(false);
 
   if (connection === 'unauthorized') return <Unauthorized />;
 
@@ -40,7 +43,9 @@ export function App() {
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
+          <ActivityButton open={activityOpen} onToggle={() => setActivityOpen((open) => !open)} />
         </header>
+        {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
         {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
       </main>
       <Toasts />

@@ -38,3 +38,6 @@ server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
 });
 process.on('SIGTERM', () => process.exit(0));
 process.on('SIGINT', () => process.exit(0));
+// The parent holds our stdin: when it goes (even by a crash), so do we.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();

@@ -32,7 +32,8 @@ export async function startTunnelServer(port = 0): Promise<TunnelServer> {
 }
 
 function launch(port: number): Promise<{ process: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [LAUNCHER, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin is a pipe the child watches: it exits when this process does, however that happens.
+  const proc = spawn(process.execPath, [LAUNCHER, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

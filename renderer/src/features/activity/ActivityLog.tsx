@@ -84,3 +84,19 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
     </section>
   );
 }
+
+/** The toolbar button that opens and closes the panel. */
+export function ActivityButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
+  return (
+    <button
+      type="button"
+      className="activity-toggle"
+      aria-pressed={open}
+      onClick={onToggle}
+      data-testid="activity-toggle"
+      title="rssCloud activity: every call in and out"
+    >
+      Activity
+    </button>
+  );
+}

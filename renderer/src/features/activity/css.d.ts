@@ -1,0 +1,2 @@
+/** Vite bundles stylesheets a component imports for its side effect (see ActivityLog.tsx). */
+declare module '*.css';

@@ -1,0 +1,177 @@
+/**
+ * Real-time reading inside the app (src/cloud/realtime.ts does the work): its settings (saved,
+ * with this run's options such as CLI flags on top until the user changes them), the instance
+ * wired to the scheduler, the event bus and the polling plan, and the API's views of it.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../cloud/realtime.ts';
+import { DEFAULT_TUNNEL_HOST } from '../cloud/tunnel.ts';
+import { describeError } from '../common/errors.ts';
+import type { ActivityRow } from '../store/realtime.ts';
+import { openDatabase } from '../store/sqlite.ts';
+import type { Store } from '../store/store.ts';
+import type { ActivityEntry, RealtimeInfo, Settings } from './api.ts';
+import type { AppContext } from './context.ts';
+import { emitStatus, replanPolling } from './refresh.ts';
+
+export interface RealtimeOptions {
+  /** false turns the tunnel off; a URL picks the tunnel server. */
+  tunnelHost?: string | false;
+  /** Reach the receiver here instead of through a tunnel. */
+  publicBaseUrl?: string | null;
+  /** The receiver's port on 127.0.0.1 (default 0: any free one). */
+  receiverPort?: number;
+  /** Stable per install (default: made once and kept in the store). */
+  installId?: string;
+  /** Test knobs: renewal period, retries, tunnel back-off. */
+  tuning?: Pick<RealtimeDeps, 'subscriptions' | 'tunnel'>;
+}
+
+type RealtimeFields = Pick<Settings, 'tunnelEnabled' | 'tunnelHost' | 'publicBaseUrl'>;
+
+export interface RealtimeSettingsAccess {
+  read(): Required<RealtimeFields>;
+  /** Validates and saves the real-time fields of a patch; true when the public address changed. */
+  update(patch: Partial<Settings>): boolean;
+  /** What the Realtime instance needs from them. */
+  target(): Pick<RealtimeSettings, 'tunnelHost' | 'publicBaseUrl'>;
+}
+
+export function realtimeSettings(store: Store, options: RealtimeOptions | null): RealtimeSettingsAccess {
+  const overrides: Partial<RealtimeFields> = {
+    ...(options?.tunnelHost === false ? { tunnelEnabled: false } : {}),
+    ...(typeof options?.tunnelHost === 'string'
+      ? { tunnelEnabled: true, tunnelHost: options.tunnelHost }
+      : {}),
+    ...(options?.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+  };
+  const read = (): Required<RealtimeFields> => ({
+    tunnelEnabled: overrides.tunnelEnabled ?? store.getSetting('tunnelEnabled', true),
+    tunnelHost: overrides.tunnelHost ?? store.getSetting('tunnelHost', DEFAULT_TUNNEL_HOST),
+    publicBaseUrl:
+      overrides.publicBaseUrl !== undefined
+        ? overrides.publicBaseUrl
+        : store.getSetting<string | null>('publicBaseUrl', null),
+  });
+  const target = () => {
+    const s = read();
+    return { tunnelHost: s.tunnelEnabled ? s.tunnelHost : null, publicBaseUrl: s.publicBaseUrl };
+  };
+  return {
+    read,
+    target,
+    update(patch) {
+      const before = JSON.stringify(target());
+      // The user's choice replaces this run's override from now on.
+      if (patch.tunnelEnabled !== undefined) {
+        store.setSetting('tunnelEnabled', patch.tunnelEnabled === true);
+        delete overrides.tunnelEnabled;
+      }
+      if (patch.tunnelHost !== undefined) {
+        const host = httpUrl(patch.tunnelHost);
+        if (!host)
+          throw new Error(`The tunnel server must be an http(s) address, not "${patch.tunnelHost}".`);
+        store.setSetting('tunnelHost', host);
+        delete overrides.tunnelHost;
+      }
+      if (patch.publicBaseUrl !== undefined) {
+        const text = patch.publicBaseUrl?.trim() ?? '';
+        const base = text === '' ? null : httpUrl(text);
+        if (base === undefined) throw new Error(`The public address must be an http(s) URL, not "${text}".`);
+        store.setSetting('publicBaseUrl', base);
+        delete overrides.publicBaseUrl;
+      }
+      return JSON.stringify(target()) !== before;
+    },
+  };
+}
+
+/**
+ * Creates the Realtime instance (ctx.realtime) and returns its start/stop for the app's own.
+ * Its tables live in a file of their own beside the store (see src/store/realtime.ts).
+ */
+export function attachRealtime(
+  ctx: AppContext,
+  opts: { dataDir: string; options: RealtimeOptions; settings: RealtimeSettingsAccess },
+): { start(): void; stop(): Promise<void> } {
+  const { store, events } = ctx;
+  const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
+  let installId = opts.options.installId ?? store.getSetting<string | null>('installId', null);
+  if (!installId) {
+    installId = randomUUID();
+    store.setSetting('installId', installId);
+  }
+  const realtime = createRealtime({
+    store,
+    db,
+    http: ctx.http,
+    clock: ctx.clock,
+    scheduler: ctx.scheduler,
+    events: (row) => events.emit('activity', toActivityEntry(row)),
+    onStatusChange: (feedId) => {
+      // Live or lapsed: polling relaxes to the safety net or tightens back (src/poll/due.ts).
+      // Compared with the plan itself, so it holds across restarts.
+      const live = realtime.statusFor(feedId).live;
+      const planned = store.getFeed(feedId)?.dueReason?.startsWith('real-time') ?? false;
+      if (planned !== live) replanPolling(ctx, feedId);
+      emitStatus(ctx, feedId);
+    },
+    settings: { ...opts.settings.target(), receiverPort: opts.options.receiverPort ?? 0 },
+    installId,
+    ...opts.options.tuning,
+  });
+  ctx.realtime = realtime;
+  let starting: Promise<void> | null = null;
+  return {
+    start() {
+      starting = realtime.start().catch((e: unknown) => {
+        events.emit('notice', {
+          level: 'error',
+          message: `Real-time reading could not start: ${describeError(e)}`,
+        });
+      });
+    },
+    async stop() {
+      await starting;
+      await realtime.stop();
+      db.close();
+    },
+  };
+}
+
+export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[] {
+  return (ctx.realtime?.activity(limit) ?? []).map(toActivityEntry);
+}
+
+export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
+  const info = ctx.realtime?.info();
+  if (!info) return { mode: 'off', publicUrl: null, tunnel: null };
+  const t = info.tunnel;
+  return {
+    mode: info.mode,
+    publicUrl: info.publicUrl,
+    tunnel: t
+      ? {
+          status: t.status,
+          lastError: t.lastError,
+          nextAttemptAt: t.nextAttemptAt === null ? null : new Date(t.nextAttemptAt).toISOString(),
+        }
+      : null,
+  };
+}
+
+function toActivityEntry(row: ActivityRow): ActivityEntry {
+  return { ...row, at: new Date(row.at).toISOString() };
+}
+
+/** The URL without a trailing slash when it is http(s); undefined otherwise. */
+function httpUrl(text: string): string | undefined {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href.replace(/\/+$/, '') : undefined;
+  } catch {
+    return undefined;
+  }
+}
