@@ -72,7 +72,8 @@ app.whenReady().then(() => {
       { role: 'windowMenu' },
     ]),
   );
-  core = createTidings({ dataDir: join(app.getPath('userData'), 'data') });
+  // Real-time reading on: the receiver on 127.0.0.1, reachable through the tunnel (settings).
+  core = createTidings({ dataDir: join(app.getPath('userData'), 'data'), realtime: {} });
   core.start();
   createWindow(core);
   app.on('activate', () => {

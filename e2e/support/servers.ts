@@ -17,6 +17,10 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export async function startTidings(extraArgs: string[] = []): Promise<TidingsProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tidings-e2e-'));
+  // Tests stay on loopback: without a loopback tunnel server or a public URL, no tunnel at all
+  // (the default would reach the public localtunnel service).
+  if (!extraArgs.includes('--tunnel-host') && !extraArgs.includes('--public-url'))
+    extraArgs = ['--no-tunnel', ...extraArgs];
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, 'bin', 'tidings.cjs'), 'serve', '--port', '0', '--data', dataDir, ...extraArgs],

@@ -4,7 +4,7 @@
  * API_METHODS, so adding a command means adding it here and in the implementation, nothing else.
  * Everything here must be JSON-serialisable.
  */
-import type { Category, Enclosure, Person } from '../feed/model.ts';
+import type { Category, CloudElement, Enclosure, Person } from '../feed/model.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
 
@@ -105,6 +105,11 @@ export interface RealtimeInfo {
   mode: 'tunnel' | 'public' | 'off';
   /** The tunnel URL or public base URL clouds call (null while none). */
   publicUrl: string | null;
+  /**
+   * The `<cloud>` element for feeds this install publishes: the app's own rssCloud server,
+   * mounted at /cloud on the receiver's server, so one tunnel serves both (null while none).
+   */
+  cloud: CloudElement | null;
   tunnel: {
     status: 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
     lastError: string | null;

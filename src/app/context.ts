@@ -3,6 +3,7 @@
  * and the event bus. Built once by createTidings and handed to each use case.
  */
 import type { Realtime } from '../cloud/realtime.ts';
+import type { Cloud } from '../cloud/server/cloud.ts';
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { Scheduler } from '../poll/scheduler.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   maxParseMs: number;
   /** rssCloud notifications (src/cloud/realtime.ts); null when real-time reading is off. */
   realtime: Realtime | null;
+  /** The app's own rssCloud server on the receiver's port (/cloud); null when real-time is off. */
+  ownCloud: Cloud | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = { pollIntervalMin: 60, retentionDays: 30 };

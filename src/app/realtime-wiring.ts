@@ -7,14 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../cloud/realtime.ts';
+import { cloudElementFor, createCloud } from '../cloud/server/cloud.ts';
 import { DEFAULT_TUNNEL_HOST } from '../cloud/tunnel.ts';
 import { describeError } from '../common/errors.ts';
+import { createHttpClient } from '../net/http-client.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import type { ActivityEntry, RealtimeInfo, Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { emitStatus, replanPolling } from './refresh.ts';
+import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface RealtimeOptions {
   /** false turns the tunnel off; a URL picks the tunnel server. */
@@ -25,6 +28,11 @@ export interface RealtimeOptions {
   receiverPort?: number;
   /** Stable per install (default: made once and kept in the store). */
   installId?: string;
+  /**
+   * Who the app's own cloud (mounted at /cloud on the receiver's server) may call and read.
+   * Default: public addresses only; tests on loopback allow loopback.
+   */
+  ownCloudAllow?: { loopback?: boolean; private?: boolean };
   /** Test knobs: renewal period, retries, tunnel back-off. */
   tuning?: Pick<RealtimeDeps, 'subscriptions' | 'tunnel'>;
 }
@@ -103,7 +111,23 @@ export function attachRealtime(
     installId = randomUUID();
     store.setSetting('installId', installId);
   }
+  // The user's own cloud rides on the receiver's server (one tunnel serves both): readers of the
+  // feeds this install publishes ask it for notifications at <public URL>/cloud/pleaseNotify.
+  const allow = opts.options.ownCloudAllow ?? {};
+  const ownCloud = createCloud({
+    dbPath: join(opts.dataDir, 'cloud.db'),
+    http: createHttpClient({
+      version: APP_VERSION,
+      projectUrl: PROJECT_URL,
+      hostPolicy: { allowLoopback: allow.loopback ?? false, allowPrivate: allow.private ?? false },
+      maxSocketsPerHost: 64,
+    }),
+    clock: ctx.clock,
+    basePath: OWN_CLOUD_PATH,
+    allow,
+  });
   const realtime = createRealtime({
+    extra: [{ prefix: OWN_CLOUD_PATH, handle: (req, info) => ownCloud.handle(req, info), strip: false }],
     store,
     db,
     http: ctx.http,
@@ -123,6 +147,7 @@ export function attachRealtime(
     ...opts.options.tuning,
   });
   ctx.realtime = realtime;
+  ctx.ownCloud = ownCloud;
   let starting: Promise<void> | null = null;
   return {
     start() {
@@ -136,10 +161,15 @@ export function attachRealtime(
     async stop() {
       await starting;
       await realtime.stop();
+      await ownCloud.close();
+      ctx.ownCloud = null;
       db.close();
     },
   };
 }
+
+/** Where the app's own cloud is mounted on the receiver's server. */
+export const OWN_CLOUD_PATH = '/cloud';
 
 export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[] {
   return (ctx.realtime?.activity(limit) ?? []).map(toActivityEntry);
@@ -147,11 +177,12 @@ export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[]
 
 export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
   const info = ctx.realtime?.info();
-  if (!info) return { mode: 'off', publicUrl: null, tunnel: null };
+  if (!info) return { mode: 'off', publicUrl: null, tunnel: null, cloud: null };
   const t = info.tunnel;
   return {
     mode: info.mode,
     publicUrl: info.publicUrl,
+    cloud: info.publicUrl ? cloudElementFor(info.publicUrl, OWN_CLOUD_PATH) : null,
     tunnel: t
       ? {
           status: t.status,

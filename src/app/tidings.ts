@@ -95,6 +95,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     random: options.random ?? Math.random,
     maxParseMs: options.maxParseMs ?? 5_000,
     realtime: null,
+    ownCloud: null,
     scheduler: new Scheduler({
       clock,
       run: async (feedId) => {
