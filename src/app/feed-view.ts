@@ -4,14 +4,19 @@ import { maskUrl } from '../net/mask.ts';
 import { describeInterval } from '../poll/due.ts';
 import type { FeedRow } from '../store/store.ts';
 import type { FeedView, Settings } from './api.ts';
+import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** The one way the app turns a stored feed into what a UI shows. */
+export function feedViewOf(ctx: AppContext, feed: FeedRow): FeedView {
+  return toFeedView(feed, ctx.settings(), ctx.realtime?.statusFor(feed.id) ?? null);
+}
+
 export function toFeedView(
   feed: FeedRow,
   settings: Settings,
-  hasCredentials: boolean,
   realtime: RealtimeStatus | null = null,
 ): FeedView {
   const delivery =
@@ -33,7 +38,7 @@ export function toFeedView(
     nextDueAt: iso(feed.nextDueAt),
     dueReason: feed.dueReason,
     delivery,
-    hasCredentials,
+    hasCredentials: feed.hasCredentials,
   };
 }
 

@@ -12,7 +12,7 @@ import { nextDue } from '../poll/due.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
-import { toFeedView } from './feed-view.ts';
+import { feedViewOf } from './feed-view.ts';
 
 export interface RefreshOutcome {
   feedId: number;
@@ -195,10 +195,7 @@ function movePermanently(ctx: AppContext, feed: FeedRow, newUrl: string): void {
 export function emitStatus(ctx: AppContext, feedId: number): void {
   const feed = ctx.store.getFeed(feedId);
   if (!feed) return;
-  ctx.events.emit(
-    'feed.status',
-    toFeedView(feed, ctx.settings(), ctx.store.getCredentials(feedId) !== null, realtimeOf(ctx, feedId)),
-  );
+  ctx.events.emit('feed.status', feedViewOf(ctx, feed));
 }
 
 const realtimeOf = (ctx: AppContext, feedId: number) => ctx.realtime?.statusFor(feedId) ?? null;

@@ -9,7 +9,7 @@ import { parseFeed } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
-import { toFeedView } from './feed-view.ts';
+import { feedViewOf } from './feed-view.ts';
 
 const DISCOVERY_BODY_CAP = 5 * 1024 * 1024;
 
@@ -115,5 +115,5 @@ export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): st
 function view(ctx: AppContext, feedId: number): FeedView {
   const feed = ctx.store.getFeed(feedId);
   if (!feed) throw new Error(`feed ${feedId} vanished`);
-  return toFeedView(feed, ctx.settings(), ctx.store.getCredentials(feedId) !== null);
+  return feedViewOf(ctx, feed);
 }

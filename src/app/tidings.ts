@@ -21,7 +21,7 @@ import type {
 } from './api.ts';
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
-import { toFeedView } from './feed-view.ts';
+import { feedViewOf } from './feed-view.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -153,17 +153,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
     },
-    listFeeds: async () =>
-      store
-        .listFeeds()
-        .map((f) =>
-          toFeedView(
-            f,
-            settings(),
-            store.getCredentials(f.id) !== null,
-            ctx.realtime?.statusFor(f.id) ?? null,
-          ),
-        ),
+    listFeeds: async () => store.listFeeds().map((f) => feedViewOf(ctx, f)),
     importOpml: async (text) => toApiResult(importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
     refresh: async (feedId) => {

@@ -157,6 +157,13 @@ describe('real-time reading in the app', () => {
       mode: 'public',
       publicUrl: `http://127.0.0.1:${port}`,
       tunnel: null,
+      cloud: {
+        domain: '127.0.0.1',
+        port,
+        path: '/cloud/pleaseNotify',
+        registerProcedure: '',
+        protocol: 'http-post',
+      },
     });
 
     host.set(
@@ -202,6 +209,6 @@ describe('real-time reading in the app', () => {
     a.start();
     expect(a.context.realtime).toBeNull();
     expect(await a.activity()).toEqual([]);
-    expect(await a.realtimeInfo()).toEqual({ mode: 'off', publicUrl: null, tunnel: null });
+    expect(await a.realtimeInfo()).toEqual({ mode: 'off', publicUrl: null, tunnel: null, cloud: null });
   });
 });
