@@ -3,63 +3,26 @@
  * and `tidings serve` (the reader, its receiver reached at a public URL on 127.0.0.1). A writer
  * saves the feed and pings the cloud; the reader's open river shows the item with no refresh.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { freePort } from '../src/net/test-server.ts';
 import {
   type FeedHost,
   rssFeed,
+  spawnTidings,
   startFeedHost,
   startTidings,
   type TidingsProcess,
 } from './support/servers.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function startCloudProcess(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tidings-e2e-cloud-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'tidings.cjs'), 'cloud', '--port', '0', '--data', dataDir, '--allow-loopback'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+function startCloudProcess() {
+  return spawnTidings('cloud', ['--port', '0', '--allow-loopback'], /(http:\/\/127\.0\.0\.1:\d+)/).then(
+    (child) => ({
+      url: child.ready,
+      port: Number(new URL(child.ready).port),
+      stop: child.stop,
+    }),
   );
-  let output = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tidings cloud did not start:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]!);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-  });
-  return {
-    url,
-    port: Number(new URL(url).port),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 let host: FeedHost;

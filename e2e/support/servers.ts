@@ -15,37 +15,41 @@ export interface TidingsProcess {
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-export async function startTidings(extraArgs: string[] = []): Promise<TidingsProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tidings-e2e-'));
-  // Tests stay on loopback: without a loopback tunnel server or a public URL, no tunnel at all
-  // (the default would reach the public localtunnel service).
-  if (!extraArgs.includes('--tunnel-host') && !extraArgs.includes('--public-url'))
-    extraArgs = ['--no-tunnel', ...extraArgs];
+export interface TidingsChild {
+  /** The first match of `ready` in the child's output (e.g. the URL it printed). */
+  ready: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `tidings <command> --data <temp dir> ...args` until its output matches `ready`. */
+export async function spawnTidings(command: string, args: string[], ready: RegExp): Promise<TidingsChild> {
+  const dataDir = mkdtempSync(join(tmpdir(), `tidings-e2e-${command}-`));
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'tidings.cjs'), 'serve', '--port', '0', '--data', dataDir, ...extraArgs],
+    [join(ROOT, 'bin', 'tidings.cjs'), command, '--data', dataDir, ...args],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  const openUrl = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tidings serve did not start:\n${output}`)), 30_000);
+  const matched = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tidings ${command} did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Open (http:\/\/\S+)/.exec(output);
+      const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolvePromise(match[1]!);
+        resolvePromise(match[1] ?? match[0]);
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`tidings serve exited with ${code}:\n${output}`));
+      reject(new Error(`tidings ${command} exited with ${code}:\n${output}`));
     });
   });
   return {
-    openUrl,
+    ready: matched,
     dataDir,
     async stop() {
       if (child.exitCode === null) {
@@ -56,4 +60,15 @@ export async function startTidings(extraArgs: string[] = []): Promise<TidingsPro
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export async function startTidings(extraArgs: string[] = []): Promise<TidingsProcess> {
+  // Tests stay on loopback: without a loopback tunnel server or a public URL, no tunnel at all
+  // (the default would reach the public localtunnel service).
+  const args =
+    extraArgs.includes('--tunnel-host') || extraArgs.includes('--public-url')
+      ? extraArgs
+      : ['--no-tunnel', ...extraArgs];
+  const child = await spawnTidings('serve', ['--port', '0', ...args], /Open (http:\/\/\S+)/);
+  return { openUrl: child.ready, dataDir: child.dataDir, stop: child.stop };
 }

@@ -4,22 +4,14 @@
  * real sockets on loopback, no tunnel (public base URLs point at the receivers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../cloud/testing/wait.ts';
 import { writeRss } from '../feed/write-rss.ts';
+import { freePort } from '../net/test-server.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import { createTidings, type Tidings } from './tidings.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let dirs: string[] = [];
 let apps: Tidings[] = [];

@@ -3,22 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '../feed/model.ts';
+import { newItem } from '../feed/model-new.ts';
 
 export function makeItem(id: string, over: Partial<Item> = {}): Item {
   return {
+    ...newItem(),
     id,
     title: `Title ${id}`,
     link: `https://example.com/${id}`,
     summary: `<p>Summary of ${id}</p>`,
-    content: null,
-    published: null,
-    updated: null,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    comments: null,
-    media: [],
-    children: [],
     ...over,
   };
 }
