@@ -23,10 +23,18 @@ export const createFeedsSlice =
     // Rapid 'feeds.changed' events (an OPML import) collapse into one request in flight + one after.
     let loading: Promise<void> | null = null;
     let again = false;
+    // A command's answer is a snapshot taken when the core answered; a 'feed.status' event that
+    // arrives before that answer is newer and must win (HTTP answers and WebSocket events race).
+    let eventSeq = 0;
+    const lastEvent = new Map<number, number>();
+    const newerEventSince = (feedId: number, since: number) => (lastEvent.get(feedId) ?? 0) > since;
 
     async function loadOnce(): Promise<void> {
+      const since = eventSeq;
       try {
-        const feeds = await api.listFeeds();
+        const listed = await api.listFeeds();
+        const current = new Map(get().feeds.map((f) => [f.id, f]));
+        const feeds = listed.map((f) => (newerEventSince(f.id, since) ? (current.get(f.id) ?? f) : f));
         set({ feeds, feedsStatus: 'ready' });
       } catch (err) {
         if (get().feedsStatus === 'loading') set({ feedsStatus: 'error' });
@@ -54,6 +62,7 @@ export const createFeedsSlice =
       },
 
       upsertFeed(feed) {
+        lastEvent.set(feed.id, ++eventSeq);
         set((state) => {
           const index = state.feeds.findIndex((f) => f.id === feed.id);
           if (index === -1) return { feeds: [...state.feeds, feed] };
@@ -65,8 +74,9 @@ export const createFeedsSlice =
 
       async addFeed(url) {
         try {
+          const since = eventSeq;
           const result = await api.subscribe({ url: url.trim() });
-          if (result.ok) get().upsertFeed(result.value);
+          if (result.ok && !newerEventSince(result.value.id, since)) get().upsertFeed(result.value);
           return result;
         } catch (err) {
           reportError(get, err);

@@ -1,0 +1,74 @@
+/**
+ * Command answers and events race (HTTP vs WebSocket): a 'feed.status' event that arrives while
+ * a listFeeds or subscribe answer is on its way is newer, and the older snapshot must not undo it.
+ * The API here is a hand-driven stand-in for the transport, so the test controls the order.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApiResult, FeedView, TidingsApi } from '../../../src/app/api';
+import { createAppStore } from './store';
+
+const view = (id: number, delivery: string): FeedView => ({
+  id,
+  url: `http://127.0.0.1/${id}.xml`,
+  title: `Feed ${id}`,
+  siteUrl: null,
+  folder: null,
+  unread: 0,
+  status: 'ok',
+  error: null,
+  lastFetchedAt: null,
+  nextDueAt: null,
+  dueReason: null,
+  delivery,
+  hasCredentials: false,
+});
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function apiWith(overrides: Partial<TidingsApi>): TidingsApi {
+  return new Proxy(overrides as TidingsApi, {
+    get: (target, name) => (target as never)[name] ?? (async () => null),
+  });
+}
+
+describe('feeds slice', () => {
+  it('keeps a feed.status event that arrived while listFeeds was in flight', async () => {
+    const listed = deferred<FeedView[]>();
+    const store = createAppStore(apiWith({ listFeeds: () => listed.promise }));
+    const loading = store.getState().loadFeeds();
+    store.getState().upsertFeed(view(1, 'real-time via cloud.example (renews in 23 h)'));
+    listed.resolve([
+      view(1, 'polled every 60 min (asking cloud.example for notifications)'),
+      view(2, 'polled'),
+    ]);
+    await loading;
+    expect(store.getState().feeds.map((f) => f.delivery)).toEqual([
+      'real-time via cloud.example (renews in 23 h)',
+      'polled',
+    ]);
+  });
+
+  it('takes the listFeeds answer when no event came in between', async () => {
+    const store = createAppStore(apiWith({ listFeeds: async () => [view(1, 'fresh')] }));
+    store.getState().upsertFeed(view(1, 'old'));
+    await store.getState().loadFeeds();
+    expect(store.getState().feeds[0]!.delivery).toBe('fresh');
+  });
+
+  it("does not let subscribe's answer overwrite a newer event for the new feed", async () => {
+    const answer = deferred<ApiResult<FeedView>>();
+    const store = createAppStore(apiWith({ subscribe: () => answer.promise }));
+    const adding = store.getState().addFeed('http://127.0.0.1/1.xml');
+    store.getState().upsertFeed(view(1, 'real-time via cloud.example (renews in 23 h)'));
+    answer.resolve({ ok: true, value: view(1, 'polled every 60 min') });
+    await adding;
+    expect(store.getState().feeds).toHaveLength(1);
+    expect(store.getState().feeds[0]!.delivery).toBe('real-time via cloud.example (renews in 23 h)');
+  });
+});
