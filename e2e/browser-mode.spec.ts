@@ -95,6 +95,39 @@ test('hostile item HTML is sanitised before it reaches the DOM', async ({ page }
   expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
+test('a private feed is read with the login given when subscribing, and the login never comes back', async ({
+  page,
+}) => {
+  host.set('/private.xml', {
+    body: rssFeed('Members Only', [
+      { title: 'For members', guid: 'm1', date: new Date('2026-11-20T09:00:00Z') },
+    ]),
+    basicAuth: { username: 'reader', password: 'open-sesame' },
+  });
+  await page.goto(tidings.openUrl);
+  await page.getByTestId('add-feed-input').fill(`${host.url}/private.xml`);
+  await page.getByTestId('add-feed-login').locator('summary').click();
+  await page.getByTestId('add-feed-username').fill('reader');
+  await page.getByTestId('add-feed-password').fill('open-sesame');
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: 'test-results/screenshots/add-private-feed.png' });
+  await page.getByTestId('add-feed-submit').click();
+  await expect(page.getByTestId('river')).toContainText('For members');
+
+  const base = new URL(tidings.openUrl);
+  const auth = { authorization: `Bearer ${base.searchParams.get('token')}` };
+  const feeds = await (
+    await fetch(`${base.origin}/api/listFeeds`, { method: 'POST', headers: auth, body: '{"args":[]}' })
+  ).text();
+  expect(feeds).toContain('"hasCredentials":true');
+  expect(feeds).not.toContain('open-sesame');
+  const opml = await (
+    await fetch(`${base.origin}/api/exportOpml`, { method: 'POST', headers: auth, body: '{"args":[]}' })
+  ).text();
+  expect(opml).toContain('private.xml');
+  expect(opml).not.toContain('open-sesame');
+});
+
 test('the API refuses calls without the token', async ({ request }) => {
   const base = new URL(tidings.openUrl);
   const res = await request.post(`${base.origin}/api/listFeeds`, { data: { args: [] } });

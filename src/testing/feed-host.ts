@@ -12,6 +12,8 @@ export interface Route {
   headers?: Record<string, string>;
   /** Answer 304 when If-None-Match equals this ETag (sent with 200s too). */
   etag?: string;
+  /** Require HTTP Basic with these credentials (401 otherwise). */
+  basicAuth?: { username: string; password: string };
 }
 
 export interface FeedHost {
@@ -37,6 +39,15 @@ export async function startFeedHost(): Promise<FeedHost> {
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
+    }
+    if (route.basicAuth) {
+      const expected = `Basic ${Buffer.from(`${route.basicAuth.username}:${route.basicAuth.password}`).toString('base64')}`;
+      if (req.headers.authorization !== expected) {
+        res
+          .writeHead(401, { 'www-authenticate': 'Basic realm="feed"', 'content-type': 'text/plain' })
+          .end('login needed');
+        return;
+      }
     }
     if (route.etag && req.headers['if-none-match'] === route.etag) {
       res.writeHead(304, { etag: route.etag }).end();

@@ -1,4 +1,4 @@
-import type { ApiResult, FeedView, TidingsApi } from '../../../src/app/api';
+import type { ApiResult, FeedView, SubscribeInput, TidingsApi } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
@@ -9,7 +9,7 @@ export interface FeedsSlice {
   loadFeeds(): Promise<void>;
   /** Replaces one row (a 'feed.status' event, or a command's answer), or adds it if new. */
   upsertFeed(feed: FeedView): void;
-  addFeed(url: string): Promise<ApiResult<FeedView>>;
+  addFeed(url: string, credentials?: SubscribeInput['credentials']): Promise<ApiResult<FeedView>>;
   unsubscribe(feedId: number): Promise<void>;
   refreshFeeds(feedId: number | null): Promise<void>;
   markFeedAllRead(feedId: number): Promise<void>;
@@ -72,10 +72,10 @@ export const createFeedsSlice =
         });
       },
 
-      async addFeed(url) {
+      async addFeed(url, credentials) {
         try {
           const since = eventSeq;
-          const result = await api.subscribe({ url: url.trim() });
+          const result = await api.subscribe({ url: url.trim(), ...(credentials ? { credentials } : {}) });
           if (result.ok && !newerEventSince(result.value.id, since)) get().upsertFeed(result.value);
           return result;
         } catch (err) {
