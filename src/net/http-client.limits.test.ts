@@ -32,9 +32,14 @@ async function streamBytes(res: import('node:http').ServerResponse, total: numbe
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
     if (!res.write(chunk)) {
-      await new Promise((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
       });
     }
   }

@@ -37,6 +37,8 @@ export interface HttpClientOptions {
   maxSocketsPerHost?: number;
   /** Wall-clock source for cache hints (Retry-After seconds, WSSE Created). Timeouts use real time. */
   clock?: Clock;
+  /** Extra certificate authorities (PEM) to trust besides the system's: a private CA, a test certificate. */
+  ca?: string | Uint8Array;
 }
 
 /** Feed types first, then generic XML/JSON, then anything (HTML pages for autodiscovery). */
@@ -90,7 +92,7 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
   const limits: FetchLimits = { ...DEFAULT_FETCH_LIMITS, ...opts.limits };
   const policy: HostPolicy = { ...DEFAULT_HOST_POLICY, ...opts.hostPolicy };
   const clock = opts.clock ?? systemClock;
-  const agents = createAgents(opts.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST);
+  const agents = createAgents(opts.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST, opts.ca);
   const lookup = guardedLookup(policy);
   const shared = { agents, lookup, policy, connectTimeoutMs: limits.connectTimeoutMs };
 

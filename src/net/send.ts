@@ -6,6 +6,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import tls from 'node:tls';
 import { discardBody, readBody } from './decompress.ts';
 import { aborted, connectTimeout, NetFailure } from './net-errors.ts';
 
@@ -14,8 +15,11 @@ export interface Agents {
   https: https.Agent;
 }
 
-/** One keep-alive agent per protocol; `maxSocketsPerHost` bounds parallel connections to a host. */
-export function createAgents(maxSocketsPerHost: number): Agents {
+/**
+ * One keep-alive agent per protocol; `maxSocketsPerHost` bounds parallel connections to a host.
+ * `extraCa` adds certificate authorities to the system's (a private CA; a test certificate).
+ */
+export function createAgents(maxSocketsPerHost: number, extraCa?: string | Uint8Array): Agents {
   const options = {
     keepAlive: true,
     maxSockets: maxSocketsPerHost,
@@ -24,7 +28,8 @@ export function createAgents(maxSocketsPerHost: number): Agents {
     // Idle keep-alive sockets are dropped after this long (servers usually close sooner).
     timeout: 30_000,
   };
-  return { http: new http.Agent(options), https: new https.Agent(options) };
+  const ca = extraCa ? [...tls.rootCertificates, Buffer.from(extraCa).toString('utf8')] : undefined;
+  return { http: new http.Agent(options), https: new https.Agent(ca ? { ...options, ca } : options) };
 }
 
 export interface SendOptions {

@@ -3,23 +3,12 @@
  * for each subscriber protocol and each way of pinging. This cloud answers a ping right after
  * the read and compare; `cloud.idle()` waits for the fan-out before the deliveries are checked.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, systemClock } from '../../common/clock.ts';
 import { SUBSCRIPTION_TTL_MS } from './core.ts';
 import { messages } from './messages.ts';
 import type { NotifyProtocol } from './params.ts';
 import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
-
-let tlsSetting: string | undefined;
-beforeAll(() => {
-  tlsSetting = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  // https-post subscribers use the self-signed certificate in testdata/ (this fork only).
-  process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-});
-afterAll(() => {
-  if (tlsSetting === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  else process.env.NODE_TLS_REJECT_UNAUTHORIZED = tlsSetting;
-});
 
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
 const PROTOCOLS: NotifyProtocol[] = ['http-post', 'https-post', 'xml-rpc'];

@@ -3,23 +3,13 @@
  * row by row, against this cloud on loopback: for each callback protocol (http-post, https-post,
  * xml-rpc) and each way of asking (XML-RPC, REST with an XML answer, REST with a JSON answer).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { XmlRpcValue } from '../xmlrpc.ts';
 import { messages } from './messages.ts';
 import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
 
 // The https-post rows need an HTTPS subscriber; its certificate is a self-signed one from
 // testdata/. This process (vitest runs each file in its own fork) accepts it.
-let tlsSetting: string | undefined;
-beforeAll(() => {
-  tlsSetting = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-});
-afterAll(() => {
-  if (tlsSetting === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  else process.env.NODE_TLS_REJECT_UNAUTHORIZED = tlsSetting;
-});
-
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
 const PROTOCOLS = ['http-post', 'https-post', 'xml-rpc'] as const;
 const ASKING: Asking[] = ['XML-RPC', 'REST-XML', 'REST-JSON'];

@@ -179,9 +179,20 @@ export interface TestCloud {
 export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: string): Promise<TestCloud> {
   const home = dir ?? mkdtempSync(join(tmpdir(), 'tidings-cloud-'));
   const clock = overrides.clock ?? new ManualClock(Date.UTC(2026, 0, 1));
-  const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true } });
+  // https-post subscribers use the self-signed certificate in testdata/: trusted here, not by
+  // turning certificate checks off.
+  const ca = readFileSync(new URL('./testdata/localhost.crt', import.meta.url));
+  const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true }, ca });
+  const notifyHttp = createHttpClient({ hostPolicy: { allowLoopback: true }, ca, maxSocketsPerHost: 128 });
   const dbPath = join(home, 'cloud.sqlite');
-  const cloud = createCloud({ dbPath, http: httpClient, clock, allow: { loopback: true }, ...overrides });
+  const cloud = createCloud({
+    dbPath,
+    http: httpClient,
+    notifyHttp,
+    clock,
+    allow: { loopback: true },
+    ...overrides,
+  });
   const server = await serve((req, info) => cloud.handle(req, info), { maxBodyBytes: 4 * 1024 * 1024 });
   return {
     cloud,
@@ -194,6 +205,7 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
       await server.close();
       await cloud.close();
       httpClient.close();
+      notifyHttp.close();
       if (!opts.keepData && !dir) rmSync(home, { recursive: true, force: true });
     },
   };
