@@ -287,3 +287,21 @@ describe('reading feeds through the API', () => {
     expect((await app.search('two')).map((i) => i.title)).toEqual(['two']);
   });
 });
+
+describe('settings', () => {
+  it('applies a new polling interval to every feed at once', async () => {
+    host.set('/a.xml', rssFeed('Feed A', [{ title: 'one', guid: '1' }]));
+    await subscribed('/a.xml');
+    const before = (await app.listFeeds())[0]!;
+    expect(before.delivery).toBe('polled every 60 min');
+    const changed: number[] = [];
+    app.on('feeds.changed', (e) => changed.push(e.count));
+    const s = await app.updateSettings({ pollIntervalMin: 30 });
+    expect(s.pollIntervalMin).toBe(30);
+    const after = (await app.listFeeds())[0]!;
+    expect(after.delivery).toBe('polled every 30 min');
+    expect(Date.parse(after.nextDueAt!)).toBeLessThan(Date.parse(before.nextDueAt!));
+    expect(changed).toEqual([1]);
+    expect((await app.updateSettings({ pollIntervalMin: 1 })).pollIntervalMin).toBe(5);
+  });
+});

@@ -29,7 +29,7 @@ import {
   realtimeInfoOf,
   realtimeSettings,
 } from './realtime-wiring.ts';
-import { emitStatus, refreshFeed } from './refresh.ts';
+import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
 import { groupRiver, toRiverItem } from './river.ts';
 import { exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
@@ -199,6 +199,13 @@ export function createTidings(options: TidingsOptions): Tidings {
         store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
       }
       if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
+      // A new default interval applies now, not after each feed's next fetch; a shorter
+      // retention prunes now. Rows are refetched for their new delivery lines.
+      if (patch.pollIntervalMin !== undefined) {
+        for (const feed of store.listFeeds()) replanPolling(ctx, feed.id);
+      }
+      if (patch.retentionDays !== undefined) store.prune(clock.now(), settings().retentionDays);
+      events.emit('feeds.changed', { count: store.listFeeds().length });
       return settings();
     },
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),

@@ -14,6 +14,7 @@ import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
 import { SearchBox } from '../features/search/SearchBox';
 import { SearchResults } from '../features/search/SearchResults';
+import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
 import { useApp } from '../store/context';
 import { Unauthorized } from './Unauthorized';
 import { Welcome } from './Welcome';
@@ -24,6 +25,7 @@ export function App() {
   const searching = useApp((s) => s.searchResults !== null || s.searching);
   const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
   const [activityOpen, setActivityOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
 
   if (connection === 'unauthorized') return <Unauthorized />;
 
@@ -44,7 +46,9 @@ export function App() {
           <StatusBadges />
           <SearchBox />
           <ActivityButton open={activityOpen} onToggle={() => setActivityOpen((open) => !open)} />
+          <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen((open) => !open)} />
         </header>
+        {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
         {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
         {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
       </main>

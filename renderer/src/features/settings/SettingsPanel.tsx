@@ -1,0 +1,193 @@
+/**
+ * Settings: how often feeds are polled, how long items are kept, and how clouds reach this
+ * install for real-time reading (a tunnel, or a public address of your own). Self-contained like
+ * the activity log: it reads and writes through the API; the core validates and keeps them.
+ */
+import { type FormEvent, useEffect, useState } from 'react';
+import type { RealtimeInfo, Settings } from '../../../../src/app/api';
+import { getClient } from '../../api/client';
+import { CloseIcon } from '../../components/icons';
+import './settings.css';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function describeRealtime(info: RealtimeInfo | null): string {
+  if (!info) return 'Checking…';
+  if (info.mode === 'off') return 'Off: feeds with a <cloud> are polled like the others.';
+  const where = info.publicUrl ?? 'no public address yet';
+  if (info.mode === 'public') return `Clouds call ${where} (your public address).`;
+  const t = info.tunnel;
+  if (t?.status === 'open') return `Tunnel open: clouds call ${where}.`;
+  if (t?.lastError) return `Tunnel ${t.status}: ${t.lastError}`;
+  return `Tunnel ${t?.status ?? 'starting'}…`;
+}
+
+export function SettingsPanel({ onClose }: { onClose(): void }) {
+  const [saved, setSaved] = useState<Settings | null>(null);
+  const [draft, setDraft] = useState<Settings | null>(null);
+  const [info, setInfo] = useState<RealtimeInfo | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    const client = getClient();
+    let open = true;
+    client.getSettings().then(
+      (s) => {
+        if (!open) return;
+        setSaved(s);
+        setDraft(s);
+      },
+      (e: unknown) => open && setStatus({ ok: false, text: message(e) }),
+    );
+    // The tunnel comes and goes on its own: keep its line current while the panel is open.
+    const poll = () =>
+      client.realtimeInfo().then(
+        (i) => open && setInfo(i),
+        () => {},
+      );
+    poll();
+    const timer = setInterval(poll, 2000);
+    return () => {
+      open = false;
+      clearInterval(timer);
+    };
+  }, []);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!draft || !saved) return;
+    const patch: Partial<Settings> = {};
+    for (const key of Object.keys(draft) as (keyof Settings)[]) {
+      if (draft[key] !== saved[key]) Object.assign(patch, { [key]: draft[key] });
+    }
+    try {
+      const next = await getClient().updateSettings(patch);
+      setSaved(next);
+      setDraft(next);
+      setStatus({ ok: true, text: 'Saved.' });
+      setInfo(await getClient().realtimeInfo());
+    } catch (e) {
+      setStatus({ ok: false, text: message(e) });
+    }
+  }
+
+  const set = (patch: Partial<Settings>) => {
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+    setStatus(null);
+  };
+
+  return (
+    <section className="settings" data-testid="settings-panel" aria-label="Settings">
+      <header className="settings-head">
+        <h2>Settings</h2>
+        <button type="button" className="icon-button" aria-label="Close settings" onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </header>
+      {draft && (
+        <form className="settings-form" onSubmit={save}>
+          <fieldset>
+            <legend>Reading</legend>
+            <label>
+              Poll feeds every
+              <input
+                type="number"
+                min={5}
+                max={1440}
+                value={draft.pollIntervalMin}
+                onChange={(e) => set({ pollIntervalMin: Number(e.target.value) })}
+                data-testid="settings-interval"
+              />
+              minutes (a feed's own ttl or skip hours may make it less often)
+            </label>
+            <label>
+              Keep items for
+              <input
+                type="number"
+                min={1}
+                max={3650}
+                value={draft.retentionDays}
+                onChange={(e) => set({ retentionDays: Number(e.target.value) })}
+                data-testid="settings-retention"
+              />
+              days (starred items are kept forever)
+            </label>
+          </fieldset>
+          <fieldset>
+            <legend>Real time (rssCloud)</legend>
+            <p className="settings-status" data-testid="settings-realtime">
+              {describeRealtime(info)}
+            </p>
+            <label className="settings-check">
+              <input
+                type="checkbox"
+                checked={draft.tunnelEnabled ?? false}
+                onChange={(e) => set({ tunnelEnabled: e.target.checked })}
+                data-testid="settings-tunnel-enabled"
+              />
+              Reach this computer through a tunnel
+            </label>
+            <label>
+              Tunnel server
+              <input
+                type="url"
+                value={draft.tunnelHost ?? ''}
+                disabled={!draft.tunnelEnabled}
+                onChange={(e) => set({ tunnelHost: e.target.value })}
+                data-testid="settings-tunnel-host"
+              />
+            </label>
+            <label>
+              Or your own public address (a port forward or a server), instead of a tunnel
+              <input
+                type="url"
+                placeholder="https://me.example.org"
+                value={draft.publicBaseUrl ?? ''}
+                onChange={(e) => set({ publicBaseUrl: e.target.value.trim() === '' ? null : e.target.value })}
+                data-testid="settings-public-url"
+              />
+            </label>
+            {info?.cloud && (
+              <p className="settings-note" data-testid="settings-own-cloud">
+                Your own cloud, for feeds you publish: {info.cloud.protocol} at {info.cloud.domain}:
+                {info.cloud.port}
+                {info.cloud.path}
+              </p>
+            )}
+          </fieldset>
+          <div className="settings-actions">
+            <button type="submit" className="primary" data-testid="settings-save">
+              Save
+            </button>
+            {status && (
+              <span
+                className={status.ok ? 'settings-ok' : 'form-error'}
+                role="status"
+                data-testid="settings-result"
+              >
+                {status.text}
+              </span>
+            )}
+          </div>
+        </form>
+      )}
+      {!draft && status && <p className="form-error">{status.text}</p>}
+    </section>
+  );
+}
+
+/** The toolbar button that opens and closes the panel. */
+export function SettingsButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
+  return (
+    <button
+      type="button"
+      className="activity-toggle"
+      aria-pressed={open}
+      onClick={onToggle}
+      data-testid="settings-toggle"
+      title="Settings"
+    >
+      Settings
+    </button>
+  );
+}
