@@ -38,6 +38,13 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     }),
   ];
 
+  // Feed rows carry time-relative lines ("renews in 21 h", next due): refresh them now and then,
+  // even when no event says anything changed.
+  const ROWS_REFRESH_MS = 5 * 60 * 1000;
+  const timer = setInterval(() => {
+    if (actions().connection !== 'unauthorized') void actions().loadFeeds();
+  }, ROWS_REFRESH_MS);
+
   actions().setConnection(client.connection());
   if (client.connection() !== 'unauthorized') {
     void actions().loadFeeds();
@@ -45,6 +52,7 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     void loadProgress();
   }
   return () => {
+    clearInterval(timer);
     for (const off of offs) off();
   };
 }
