@@ -1,27 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import {
-  type FeedHost,
-  rssFeed,
-  startFeedHost,
-  startTidings,
-  type TidingsProcess,
-} from './support/servers.ts';
+import { expect, test } from './support/fixtures.ts';
+import { rssFeed } from './support/servers.ts';
 
-let host: FeedHost;
-let tidings: TidingsProcess;
-
-test.beforeEach(async () => {
-  host = await startFeedHost();
-  tidings = await startTidings();
-});
-
-test.afterEach(async () => {
-  await tidings?.stop();
-  await host?.close();
-});
-
-test('a new user subscribes to a feed and sees its river', async ({ page }) => {
+test('a new user subscribes to a feed and sees its river', async ({ page, host, tidings }) => {
   host.set(
     '/feed.xml',
     rssFeed('Loopback News', [
@@ -55,7 +36,7 @@ test('a new user subscribes to a feed and sees its river', async ({ page }) => {
   await page.screenshot({ path: 'test-results/screenshots/river.png', fullPage: true });
 });
 
-test('subscribing by site URL finds the feed through autodiscovery', async ({ page }) => {
+test('subscribing by site URL finds the feed through autodiscovery', async ({ page, host, tidings }) => {
   host.set('/', {
     body: '<html><head><title>Site</title><link rel="alternate" type="application/rss+xml" href="/news.rss"></head><body>hi</body></html>',
     type: 'text/html',
@@ -72,7 +53,7 @@ test('subscribing by site URL finds the feed through autodiscovery', async ({ pa
   await expect(page.getByTestId('river')).toContainText('Found me');
 });
 
-test('hostile item HTML is sanitised before it reaches the DOM', async ({ page }) => {
+test('hostile item HTML is sanitised before it reaches the DOM', async ({ page, host, tidings }) => {
   host.set(
     '/evil.xml',
     rssFeed('Evil Feed', [
@@ -97,6 +78,8 @@ test('hostile item HTML is sanitised before it reaches the DOM', async ({ page }
 
 test('a private feed is read with the login given when subscribing, and the login never comes back', async ({
   page,
+  host,
+  tidings,
 }) => {
   host.set('/private.xml', {
     body: rssFeed('Members Only', [
@@ -128,7 +111,7 @@ test('a private feed is read with the login given when subscribing, and the logi
   expect(opml).not.toContain('open-sesame');
 });
 
-test('the API refuses calls without the token', async ({ request }) => {
+test('the API refuses calls without the token', async ({ request, tidings }) => {
   const base = new URL(tidings.openUrl);
   const res = await request.post(`${base.origin}/api/listFeeds`, { data: { args: [] } });
   expect(res.status()).toBe(401);

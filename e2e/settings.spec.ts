@@ -1,28 +1,9 @@
 /** Settings from the window: the polling interval applies at once; a bad address is refused in words. */
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import {
-  type FeedHost,
-  rssFeed,
-  startFeedHost,
-  startTidings,
-  type TidingsProcess,
-} from './support/servers.ts';
+import { expect, test } from './support/fixtures.ts';
+import { rssFeed } from './support/servers.ts';
 
-let host: FeedHost;
-let tidings: TidingsProcess;
-
-test.beforeEach(async () => {
-  host = await startFeedHost();
-  tidings = await startTidings();
-});
-
-test.afterEach(async () => {
-  await tidings?.stop();
-  await host?.close();
-});
-
-test('changing settings in the panel takes effect and explains refusals', async ({ page }) => {
+test('changing settings in the panel takes effect and explains refusals', async ({ page, host, tidings }) => {
   host.set(
     '/feed.xml',
     rssFeed('Settled Feed', [{ title: 'hello', guid: 's1', date: new Date('2026-11-20T09:00:00Z') }]),

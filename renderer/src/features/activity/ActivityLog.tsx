@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { ActivityEntry } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CloseIcon } from '../../components/icons';
+import { PanelToggle } from '../../components/PanelToggle';
 import './activity.css';
 
 const SHOWN = 200;
@@ -88,15 +89,12 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
 /** The toolbar button that opens and closes the panel. */
 export function ActivityButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
   return (
-    <button
-      type="button"
-      className="activity-toggle"
-      aria-pressed={open}
-      onClick={onToggle}
-      data-testid="activity-toggle"
+    <PanelToggle
+      label="Activity"
       title="rssCloud activity: every call in and out"
-    >
-      Activity
-    </button>
+      open={open}
+      onToggle={onToggle}
+      testId="activity-toggle"
+    />
   );
 }

@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { RealtimeInfo, Settings } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CloseIcon } from '../../components/icons';
+import { PanelToggle } from '../../components/PanelToggle';
 import './settings.css';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -179,15 +180,6 @@ export function SettingsPanel({ onClose }: { onClose(): void }) {
 /** The toolbar button that opens and closes the panel. */
 export function SettingsButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
   return (
-    <button
-      type="button"
-      className="activity-toggle"
-      aria-pressed={open}
-      onClick={onToggle}
-      data-testid="settings-toggle"
-      title="Settings"
-    >
-      Settings
-    </button>
+    <PanelToggle label="Settings" title="Settings" open={open} onToggle={onToggle} testId="settings-toggle" />
   );
 }
