@@ -25,7 +25,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'renderer'),
     // Relative asset paths: Electron loads the window over file://, browser mode serves it at /.
-    base: './',
+    base: './/',
     plugins: [react({})],
     build: {
       // electron-vite leaves the renderer unminified; the window loads faster minified.

@@ -1,5 +1,5 @@
 /**
- * Fan-out benchmark for the rssCloud server (src/cloud/server): time from a ping to the last of
+ * Fan-out benchmark for the rssCloud server (src/cloud): time from a ping to the last of
  * N subscribers notified, for N = 100, 1,000 and 10,000, and the cloud process's peak memory.
  *
  * Honest measurement: the subscribers (and the feed) live in a separate child process, a tiny
@@ -14,8 +14,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCloud } from '../src/cloud/server/cloud.ts';
-import { SUBSCRIPTION_TTL_MS } from '../src/cloud/server/core.ts';
+import { createCloud } from '../src/cloud/cloud.ts';
+import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
 import { systemClock } from '../src/common/clock.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { serve } from '../src/net/serve.ts';

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { createTidings } from '../src/app/tidings.ts';
-import { startTunnelServer } from '../src/cloud/testing/tunnel-server.ts';
+import { startTunnelServer } from '../src/testing/tunnel-server.ts';
 
 const PINGS = Number(process.env.PINGS ?? 200);
 const WARMUP = 10;

@@ -18,7 +18,7 @@ if (major < 24) {
   process.exit(r.status ?? 1);
 }
 
-import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'server', 'cli.ts')).href)
+import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'cli', 'cli.ts')).href)
   .then((cli) => cli.main(process.argv.slice(2)))
   .then((code) => {
     process.exitCode = code;

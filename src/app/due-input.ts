@@ -1,7 +1,8 @@
 /** Builds the scheduler's input for one feed from what the store knows about it. */
-import type { RealtimeStatus } from '../cloud/realtime.ts';
+
 import type { CacheHints } from '../net/types.ts';
 import type { DueInput } from '../poll/due.ts';
+import type { RealtimeStatus } from '../realtime/realtime.ts';
 import type { FeedRow } from '../store/store.ts';
 import type { Settings } from './api.ts';
 

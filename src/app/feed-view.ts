@@ -1,7 +1,8 @@
 /** The store's feed row as the UI sees it: secrets masked, times as ISO, one delivery line. */
-import type { RealtimeStatus } from '../cloud/realtime.ts';
+
 import { maskUrl } from '../net/mask.ts';
 import { describeInterval } from '../poll/due.ts';
+import type { RealtimeStatus } from '../realtime/realtime.ts';
 import type { FeedRow } from '../store/store.ts';
 import type { FeedView, Settings } from './api.ts';
 import type { AppContext } from './context.ts';

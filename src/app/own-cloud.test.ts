@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../cloud/testing/wait.ts';
 import { writeRss } from '../feed/write-rss.ts';
 import { freePort } from '../net/test-server.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
+import { waitFor } from '../testing/wait.ts';
 import { createTidings, type Tidings } from './tidings.ts';
 
 let dirs: string[] = [];

@@ -1,16 +1,16 @@
 /**
- * Real-time reading inside the app (src/cloud/realtime.ts does the work): its settings (saved,
+ * Real-time reading inside the app (src/realtime/realtime.ts does the work): its settings (saved,
  * with this run's options such as CLI flags on top until the user changes them), the instance
  * wired to the scheduler, the event bus and the polling plan, and the API's views of it.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../cloud/realtime.ts';
-import { cloudElementFor, createCloud } from '../cloud/server/cloud.ts';
-import { DEFAULT_TUNNEL_HOST } from '../cloud/tunnel.ts';
+import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
 import { describeError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
+import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../realtime/realtime.ts';
+import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';

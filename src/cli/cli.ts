@@ -1,0 +1,83 @@
+/**
+ * The `tidings` command line. Each command answers --help and exits non-zero with a one-line
+ * reason on bad input. bin/tidings.cjs runs this file on Node 24 (type stripping, no build).
+ */
+import { parseArgs } from 'node:util';
+import { describeError } from '../common/errors.ts';
+import { runFetch } from './cli-fetch.ts';
+import { runOpml } from './cli-opml.ts';
+import { runParse } from './cli-parse.ts';
+import { runServe } from './cli-serve.ts';
+
+export class UsageError extends Error {}
+
+const HELP = `Usage: tidings <command> [options]
+
+Commands:
+  parse <file-or-url>... [--json]   Parse feeds and print the normalised model
+  fetch <url> [--data DIR]          One polite fetch: status, validators, bytes, next due time
+  serve [--port P] [--data DIR]     Browser mode: the app on 127.0.0.1, prints the URL to open
+  opml import <file> [--data DIR]   Import subscriptions (folders kept)
+  opml export [--data DIR]          Print your subscriptions as OPML 2.0
+  cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
+
+Run tidings <command> --help for a command's options.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'parse':
+        return await runParse(rest);
+      case 'fetch':
+        return await runFetch(rest);
+      case 'serve':
+        return await runServe(rest);
+      case 'opml':
+        return await runOpml(rest);
+      case 'cloud': {
+        const { runCloudCli } = await import('../cloud/cli.ts');
+        return await runCloudCli(rest);
+      }
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        console.log(HELP);
+        return command === undefined ? 1 : 0;
+      case '--version':
+      case '-v': {
+        const { APP_VERSION } = await import('../app/version.ts');
+        console.log(APP_VERSION);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}" (try tidings --help)`);
+    }
+  } catch (e) {
+    console.error(`tidings: ${e instanceof UsageError ? e.message : describeError(e)}`);
+    return 2;
+  }
+}
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+export interface ParsedCommand {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** parseArgs with our error wording; `--help` is always accepted. */
+export function parseCommandArgs(args: string[], options: OptionSpec): ParsedCommand {
+  try {
+    const parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: parsed.values as ParsedCommand['values'], positionals: parsed.positionals };
+  } catch (e) {
+    throw new UsageError(describeError(e).replace(/\. To specify.*$/s, ''));
+  }
+}

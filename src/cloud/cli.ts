@@ -1,0 +1,288 @@
+/**
+ * `tidings cloud`: run the rssCloud server alone, and manage the saveRss accounts.
+ *
+ *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR] [--allow-loopback] [--allow-private]
+ *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
+ *   tidings cloud user add NAME [--data DIR] [--password-stdin]
+ *   tidings cloud user passwd NAME [--data DIR] [--password-stdin]
+ *   tidings cloud user remove NAME [--data DIR]
+ *   tidings cloud user list [--data DIR]
+ *
+ * Prints one line with the URL once listening; SIGTERM or SIGINT closes the sockets and the
+ * database and resolves 0. Bad input: a one-line reason and a non-zero code. Also runnable
+ * directly: `node src/cloud/cli.ts ...` (Node 24).
+ */
+import { join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../cli/paths.ts';
+import { systemClock } from '../common/clock.ts';
+import { describeError } from '../common/errors.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import { serve } from '../net/serve.ts';
+import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
+import { createCloud } from './cloud.ts';
+import { CloudStore } from './store.ts';
+
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  /** Resolves when the server should stop (default: SIGTERM or SIGINT). */
+  stopSignal?: Promise<void>;
+}
+
+const SERVER_HELP = `Usage: tidings cloud [options]
+
+Runs an rssCloud server: REST /pleaseNotify and /ping, XML-RPC /RPC2, a status page at /.
+
+Options:
+  --port N                Port to listen on (default 5337; 0 picks a free one)
+  --host ADDR             Address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
+  --data DIR              Where the database lives (default: the Tidings data folder + /cloud)
+  --public-url URL        How peers reach this cloud, e.g. https://cloud.example.org (for saveRss URLs)
+  --allow-loopback        Let feeds and callbacks be on this machine (127.0.0.0/8, ::1)
+  --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
+  --trust-proxy           A reverse proxy is in front: take the caller's address from X-Forwarded-For
+  --min-ping-interval S   Refuse pings of one feed closer together than S seconds (default 0: no limit)
+  -h, --help              This text
+
+Accounts for rssCloud.saveRss: tidings cloud user --help`;
+
+const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--data DIR] [--password-stdin]
+
+  add NAME       Create an account for rssCloud.saveRss; the password is read from stdin
+  passwd NAME    Set a new password
+  remove NAME    Delete the account and its saved feed
+  list           Names, creation dates and saved feed URLs
+
+The password is read from stdin (first line), or typed at a prompt when stdin is a terminal.
+Only its scrypt hash is stored.`;
+
+class CliError extends Error {}
+
+export async function runCloudCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const out: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, ...io };
+  const args = argv[0] === 'cloud' ? argv.slice(1) : argv;
+  try {
+    if (args[0] === 'user') return await runUser(args.slice(1), out);
+    return await runServer(args, out);
+  } catch (e) {
+    out.stderr.write(`tidings cloud: ${e instanceof CliError ? e.message : describeError(e)}\n`);
+    return e instanceof CliError ? 2 : 1;
+  }
+}
+
+/** parseArgs with a one-line reason for bad input. */
+function parse<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw new CliError(describeError(e).replace(/\. To specify.*$/s, ''));
+  }
+}
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+function dataDir(value: unknown): string {
+  return typeof value === 'string' && value !== '' ? resolve(value) : join(defaultDataDir(), 'cloud');
+}
+
+async function runServer(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...HELP_OPTION,
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        'public-url': { type: 'string' },
+        'allow-loopback': { type: 'boolean' },
+        'allow-private': { type: 'boolean' },
+        'trust-proxy': { type: 'boolean' },
+        'min-ping-interval': { type: 'string' },
+      },
+    }),
+  );
+  if (values.help) {
+    io.stdout.write(`${SERVER_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw new CliError(`unexpected argument "${positionals[0]}" (try tidings cloud --help)`);
+  const port = integer(values.port ?? '5337', '--port', 0, 65535);
+  const minPingIntervalSec = integer(values['min-ping-interval'] ?? '0', '--min-ping-interval', 0, 86_400);
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
+    throw new CliError(`--public-url must be an http or https address, not "${publicUrl}"`);
+  }
+  const host = values.host ?? '127.0.0.1';
+  const dir = dataDir(values.data);
+  const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
+  const http = createHttpClient({
+    hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private },
+  });
+  const cloud = createCloud({
+    dbPath: join(dir, 'cloud.sqlite'),
+    http,
+    clock: systemClock,
+    allow,
+    trustProxy: values['trust-proxy'] === true,
+    minPingIntervalSec,
+    ...(publicUrl ? { publicBaseUrl: publicUrl } : {}),
+  });
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    server = await serve((req, info) => cloud.handle(req, info), {
+      port,
+      host,
+      maxBodyBytes: 2 * 1024 * 1024,
+    });
+  } catch (e) {
+    await cloud.close();
+    http.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is already in use`);
+    if (code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}: no such address here`);
+    throw e;
+  }
+  io.stdout.write(`Tidings cloud listening on ${server.url}/ (data: ${dir})\n`);
+
+  await (io.stopSignal ?? untilSignal());
+  await server.close();
+  await cloud.close();
+  http.close();
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+async function runUser(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { ...HELP_OPTION, data: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    }),
+  );
+  const [action, name, ...extra] = positionals;
+  if (values.help || action === undefined) {
+    io.stdout.write(`${USER_HELP}\n`);
+    return values.help ? 0 : 2;
+  }
+  if (extra.length > 0)
+    throw new CliError(`unexpected argument "${extra[0]}" (try tidings cloud user --help)`);
+  const needsName = action === 'add' || action === 'passwd' || action === 'remove';
+  if (!['add', 'passwd', 'remove', 'list'].includes(action)) {
+    throw new CliError(`unknown user command "${action}" (try tidings cloud user --help)`);
+  }
+  if (needsName && !name) throw new CliError(`tidings cloud user ${action} needs a NAME`);
+  if (needsName) {
+    const valid = validateAccountName(name!);
+    if (!valid.ok) throw new CliError(valid.error.message);
+  }
+  const dir = dataDir(values.data);
+  const store = CloudStore.open(join(dir, 'cloud.sqlite'));
+  try {
+    switch (action) {
+      case 'list': {
+        const accounts = store.listAccounts();
+        if (accounts.length === 0) io.stdout.write('No accounts.\n');
+        for (const a of accounts) {
+          const feed = store.savedFeedByName(a.name);
+          io.stdout.write(
+            `${a.name}\tcreated ${new Date(a.whenCreated).toISOString()}${feed ? `\t${feed.publicUrl}` : ''}\n`,
+          );
+        }
+        return 0;
+      }
+      case 'remove':
+        if (!store.removeAccount(name!)) throw new CliError(`no account named "${name}"`);
+        io.stdout.write(`Removed ${name}.\n`);
+        return 0;
+      case 'add': {
+        if (store.getAccount(name!)) throw new CliError(`an account named "${name}" already exists`);
+        const password = await readPassword(io, `Password for ${name}: `);
+        const added = await addAccount(store, name!, password, Date.now());
+        if (!added.ok) throw new CliError(added.error.message);
+        io.stdout.write(`Added ${name}.\n`);
+        return 0;
+      }
+      default: {
+        if (!store.getAccount(name!)) throw new CliError(`no account named "${name}"`);
+        const password = await readPassword(io, `New password for ${name}: `);
+        if (password === '') throw new CliError('the password is empty');
+        if (password.length > MAX_PASSWORD_LENGTH)
+          throw new CliError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
+        store.setPassword(name!, await hashPassword(password));
+        io.stdout.write(`Password set for ${name}.\n`);
+        return 0;
+      }
+    }
+  } finally {
+    store.close();
+  }
+}
+
+/** The first line of stdin; at a terminal, typed without echo. */
+async function readPassword(io: CliIo, prompt: string): Promise<string> {
+  const { stdin } = io;
+  if (stdin.isTTY && stdin.setRawMode) {
+    io.stderr.write(prompt);
+    stdin.setRawMode(true);
+    try {
+      return await new Promise<string>((resolvePw, reject) => {
+        let typed = '';
+        const onData = (chunk: Buffer) => {
+          for (const ch of chunk.toString('utf8')) {
+            if (ch === '\r' || ch === '\n') return done(() => resolvePw(typed));
+            if (ch === '\u0003') return done(() => reject(new CliError('cancelled')));
+            if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
+            else typed += ch;
+          }
+        };
+        const done = (fn: () => void) => {
+          stdin.off('data', onData);
+          stdin.pause();
+          io.stderr.write('\n');
+          fn();
+        };
+        stdin.on('data', onData);
+        stdin.resume();
+      });
+    } finally {
+      stdin.setRawMode(false);
+    }
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    if (Buffer.concat(chunks).includes(10)) break;
+  }
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+}
+
+function integer(text: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  return Number(text);
+}
+
+if (import.meta.main) {
+  process.exitCode = await runCloudCli(process.argv.slice(2));
+}

@@ -1,0 +1,341 @@
+/**
+ * The rssCloud server as a Request -> Response handler (STYLE §9): `tidings cloud` serves it
+ * with serve(), and the app mounts it under a path (e.g. /cloud) on the receiver's server so one
+ * tunnel serves both. Every request form of the reference cloud is answered here:
+ *
+ *   POST {base}/pleaseNotify   REST registration (XML answer, JSON with Accept: application/json)
+ *   POST {base}/ping           REST ping
+ *   POST {base}/RPC2           XML-RPC: rssCloud.hello, rssCloud.pleaseNotify (and the 2003 name
+ *                              xmlStorageSystem.rssPleaseNotify), rssCloud.ping, rssCloud.saveRss
+ *   GET  {base}/               status page; GET {base}/viewLog(.json) recent calls;
+ *   GET  {base}/subscriptions.json; GET|HEAD {base}/feeds/{name}.xml feeds saved with saveRss
+ *
+ * Paths match case-insensitively, as the reference cloud's (Express) routes do.
+ *
+ * Ping timing, chosen against the reference cloud: it answers a ping only after every
+ * notification has finished or timed out (up to 4 s with one slow subscriber). Here the answer
+ * goes out right after the feed was read and compared, and the fan-out continues in the
+ * background (`pingWaitMs` makes the answer wait up to that long for it, e.g. 4000 to match the
+ * reference exactly). A publisher is never held up by slow subscribers.
+ */
+import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
+import type { CloudElement } from '../feed/model.ts';
+import type { ParseResult } from '../feed/parse-types.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import type { HttpClient } from '../net/http-client-types.ts';
+import type { HostPolicy } from '../net/types.ts';
+import { decodeMethodCall } from '../wire/xmlrpc.ts';
+import { plain, restAnswer, rpcAnswer, rpcFault } from './answers.ts';
+import { CloudCore } from './core.ts';
+import type { FanoutLimits, FanoutReport } from './fanout.ts';
+import { CloudLog, type CloudLogEntry } from './log.ts';
+import { messages } from './messages.ts';
+import { logJson, logPage, statusPage, subscriptionsJson } from './pages.ts';
+import {
+  parseRestPing,
+  parseRestPleaseNotify,
+  parseRpcPing,
+  parseRpcPleaseNotify,
+  parseRpcSaveRss,
+  sourceAddressOf,
+} from './params.ts';
+import { serveSavedFeed } from './saved-feed.ts';
+import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
+import { CloudStore } from './store.ts';
+
+export interface CloudDeps {
+  /** The SQLite file (created if absent). */
+  dbPath: string;
+  /** Feed reads and handler verification. Its host policy should match `allow`. */
+  http: HttpClient;
+  clock: Clock;
+  /** Where peers reach this cloud (scheme, host, port), for saveRss URLs and the status page. Default: the request's origin. */
+  publicBaseUrl?: string;
+  /** Path the cloud is mounted under, e.g. '/cloud' (default: the root). */
+  basePath?: string;
+  /** Address ranges callbacks may point at (the HTTP clients enforce the same when dialling). */
+  allow?: { loopback?: boolean; private?: boolean };
+  /** A proxy is in front: the caller's address is the last X-Forwarded-For entry. */
+  trustProxy?: boolean;
+  /** Minimum seconds between pings of one feed (0 or absent: none). */
+  minPingIntervalSec?: number;
+  /** Entries kept for the log page (default 250). */
+  logSize?: number;
+  /** Client for notifications; default: one with 128 sockets per host and the `allow` policy. */
+  notifyHttp?: HttpClient;
+  /** How long a ping answer waits for its fan-out (default 0: not at all). */
+  pingWaitMs?: number;
+  /** Budget per handler test and notification, redirects included (default 4,000 ms). */
+  notifyTimeoutMs?: number;
+  fanout?: Partial<FanoutLimits>;
+  /** Request bodies beyond this are refused with 413 (default 1 MiB; saveRss carries a whole feed). */
+  maxBodyBytes?: number;
+  /** Feed parser for saveRss (default: src/feed/parse.ts, loaded on first use). */
+  parseFeed?: (body: string) => ParseResult;
+}
+
+export interface Cloud {
+  handle(req: Request, info: { remoteAddress: string }): Promise<Response>;
+  /** Recent calls, newest first; `fn` hears each new one. Returns the unsubscribe function. */
+  on(event: 'log', fn: (entry: CloudLogEntry) => void): () => void;
+  recentLog(limit?: number): CloudLogEntry[];
+  /** In-process ping (the app's own publisher), same answer as POST /ping. */
+  ping(feedUrl: string): Promise<{ success: boolean; msg: string }>;
+  /** Fan-out to the feed's live subscribers without reading it (the caller knows it changed). */
+  notifyChanged(feedUrl: string): Promise<FanoutReport>;
+  /** Resolves when no read or fan-out is running. */
+  idle(): Promise<void>;
+  /** Removes expired subscriptions now (also done hourly). */
+  sweep(): number;
+  readonly store: CloudStore;
+  close(): Promise<void>;
+}
+
+export type { FanoutReport } from './fanout.ts';
+export type { CloudLogEntry, CloudLogKind } from './log.ts';
+
+/**
+ * The `<cloud>` element for feeds that use this cloud, reached at `publicBaseUrl` (scheme, host,
+ * port) under `basePath`: REST registration, https-post when the public URL is https.
+ */
+export function cloudElementFor(publicBaseUrl: string, basePath = ''): CloudElement {
+  const url = new URL(publicBaseUrl);
+  const https = url.protocol === 'https:';
+  return {
+    domain: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || (https ? 443 : 80)),
+    path: `${normaliseBase(basePath)}/pleaseNotify`,
+    registerProcedure: '',
+    protocol: https ? 'https-post' : 'http-post',
+  };
+}
+
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+const RPC_NAMES = {
+  hello: 'rsscloud.hello',
+  pleaseNotify: 'rsscloud.pleasenotify',
+  pleaseNotify2003: 'xmlstoragesystem.rsspleasenotify',
+  ping: 'rsscloud.ping',
+  saveRss: 'rsscloud.saverss',
+};
+
+export function createCloud(deps: CloudDeps): Cloud {
+  const clock = deps.clock ?? systemClock;
+  const basePath = normaliseBase(deps.basePath ?? '');
+  const policy: HostPolicy = {
+    allowLoopback: deps.allow?.loopback ?? false,
+    allowPrivate: deps.allow?.private ?? false,
+  };
+  const store = CloudStore.open(deps.dbPath);
+  const log = new CloudLog(clock, deps.logSize ?? 250);
+  const ownNotifyHttp = deps.notifyHttp
+    ? null
+    : createHttpClient({ maxSocketsPerHost: deps.fanout?.perHost ?? 128, hostPolicy: policy });
+  const notifyHttp = deps.notifyHttp ?? ownNotifyHttp!;
+  const core = new CloudCore({
+    store,
+    http: deps.http,
+    notifyHttp,
+    clock,
+    log,
+    policy,
+    minPingIntervalSec: deps.minPingIntervalSec ?? 0,
+    pingWaitMs: deps.pingWaitMs ?? 0,
+    ...(deps.fanout ? { fanout: deps.fanout } : {}),
+    ...(deps.notifyTimeoutMs ? { notifyTimeoutMs: deps.notifyTimeoutMs } : {}),
+  });
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
+  const startedAt = clock.now();
+  let parser = deps.parseFeed ?? null;
+  let closed = false;
+
+  core.sweep();
+  let sweepTimer: TimerHandle | null = null;
+  const scheduleSweep = () => {
+    sweepTimer = clock.setTimer(SWEEP_EVERY_MS, () => {
+      if (closed) return;
+      core.sweep();
+      scheduleSweep();
+    });
+  };
+  scheduleSweep();
+
+  const publicBase = (req: Request) =>
+    `${(deps.publicBaseUrl ?? new URL(req.url).origin).replace(/\/+$/, '')}${basePath}`;
+
+  async function loadParser(): Promise<(body: string) => ParseResult> {
+    if (!parser) parser = (await import('../feed/parse.ts')).parseFeed as (body: string) => ParseResult;
+    return parser;
+  }
+
+  async function handlePleaseNotify(req: Request, body: Buffer, source: string): Promise<Response> {
+    const parsed = parseRestPleaseNotify(formOf(req, body), source);
+    const outcome = parsed.ok
+      ? await core.pleaseNotify(parsed.value)
+      : { success: false, msg: parsed.message };
+    if (!parsed.ok) log.add({ kind: 'subscribeFailed', detail: parsed.message });
+    return restAnswer('notifyResult', outcome, req.headers.get('accept'));
+  }
+
+  async function handlePing(req: Request, body: Buffer): Promise<Response> {
+    const parsed = parseRestPing(formOf(req, body));
+    if (!parsed.ok) log.add({ kind: 'pingFailed', detail: parsed.message });
+    const outcome = parsed.ok ? await core.ping(parsed.value) : { success: false, msg: parsed.message };
+    return restAnswer('result', { success: outcome.success, msg: outcome.msg }, req.headers.get('accept'));
+  }
+
+  async function handleRpc(req: Request, body: Buffer, source: string): Promise<Response> {
+    const call = decodeMethodCall(body, { maxBytes: maxBodyBytes });
+    if (!call.ok) {
+      log.add({ kind: 'xmlrpc', detail: call.error.message });
+      return rpcFault(call.error.message);
+    }
+    const { methodName, params } = call.value;
+    const name = methodName.toLowerCase();
+    // saveRss parameters carry a password: only the method name is logged.
+    log.add({
+      kind: 'xmlrpc',
+      detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
+    });
+    switch (name) {
+      case RPC_NAMES.hello:
+        return rpcAnswer(true);
+      case RPC_NAMES.pleaseNotify:
+      case RPC_NAMES.pleaseNotify2003: {
+        const parsed = parseRpcPleaseNotify(params, source);
+        if (!parsed.ok) return rpcFault(parsed.message);
+        const outcome = await core.pleaseNotify(parsed.value);
+        return outcome.success ? rpcAnswer(true) : rpcFault(outcome.msg);
+      }
+      case RPC_NAMES.ping: {
+        const parsed = parseRpcPing(params);
+        if (!parsed.ok) return rpcFault(parsed.message);
+        // As the reference cloud: the XML-RPC ping answers true whether or not the read worked.
+        await core.ping(parsed.value);
+        return rpcAnswer(true);
+      }
+      case RPC_NAMES.saveRss: {
+        const parsed = parseRpcSaveRss(params);
+        if (!parsed.ok) return rpcFault(parsed.message);
+        const saved = await saveRss(
+          { store, core, log, clock, parseFeed: await loadParser(), maxFeedBytes: DEFAULT_MAX_FEED_BYTES },
+          parsed.value,
+          publicBase(req),
+        );
+        return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
+      }
+      default:
+        return rpcFault(messages.notDefined(methodName));
+    }
+  }
+
+  async function route(req: Request, info: { remoteAddress: string }): Promise<Response> {
+    const url = new URL(req.url);
+    const rel = relativePath(url.pathname, basePath);
+    if (rel === null) return plain(404, 'Not Found');
+    const path = rel.toLowerCase();
+    const method = req.method.toUpperCase();
+
+    if (method === 'GET' || method === 'HEAD') {
+      if (path === '/' || path === '') {
+        const base = new URL(publicBase(req));
+        const cloudElement = cloudElementFor(base.origin, base.pathname);
+        return statusPage({ store, now: clock.now(), startedAt, publicBase: base.href, cloudElement });
+      }
+      if (path === '/viewlog') return logPage(log.recent());
+      if (path === '/viewlog.json') return logJson(log.recent());
+      if (path === '/subscriptions.json') return subscriptionsJson(store);
+      const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
+      if (feed) {
+        const row = store.savedFeedByName(decodeURIComponent(feed[1]!));
+        return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
+      }
+    }
+    const endpoint = ['/pleasenotify', '/rsscloud/pleasenotify', '/ping', '/rsscloud/ping', '/rpc2'].includes(
+      path,
+    );
+    if (!endpoint) return plain(404, 'Not Found');
+    if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
+
+    const body = await readBody(req, maxBodyBytes);
+    if (body === null) {
+      log.add({ kind: 'refused', detail: `request body over ${maxBodyBytes} bytes` });
+      return plain(413, 'Payload Too Large', { connection: 'close' });
+    }
+    const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
+    if (path.endsWith('pleasenotify')) return handlePleaseNotify(req, body, source);
+    if (path.endsWith('ping')) return handlePing(req, body);
+    return handleRpc(req, body, source);
+  }
+
+  return {
+    async handle(req, info) {
+      if (closed) return plain(503, 'Service Unavailable');
+      return route(req, info);
+    },
+    on(_event, fn) {
+      return log.subscribe(fn);
+    },
+    recentLog: (limit) => log.recent(limit),
+    async ping(feedUrl) {
+      const { success, msg } = await core.ping(feedUrl);
+      return { success, msg };
+    },
+    notifyChanged: (feedUrl) => core.notifyChanged(feedUrl),
+    idle: () => core.idle(),
+    sweep: () => core.sweep(),
+    store,
+    async close() {
+      if (closed) return;
+      closed = true;
+      sweepTimer?.cancel();
+      core.stop();
+      ownNotifyHttp?.close(); // ends our deliveries in flight now rather than at their deadline
+      await core.idle();
+      store.close();
+    },
+  };
+}
+
+function normaliseBase(base: string): string {
+  const trimmed = base.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The path below the mount point, or null when the request is not for the cloud. */
+function relativePath(pathname: string, base: string): string | null {
+  if (base === '') return pathname;
+  const lower = pathname.toLowerCase();
+  const b = base.toLowerCase();
+  if (lower === b) return '/';
+  return lower.startsWith(`${b}/`) ? pathname.slice(base.length) : null;
+}
+
+/** REST fields from the body, with query parameters filling in what the body lacks (some clients use either). */
+function formOf(req: Request, body: Buffer): URLSearchParams {
+  const form = new URLSearchParams(body.toString('utf8'));
+  for (const [k, v] of new URL(req.url).searchParams) if (!form.has(k)) form.append(k, v);
+  return form;
+}
+
+/** The body, or null when it is larger than `max` bytes. */
+async function readBody(req: Request, max: number): Promise<Buffer | null> {
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) return null;
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}

@@ -1,0 +1,89 @@
+/**
+ * Reading a resource (feed) the cloud is asked about, and deciding whether it changed.
+ * Conditional GET with the validators of the last read; "changed" means the body's content hash
+ * (sha256) or size differs from the last read (the reference cloud: md5 and size). A 304 is
+ * unchanged. Feeds saved through rssCloud.saveRss are read from the store, not over HTTP.
+ */
+import { createHash } from 'node:crypto';
+import type { HttpClient } from '../net/http-client-types.ts';
+import type { CloudStore } from './store.ts';
+
+export type ResourceCheck =
+  | { kind: 'changed'; firstRead: boolean }
+  | { kind: 'unchanged' }
+  | { kind: 'tooRecent'; minSeconds: number; agoSeconds: number }
+  | { kind: 'unreadable'; reason: string };
+
+export interface ResourceDeps {
+  http: HttpClient;
+  store: CloudStore;
+  now: () => number;
+  /** 0: no minimum. */
+  minPingIntervalSec: number;
+}
+
+export function sha256(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export async function checkResource(
+  deps: ResourceDeps,
+  url: string,
+  enforceInterval: boolean,
+): Promise<ResourceCheck> {
+  const { store } = deps;
+  if (!/^https?:\/\//i.test(url)) return { kind: 'unreadable', reason: 'not an http or https URL' };
+  const before = store.getResource(url);
+  const now = deps.now();
+  if (enforceInterval && deps.minPingIntervalSec > 0 && before?.whenLastCheck != null) {
+    const agoSeconds = Math.floor((now - before.whenLastCheck) / 1000);
+    if (agoSeconds < deps.minPingIntervalSec) {
+      return { kind: 'tooRecent', minSeconds: deps.minPingIntervalSec, agoSeconds };
+    }
+  }
+  store.touchResource(url, now);
+
+  const saved = store.savedFeedByUrl(url);
+  if (saved) {
+    return record(deps, url, before?.lastHash ?? null, before?.lastSize ?? null, {
+      hash: saved.hash,
+      size: Buffer.byteLength(saved.body),
+      etag: null,
+      lastModified: null,
+    });
+  }
+
+  const res = await deps.http.fetchFeed({
+    url,
+    etag: before?.etag ?? null,
+    lastModified: before?.lastModified ?? null,
+  });
+  if (res.kind === 'notModified' && before?.lastHash) return { kind: 'unchanged' };
+  if (res.kind !== 'ok') {
+    const reason =
+      res.kind === 'error'
+        ? res.error.message
+        : res.kind === 'gone'
+          ? 'HTTP 410 Gone'
+          : 'HTTP 304 without a previous read';
+    return { kind: 'unreadable', reason };
+  }
+  return record(deps, url, before?.lastHash ?? null, before?.lastSize ?? null, {
+    hash: res.bodyHash,
+    size: res.body.byteLength,
+    etag: res.etag,
+    lastModified: res.lastModified,
+  });
+}
+
+function record(
+  deps: ResourceDeps,
+  url: string,
+  lastHash: string | null,
+  lastSize: number | null,
+  content: { hash: string; size: number; etag: string | null; lastModified: string | null },
+): ResourceCheck {
+  const changed = content.hash !== lastHash || content.size !== lastSize;
+  deps.store.recordContent(url, { ...content, title: null }, changed, deps.now());
+  return changed ? { kind: 'changed', firstRead: lastHash === null } : { kind: 'unchanged' };
+}

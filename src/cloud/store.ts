@@ -1,0 +1,412 @@
+/**
+ * The cloud's state in one SQLite file: subscriptions, the resources (feeds) it has read,
+ * accounts for saveRss, the feeds saved through it, and counters. Survives restart and kill -9
+ * (WAL, see openDatabase).
+ *
+ * Subscriptions are rows keyed (feed_url, callback_url) and every registration is one
+ * INSERT .. ON CONFLICT DO UPDATE: concurrent registrations for one feed never overwrite each
+ * other (the reference cloud read-modified-wrote one list per feed and kept 63 of 1,000).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { type Migration, openDatabase, transaction } from '../store/sqlite.ts';
+import type { NotifyProtocol } from './params.ts';
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE resources (
+  url TEXT PRIMARY KEY,
+  last_hash TEXT,
+  last_size INTEGER,
+  etag TEXT,
+  last_modified TEXT,
+  title TEXT,
+  ct_checks INTEGER NOT NULL DEFAULT 0,
+  when_last_check INTEGER,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  when_last_update INTEGER
+);
+CREATE TABLE subscriptions (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  callback_url TEXT NOT NULL,
+  protocol TEXT NOT NULL CHECK (protocol IN ('http-post', 'https-post', 'xml-rpc')),
+  notify_procedure TEXT,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  ct_errors INTEGER NOT NULL DEFAULT 0,
+  ct_consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  when_created INTEGER NOT NULL,
+  when_last_update INTEGER,
+  when_last_error INTEGER,
+  when_expires INTEGER NOT NULL,
+  UNIQUE (feed_url, callback_url)
+);
+CREATE INDEX subscriptions_expiry ON subscriptions(when_expires);
+CREATE TABLE accounts (
+  name TEXT PRIMARY KEY COLLATE NOCASE,
+  password_hash TEXT NOT NULL,
+  when_created INTEGER NOT NULL
+);
+CREATE TABLE saved_feeds (
+  name TEXT PRIMARY KEY COLLATE NOCASE REFERENCES accounts(name) ON DELETE CASCADE,
+  public_url TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  when_saved INTEGER NOT NULL
+);
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+`,
+  },
+];
+
+export interface SubscriptionRow {
+  id: number;
+  feedUrl: string;
+  callbackUrl: string;
+  protocol: NotifyProtocol;
+  notifyProcedure: string | null;
+  ctUpdates: number;
+  ctErrors: number;
+  ctConsecutiveErrors: number;
+  lastError: string | null;
+  whenCreated: number;
+  whenLastUpdate: number | null;
+  whenLastError: number | null;
+  whenExpires: number;
+}
+
+export interface ResourceRow {
+  url: string;
+  lastHash: string | null;
+  lastSize: number | null;
+  etag: string | null;
+  lastModified: string | null;
+  title: string | null;
+  ctChecks: number;
+  whenLastCheck: number | null;
+  ctUpdates: number;
+  whenLastUpdate: number | null;
+}
+
+/** What a fan-out needs of a subscription (lighter than the whole row at 10,000). */
+export interface DeliveryTarget {
+  id: number;
+  callbackUrl: string;
+  protocol: NotifyProtocol;
+  notifyProcedure: string | null;
+}
+
+export interface NewSubscription {
+  feedUrl: string;
+  callbackUrl: string;
+  protocol: NotifyProtocol;
+  notifyProcedure: string | null;
+}
+
+export interface DeliveryResult {
+  id: number;
+  ok: boolean;
+  at: number;
+  error?: string;
+}
+
+export interface AccountRow {
+  name: string;
+  passwordHash: string;
+  whenCreated: number;
+}
+
+export interface SavedFeedRow {
+  name: string;
+  publicUrl: string;
+  body: string;
+  contentType: string;
+  hash: string;
+  whenSaved: number;
+}
+
+export type CounterName =
+  | 'pings'
+  | 'changes'
+  | 'registrations'
+  | 'registrationsFailed'
+  | 'notifications'
+  | 'notificationsFailed'
+  | 'feedsSaved';
+
+/** A subscription is live until it expires or has failed this many notifications in a row. */
+export const MAX_CONSECUTIVE_ERRORS = 3;
+
+const SUBSCRIPTION_COLUMNS = `id, feed_url AS feedUrl, callback_url AS callbackUrl, protocol,
+  notify_procedure AS notifyProcedure, ct_updates AS ctUpdates, ct_errors AS ctErrors,
+  ct_consecutive_errors AS ctConsecutiveErrors, last_error AS lastError, when_created AS whenCreated,
+  when_last_update AS whenLastUpdate, when_last_error AS whenLastError, when_expires AS whenExpires`;
+
+export class CloudStore {
+  readonly db: DatabaseSync;
+  private readonly s: Statements;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.s = prepareStatements(db);
+  }
+
+  static open(path: string): CloudStore {
+    return new CloudStore(openDatabase(path, MIGRATIONS));
+  }
+
+  /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
+  upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): void {
+    this.s.upsertSub.run(
+      sub.feedUrl,
+      sub.callbackUrl,
+      sub.protocol,
+      sub.notifyProcedure,
+      now,
+      now,
+      expiresAt,
+    );
+  }
+
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given. */
+  insertSubscriptions(
+    subs: readonly (NewSubscription & { expiresAt: number; consecutiveErrors?: number })[],
+    now: number,
+  ): void {
+    const stmt =
+      this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
+        ct_consecutive_errors, when_created, when_expires) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+        notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
+        when_expires = excluded.when_expires`);
+    transaction(this.db, () => {
+      for (const s of subs) {
+        stmt.run(
+          s.feedUrl,
+          s.callbackUrl,
+          s.protocol,
+          s.notifyProcedure,
+          s.consecutiveErrors ?? 0,
+          now,
+          s.expiresAt,
+        );
+      }
+    });
+  }
+
+  /** Subscribers to notify: not expired, fewer than 3 failures in a row. */
+  liveSubscriptions(feedUrl: string, now: number): SubscriptionRow[] {
+    return this.s.live.all(feedUrl, now) as unknown as SubscriptionRow[];
+  }
+
+  /** The same subscribers, only what delivering needs. */
+  liveTargets(feedUrl: string, now: number): DeliveryTarget[] {
+    return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
+  }
+
+  getSubscription(feedUrl: string, callbackUrl: string): SubscriptionRow | undefined {
+    return this.s.getSub.get(feedUrl, callbackUrl) as unknown as SubscriptionRow | undefined;
+  }
+
+  allSubscriptions(): SubscriptionRow[] {
+    return this.s.allSubs.all() as unknown as SubscriptionRow[];
+  }
+
+  /** Delivery outcomes of a fan-out, written in one transaction (10,000 single-row commits would not be). */
+  recordDeliveries(results: readonly DeliveryResult[]): void {
+    if (results.length === 0) return;
+    let ok = 0;
+    transaction(this.db, () => {
+      for (const r of results) {
+        if (r.ok) {
+          ok++;
+          this.s.ok.run(r.at, r.id);
+        } else this.s.failed.run(r.at, r.error ?? null, r.id);
+      }
+      if (ok > 0) this.bump('notifications', ok);
+      if (results.length - ok > 0) this.bump('notificationsFailed', results.length - ok);
+    });
+  }
+
+  removeExpired(now: number): number {
+    return Number(this.s.removeExpired.run(now).changes);
+  }
+
+  getResource(url: string): ResourceRow | undefined {
+    return this.s.getResource.get(url) as unknown as ResourceRow | undefined;
+  }
+
+  allResources(): ResourceRow[] {
+    return this.s.allResources.all() as unknown as ResourceRow[];
+  }
+
+  /** Counts a check of the resource (also what the minimum ping interval measures from). */
+  touchResource(url: string, now: number): void {
+    this.s.touchResource.run(url, now);
+  }
+
+  recordContent(
+    url: string,
+    c: { hash: string; size: number; etag: string | null; lastModified: string | null; title: string | null },
+    changed: boolean,
+    now: number,
+  ): void {
+    this.s.recordContent.run(
+      c.hash,
+      c.size,
+      c.etag,
+      c.lastModified,
+      c.title,
+      changed ? 1 : 0,
+      changed ? 1 : 0,
+      now,
+      url,
+    );
+  }
+
+  bump(name: CounterName, by = 1): void {
+    this.s.bump.run(name, by);
+  }
+
+  counters(): Record<CounterName, number> {
+    const out: Record<string, number> = {
+      pings: 0,
+      changes: 0,
+      registrations: 0,
+      registrationsFailed: 0,
+      notifications: 0,
+      notificationsFailed: 0,
+      feedsSaved: 0,
+    };
+    for (const row of this.s.counters.all() as { name: string; value: number }[]) out[row.name] = row.value;
+    return out as Record<CounterName, number>;
+  }
+
+  counts(now: number): {
+    liveSubscriptions: number;
+    liveFeeds: number;
+    allSubscriptions: number;
+    savedFeeds: number;
+    accounts: number;
+  } {
+    const live = this.s.countLive.get(now) as { n: number; feeds: number };
+    const all = this.s.countAll.get() as { n: number };
+    const saved = this.s.countSaved.get() as { n: number };
+    return {
+      liveSubscriptions: live.n,
+      liveFeeds: live.feeds,
+      allSubscriptions: all.n,
+      savedFeeds: saved.n,
+      accounts: this.listAccounts().length,
+    };
+  }
+
+  addAccount(name: string, passwordHash: string, now: number): void {
+    this.s.addAccount.run(name, passwordHash, now);
+  }
+
+  setPassword(name: string, passwordHash: string): boolean {
+    return Number(this.s.setPassword.run(passwordHash, name).changes) > 0;
+  }
+
+  getAccount(name: string): AccountRow | undefined {
+    return this.s.getAccount.get(name) as unknown as AccountRow | undefined;
+  }
+
+  listAccounts(): AccountRow[] {
+    return this.s.listAccounts.all() as unknown as AccountRow[];
+  }
+
+  removeAccount(name: string): boolean {
+    return Number(this.s.removeAccount.run(name).changes) > 0;
+  }
+
+  saveFeed(row: SavedFeedRow): void {
+    this.s.saveFeed.run(row.name, row.publicUrl, row.body, row.contentType, row.hash, row.whenSaved);
+  }
+
+  savedFeedByName(name: string): SavedFeedRow | undefined {
+    return this.s.feedByName.get(name) as unknown as SavedFeedRow | undefined;
+  }
+
+  savedFeedByUrl(url: string): SavedFeedRow | undefined {
+    return this.s.feedByUrl.get(url) as unknown as SavedFeedRow | undefined;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: DatabaseSync) {
+  const p = (sql: string): StatementSync => db.prepare(sql);
+  return {
+    upsertSub: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+        when_created, when_last_update, when_expires) VALUES (?, ?, ?, ?, 1, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+        notify_procedure = excluded.notify_procedure, ct_updates = ct_updates + 1,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires`),
+    live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND when_expires > ?
+      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
+    liveTargets: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
+      FROM subscriptions WHERE feed_url = ? AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
+    getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
+    allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
+    ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
+      when_last_update = ? WHERE id = ?`),
+    failed:
+      p(`UPDATE subscriptions SET ct_errors = ct_errors + 1, ct_consecutive_errors = ct_consecutive_errors + 1,
+      when_last_error = ?, last_error = ? WHERE id = ?`),
+    removeExpired: p('DELETE FROM subscriptions WHERE when_expires <= ?'),
+    getResource:
+      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+      title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
+      when_last_update AS whenLastUpdate FROM resources WHERE url = ?`),
+    allResources:
+      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+      title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
+      when_last_update AS whenLastUpdate FROM resources ORDER BY url`),
+    touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
+      ON CONFLICT (url) DO UPDATE SET ct_checks = ct_checks + 1, when_last_check = excluded.when_last_check`),
+    recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
+      title = COALESCE(?, title), ct_updates = ct_updates + ?, when_last_update = CASE WHEN ? THEN ? ELSE when_last_update END
+      WHERE url = ?`),
+    bump: p(
+      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+    ),
+    counters: p('SELECT name, value FROM counters'),
+    addAccount: p('INSERT INTO accounts (name, password_hash, when_created) VALUES (?, ?, ?)'),
+    setPassword: p('UPDATE accounts SET password_hash = ? WHERE name = ?'),
+    getAccount: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts WHERE name = ?',
+    ),
+    listAccounts: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts ORDER BY name',
+    ),
+    removeAccount: p('DELETE FROM accounts WHERE name = ?'),
+    saveFeed:
+      p(`INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (name) DO UPDATE SET public_url = excluded.public_url, body = excluded.body,
+        content_type = excluded.content_type, hash = excluded.hash, when_saved = excluded.when_saved`),
+    feedByName:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+      FROM saved_feeds WHERE name = ?`),
+    feedByUrl:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+      FROM saved_feeds WHERE public_url = ?`),
+    countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
+    countLive:
+      p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE when_expires > ?
+      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`),
+    countAll: p('SELECT COUNT(*) AS n FROM subscriptions'),
+  };
+}

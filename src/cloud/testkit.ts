@@ -1,0 +1,251 @@
+/**
+ * Test helpers for the cloud: a real loopback "peer" server (feed host and subscriber in one,
+ * like the reference cloud's own e2e mock, over HTTP and HTTPS), a cloud served on loopback, and
+ * small clients for REST and XML-RPC calls. Not a test file itself; no mocks of our own parts.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Clock, ManualClock } from '../common/clock.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import { type RunningServer, serve } from '../net/serve.ts';
+import {
+  decodeMethodCall,
+  decodeMethodResponse,
+  encodeMethodCall,
+  encodeMethodResponse,
+  type XmlRpcValue,
+} from '../wire/xmlrpc.ts';
+import { type Cloud, type CloudDeps, createCloud } from './cloud.ts';
+
+export interface Recorded {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** Form fields of a urlencoded body. */
+  form: Record<string, string>;
+  text: string;
+  rpc?: { methodName: string; params: XmlRpcValue[] };
+}
+
+type Reply =
+  | string
+  | { status?: number; body?: string; location?: string; headers?: Record<string, string> }
+  | 'hang';
+type RouteFn = (r: Recorded) => Reply | Promise<Reply>;
+type RpcFn = (r: Recorded) => XmlRpcValue | 'hang' | Promise<XmlRpcValue | 'hang'>;
+
+/** Answers `rpc` calls and plain routes; records every request. */
+export class Peer {
+  readonly requests: Recorded[] = [];
+  private readonly routes = new Map<string, { status: number; reply: RouteFn | string }>();
+  private readonly rpcRoutes = new Map<string, RpcFn | XmlRpcValue>();
+  private readonly hanging = new Set<ServerResponse>();
+  private server: http.Server | null = null;
+  private secure: https.Server | null = null;
+  port = 0;
+  securePort = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  get secureUrl(): string {
+    return `https://127.0.0.1:${this.securePort}`;
+  }
+
+  /** `reply` may be a body, a function of the request, or for 3xx the Location (query kept). */
+  route(method: 'GET' | 'POST', path: string, status: number, reply: RouteFn | string): this {
+    this.routes.set(`${method} ${path}`, { status, reply });
+    return this;
+  }
+
+  /** POST /RPC2 calls of `methodName` answer this value (default true) or the function's reply. */
+  rpc(methodName: string, reply: RpcFn | XmlRpcValue = true): this {
+    this.rpcRoutes.set(methodName, reply);
+    return this;
+  }
+
+  hits(method: string, path: string): Recorded[] {
+    return this.requests.filter((r) => r.method === method && r.path === path && !r.rpc);
+  }
+
+  rpcHits(methodName: string): Recorded[] {
+    return this.requests.filter((r) => r.rpc?.methodName === methodName);
+  }
+
+  async start(withTls = false): Promise<this> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    this.server = http.createServer({ keepAlive: true }, handler);
+    this.port = await listen(this.server);
+    if (withTls) {
+      const dir = new URL('./testdata/', import.meta.url);
+      this.secure = https.createServer(
+        {
+          key: readFileSync(new URL('localhost.key', dir)),
+          cert: readFileSync(new URL('localhost.crt', dir)),
+        },
+        handler,
+      );
+      this.securePort = await listen(this.secure);
+    }
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    await Promise.all(
+      [this.server, this.secure].map(
+        (s) =>
+          s &&
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    );
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://x');
+    const rec: Recorded = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+      query: Object.fromEntries(url.searchParams),
+      form: /urlencoded/.test(req.headers['content-type'] ?? '')
+        ? Object.fromEntries(new URLSearchParams(text))
+        : {},
+      text,
+    };
+    if (rec.method === 'POST' && rec.path === '/RPC2') {
+      const call = decodeMethodCall(text);
+      if (call.ok) rec.rpc = call.value;
+      this.requests.push(rec);
+      const reply = call.ok ? this.rpcRoutes.get(call.value.methodName) : undefined;
+      if (reply === undefined) return send(res, 501, 'unknown method');
+      const value = typeof reply === 'function' ? await reply(rec) : reply;
+      if (value === 'hang') return void this.hanging.add(res);
+      return send(res, 200, encodeMethodResponse(value as XmlRpcValue), { 'content-type': 'text/xml' });
+    }
+    this.requests.push(rec);
+    const route = this.routes.get(`${rec.method} ${rec.path}`);
+    if (!route) return send(res, 501, `Unknown route ${rec.method} ${rec.path}`);
+    const out = typeof route.reply === 'function' ? await route.reply(rec) : route.reply;
+    if (out === 'hang') return void this.hanging.add(res);
+    const o = typeof out === 'string' ? { body: out } : out;
+    const status = o.status ?? route.status;
+    if (status >= 300 && status < 400) {
+      const location = (o.location ?? o.body ?? '') + (url.search || '');
+      return send(res, status, '', { location });
+    }
+    send(res, status, o.body ?? '', o.headers);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.destroyed) return;
+  res.writeHead(status, {
+    'content-type': 'text/plain',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
+  res.end(body);
+}
+
+function listen(server: http.Server | https.Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+export interface TestCloud {
+  cloud: Cloud;
+  server: RunningServer;
+  url: string;
+  clock: Clock;
+  dir: string;
+  dbPath: string;
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+/** A cloud with its own temp database, allowed to reach loopback, served on 127.0.0.1. */
+export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: string): Promise<TestCloud> {
+  const home = dir ?? mkdtempSync(join(tmpdir(), 'tidings-cloud-'));
+  const clock = overrides.clock ?? new ManualClock(Date.UTC(2026, 0, 1));
+  // https-post subscribers use the self-signed certificate in testdata/: trusted here, not by
+  // turning certificate checks off.
+  const ca = readFileSync(new URL('./testdata/localhost.crt', import.meta.url));
+  const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true }, ca });
+  const notifyHttp = createHttpClient({ hostPolicy: { allowLoopback: true }, ca, maxSocketsPerHost: 128 });
+  const dbPath = join(home, 'cloud.sqlite');
+  const cloud = createCloud({
+    dbPath,
+    http: httpClient,
+    notifyHttp,
+    clock,
+    allow: { loopback: true },
+    ...overrides,
+  });
+  const server = await serve((req, info) => cloud.handle(req, info), { maxBodyBytes: 4 * 1024 * 1024 });
+  return {
+    cloud,
+    server,
+    url: server.url,
+    clock,
+    dir: home,
+    dbPath,
+    async close(opts = {}) {
+      await server.close();
+      await cloud.close();
+      httpClient.close();
+      notifyHttp.close();
+      if (!opts.keepData && !dir) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST a urlencoded form; JSON answers parsed, XML answers as text. */
+export async function postForm(
+  url: string,
+  fields: Record<string, string | number | boolean>,
+  accept?: string,
+) {
+  const body = new URLSearchParams(
+    Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, text, contentType: res.headers.get('content-type') ?? '' };
+}
+
+/** An XML-RPC call; the decoded answer. */
+export async function rpcCall(url: string, methodName: string, params: XmlRpcValue[]) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body: encodeMethodCall(methodName, params),
+  });
+  const text = await res.text();
+  const decoded = decodeMethodResponse(text);
+  if (!decoded.ok) throw new Error(`not an XML-RPC answer: ${text}`);
+  return { status: res.status, answer: decoded.value, text };
+}
+
+/** The reference cloud's answer forms, for exact comparison. */
+export function restXml(element: 'notifyResult' | 'result', success: boolean, msg: string): string {
+  const esc = msg.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return `<?xml version="1.0"?>\n<${element} success="${success}" msg="${esc}"/>`;
+}
+
+export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,222 @@
+/**
+ * The rssCloud receiver: where clouds call us back (RSSCLOUD.md "Verification" and
+ * "Notification"). A Request -> Response handler on a path that carries a per-install secret, so
+ * only clouds we gave the callback to can find it. It answers in microseconds and never fetches:
+ * a notification for a feed we asked about is handed to `onNotify` (the app maps it to the
+ * scheduler's one "fetch now"), everything else is a 404, logged, nothing fetched.
+ *
+ * Accepted forms, as peers send them:
+ * - POST url=<feed> as a form body or in the query string (http-post / https-post);
+ * - an XML-RPC methodCall of our notify procedure with one string param (typed or untyped);
+ * - GET ?url=<feed>&challenge=<random>: echo the challenge exactly, only for a feed we have a
+ *   pending or live request for.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { type Clock, systemClock } from '../common/clock.ts';
+import { maskUrl } from '../net/mask.ts';
+import type { ActivityInput } from '../store/realtime.ts';
+import { decodeMethodCall, encodeFault, encodeMethodResponse } from '../wire/xmlrpc.ts';
+
+/** The procedure we ask XML-RPC clouds to call (any name XML-RPC allows would do). */
+export const DEFAULT_NOTIFY_PROCEDURE = 'tidings.notify';
+/** Notifications are a URL; verifications a URL and a short challenge. */
+export const DEFAULT_RECEIVER_MAX_BODY_BYTES = 16 * 1024;
+const MAX_CHALLENGE_LENGTH = 1024;
+
+export interface ReceiverDeps {
+  /** Per-install secret carried in the path ([A-Za-z0-9_-], at least 16 characters). */
+  token: string;
+  /** True when we have a pending or live request for this exact feed URL. */
+  isSubscribed(feedUrl: string): boolean;
+  /**
+   * A cloud says the feed changed: queue a fetch (must not fetch inline). May return the log's
+   * result text (e.g. for a cloud's verification call that needs no fetch); default "fetch queued".
+   */
+  onNotify(feedUrl: string): string | undefined;
+  /** Every call in, as an activity log entry. */
+  log(entry: ActivityInput): void;
+  maxBodyBytes?: number;
+  notifyProcedure?: string;
+  clock?: Clock;
+}
+
+export interface Receiver {
+  /** e.g. /rsscloud/<token>/notify: the callback path we register with clouds. */
+  readonly path: string;
+  readonly notifyProcedure: string;
+  readonly maxBodyBytes: number;
+  handle(req: Request, info: { remoteAddress: string }): Promise<Response>;
+}
+
+export function receiverPath(token: string): string {
+  return `/rsscloud/${token}/notify`;
+}
+
+export function createReceiver(deps: ReceiverDeps): Receiver {
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(deps.token)) {
+    throw new TypeError('The receiver token must be at least 16 characters of [A-Za-z0-9_-].');
+  }
+  const path = receiverPath(deps.token);
+  const pathBytes = Buffer.from(path);
+  const procedure = deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE;
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_RECEIVER_MAX_BODY_BYTES;
+  const clock = deps.clock ?? systemClock;
+
+  /** Constant time in the token: the path is the only secret between us and strangers. */
+  const isOurPath = (pathname: string): boolean => {
+    const given = Buffer.from(pathname);
+    return given.length === pathBytes.length && timingSafeEqual(given, pathBytes);
+  };
+
+  async function handle(req: Request, info: { remoteAddress: string }): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(req.url);
+    if (!isOurPath(url.pathname)) return notFound();
+    const peer = peerOf(req, info.remoteAddress);
+    const record = (procedureName: string, feedUrl: string | null, result: string, ok: boolean) =>
+      deps.log({
+        at: clock.now(),
+        direction: 'in',
+        peer,
+        procedure: procedureName,
+        feedUrl: feedUrl === null ? null : maskUrl(feedUrl),
+        result,
+        ok,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      });
+
+    if (req.method === 'GET' || req.method === 'HEAD') return challenge(url.searchParams, record);
+    if (req.method !== 'POST') return notFound();
+
+    const declared = Number(req.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBodyBytes) return tooLarge(record);
+    const body = new Uint8Array(await req.arrayBuffer());
+    if (body.byteLength > maxBodyBytes) return tooLarge(record);
+
+    const type = (req.headers.get('content-type') ?? '').toLowerCase();
+    if (type.includes('xml') || startsWithAngle(body)) return xmlRpc(body, record);
+
+    const params = new URLSearchParams(url.search);
+    // Some clouds send the form without a content type, or as text/plain: the body is still url=...
+    if (
+      type === '' ||
+      type.startsWith('application/x-www-form-urlencoded') ||
+      type.startsWith('text/plain')
+    ) {
+      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(body))) params.append(k, v);
+    }
+    const feedUrl = params.get('url')?.trim() ?? '';
+    if (!feedUrl) {
+      record('notify', null, '400: no url in the notification', false);
+      return text(400, 'The notification has no url parameter.');
+    }
+    return notify('notify', feedUrl, record, () => text(200, 'Thanks for the notification.'));
+  }
+
+  type Recorder = (procedureName: string, feedUrl: string | null, result: string, ok: boolean) => void;
+
+  function challenge(params: URLSearchParams, record: Recorder): Response {
+    const feedUrl = params.get('url')?.trim() ?? '';
+    const value = params.get('challenge');
+    if (!feedUrl || value === null || value.length > MAX_CHALLENGE_LENGTH) {
+      record('challenge', feedUrl || null, '404: not a verification request', false);
+      return notFound();
+    }
+    if (!deps.isSubscribed(feedUrl)) {
+      record('challenge', feedUrl, '404: not a feed we asked about', false);
+      return notFound();
+    }
+    record('challenge', feedUrl, 'challenge answered', true);
+    // Exactly the challenge, nothing around it: the reference cloud compares for equality.
+    return new Response(value, {
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    });
+  }
+
+  function xmlRpc(body: Uint8Array, record: Recorder): Response {
+    const call = decodeMethodCall(body, { maxBytes: maxBodyBytes });
+    if (!call.ok) {
+      record('xml-rpc', null, `400: ${call.error.message}`, false);
+      return fault(400, call.error.message);
+    }
+    const { methodName, params } = call.value;
+    if (methodName.toLowerCase() !== procedure.toLowerCase()) {
+      record(methodName, null, `404: "${methodName}" is not our notify procedure`, false);
+      return fault(404, `Can't make the call because "${methodName}" is not defined.`);
+    }
+    const first = params[0];
+    if (params.length !== 1 || typeof first !== 'string' || first.trim() === '') {
+      record(methodName, null, '400: expected one string parameter, the feed URL', false);
+      return fault(400, `Can't call "${methodName}": it takes one parameter, the feed URL.`);
+    }
+    return notify(methodName, first.trim(), record, () => xml(200, encodeMethodResponse(true)), true);
+  }
+
+  function notify(
+    name: string,
+    feedUrl: string,
+    record: Recorder,
+    answer: () => Response,
+    rpc = false,
+  ): Response {
+    if (!deps.isSubscribed(feedUrl)) {
+      record(name, feedUrl, '404: not subscribed; nothing fetched', false);
+      return rpc
+        ? fault(404, 'Not a feed this reader subscribed to.')
+        : text(404, 'Not a feed this reader subscribed to.');
+    }
+    const note = deps.onNotify(feedUrl);
+    record(name, feedUrl, typeof note === 'string' ? note : 'fetch queued', true);
+    return answer();
+  }
+
+  function tooLarge(record: Recorder): Response {
+    record('notify', null, `413: body over ${maxBodyBytes} bytes`, false);
+    return text(413, 'Payload Too Large');
+  }
+
+  return { path, notifyProcedure: procedure, maxBodyBytes, handle };
+}
+
+/** The caller: through a tunnel the socket is loopback and the proxy names the real peer. */
+export function peerOf(req: Request, remoteAddress: string): string {
+  const address = remoteAddress.replace(/^::ffff:/, '');
+  const loopback = address === '127.0.0.1' || address === '::1' || address.startsWith('127.');
+  const forwarded = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  if (loopback && forwarded && isIP(forwarded)) return forwarded;
+  return address || 'unknown';
+}
+
+function startsWithAngle(body: Uint8Array): boolean {
+  for (const byte of body) {
+    if (
+      byte === 0x20 ||
+      byte === 0x09 ||
+      byte === 0x0a ||
+      byte === 0x0d ||
+      byte === 0xef ||
+      byte === 0xbb ||
+      byte === 0xbf
+    ) {
+      continue; // whitespace and a UTF-8 BOM
+    }
+    return byte === 0x3c;
+  }
+  return false;
+}
+
+const notFound = () => text(404, 'Not found');
+
+function text(status: number, body: string): Response {
+  return new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+}
+
+function xml(status: number, body: string): Response {
+  return new Response(body, { status, headers: { 'content-type': 'text/xml; charset=utf-8' } });
+}
+
+function fault(status: number, message: string): Response {
+  return xml(status, encodeFault(4, message));
+}
