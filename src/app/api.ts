@@ -5,6 +5,7 @@
  * Everything here must be JSON-serialisable.
  */
 import type { Category, CloudElement, Enclosure, Person } from '../feed/model.ts';
+import type { CommandId } from './shortcuts.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
 
@@ -179,6 +180,11 @@ export interface TidingsEvents {
   notice: Notice;
   /** An rssCloud call in or out was recorded. */
   activity: ActivityEntry;
+  /**
+   * The desktop shell asks the UI to run one of its commands (the tray's "New post", a menu item):
+   * the renderer runs it exactly as if its key had been pressed. Only Electron main emits it.
+   */
+  'shell.command': { command: CommandId };
 }
 
 export type EventName = keyof TidingsEvents;

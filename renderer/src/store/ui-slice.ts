@@ -10,6 +10,9 @@ export interface UiSlice {
   notices: Toast[];
   progress: Progress;
   connection: ConnectionState;
+  /** The composer (features/publish) is open; any feature may open it (the `c` key, the tray). */
+  composerOpen: boolean;
+  setComposerOpen(open: boolean): void;
   pushNotice(notice: Notice): void;
   dismissNotice(id: number): void;
   setProgress(progress: Progress): void;
@@ -24,6 +27,10 @@ export const createUiSlice = (): SliceCreator<UiSlice> => (set) => ({
   notices: [],
   progress: { active: 0, queued: 0 },
   connection: 'connecting',
+  composerOpen: false,
+  setComposerOpen(composerOpen) {
+    set({ composerOpen });
+  },
   pushNotice(notice) {
     set((state) => {
       // The same sentence twice in a row (a flapping feed) is one toast, not a stack.
