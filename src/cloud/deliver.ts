@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import type { HttpClient, HttpResponse } from '../net/http-client-types.ts';
-import { decodeMethodResponse, encodeMethodCall } from '../wire/xmlrpc.ts';
+import { decodeMethodResponse, encodeMethodCall, XMLRPC_REQUEST_HEADERS } from '../wire/xmlrpc.ts';
 import type { NotifyProtocol } from './params.ts';
 
 export interface Target {
@@ -47,7 +47,7 @@ export function notificationRequest(
   if (target.protocol === 'xml-rpc') {
     try {
       const body = encodeMethodCall(target.notifyProcedure ?? '', [feedUrl]);
-      return ok({ method: 'POST', headers: { 'content-type': 'text/xml' }, body });
+      return ok({ method: 'POST', headers: { ...XMLRPC_REQUEST_HEADERS }, body });
     } catch (e) {
       return fail(
         tidingsError(

@@ -15,7 +15,12 @@ import { XMLParser } from 'fast-xml-parser';
 import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
-import { decodeMethodResponse, encodeMethodCall, xmlRpcTyped } from '../wire/xmlrpc.ts';
+import {
+  decodeMethodResponse,
+  encodeMethodCall,
+  XMLRPC_REQUEST_HEADERS,
+  xmlRpcTyped,
+} from '../wire/xmlrpc.ts';
 
 export interface Callback {
   scheme: 'http' | 'https';
@@ -135,7 +140,7 @@ export async function requestNotification(
       method: 'POST',
       url: endpoint.url,
       body,
-      headers: { 'content-type': 'text/xml; charset=utf-8', accept: 'text/xml' },
+      headers: { ...XMLRPC_REQUEST_HEADERS },
       timeoutMs: opts.timeoutMs ?? 30_000,
       maxBodyBytes: ANSWER_CAP_BYTES,
       signal: opts.signal,

@@ -56,6 +56,16 @@ export interface DecodeOptions {
 
 const DECLARATION = '<?xml version="1.0"?>\n';
 
+/**
+ * Headers for every XML-RPC call Tidings makes (pleaseNotify, ping, notify, weblogUpdates,
+ * saveRss). The reference cloud answers 406 unless Accept names application/xml (or a wildcard),
+ * and older peers want text/xml: name both.
+ */
+export const XMLRPC_REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/xml; charset=utf-8',
+  accept: 'text/xml, application/xml',
+};
+
 export function encodeMethodCall(methodName: string, params: readonly XmlRpcValue[] = []): string {
   if (!/^[A-Za-z0-9_.:/]+$/.test(methodName)) {
     throw new TypeError(`XML-RPC method name "${methodName}" has characters XML-RPC does not allow.`);
