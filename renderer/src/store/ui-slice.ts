@@ -10,6 +10,12 @@ export interface UiSlice {
   notices: Toast[];
   progress: Progress;
   connection: ConnectionState;
+  /**
+   * What the main pane shows: the river (with its filter, search results over it) or another
+   * feature's page ("My posts"). Picking a feed, folder or saved search returns to 'river'.
+   */
+  page: 'river' | 'posts';
+  setPage(page: 'river' | 'posts'): void;
   /** The composer (features/publish) is open; any feature may open it (the `c` key, the tray). */
   composerOpen: boolean;
   setComposerOpen(open: boolean): void;
@@ -27,6 +33,10 @@ export const createUiSlice = (): SliceCreator<UiSlice> => (set) => ({
   notices: [],
   progress: { active: 0, queued: 0 },
   connection: 'connecting',
+  page: 'river',
+  setPage(page) {
+    set({ page });
+  },
   composerOpen: false,
   setComposerOpen(composerOpen) {
     set({ composerOpen });

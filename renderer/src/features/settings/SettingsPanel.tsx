@@ -3,7 +3,7 @@
  * install for real-time reading (a tunnel, or a public address of your own). Self-contained like
  * the activity log: it reads and writes through the API; the core validates and keeps them.
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { RealtimeInfo, Settings } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CloseIcon } from '../../components/icons';
@@ -23,7 +23,11 @@ function describeRealtime(info: RealtimeInfo | null): string {
   return `Tunnel ${t?.status ?? 'starting'}…`;
 }
 
-export function SettingsPanel({ onClose }: { onClose(): void }) {
+/**
+ * `children`: other features' sections (the writer's feed, reading options), composed by the app so
+ * features never import each other; each section loads and saves through its own API commands.
+ */
+export function SettingsPanel({ onClose, children }: { onClose(): void; children?: ReactNode }) {
   const [saved, setSaved] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
   const [info, setInfo] = useState<RealtimeInfo | null>(null);
