@@ -177,6 +177,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
         </form>
       )}
       {!draft && status && <p className="form-error">{status.text}</p>}
+      {children}
     </section>
   );
 }
