@@ -1,12 +1,14 @@
 /**
  * The TidingsApi over IPC: one generic handler for every method in API_METHODS (no channel per
  * command) and one event channel. Calls are accepted only from our own window's main frame.
+ * Main's own events (shell.*) travel on the same event channel as the core's.
  */
 import { type BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
-import { API_METHODS, type ApiMethod } from '../src/app/api.ts';
+import { API_METHODS, type ApiMethod, type EventName, type TidingsEvents } from '../src/app/api.ts';
 import type { Tidings } from '../src/app/tidings.ts';
 
 const METHODS = new Set<string>(API_METHODS);
+export const EVENT_CHANNEL = 'tidings:event';
 
 export function bridgeApi(
   app: Tidings,
@@ -21,13 +23,20 @@ export function bridgeApi(
     const fn = app[method as ApiMethod] as (...a: unknown[]) => Promise<unknown>;
     return fn.apply(app, Array.isArray(args) ? args : []);
   });
-  const stopEvents = app.onAny((event, payload) => {
-    if (!window.isDestroyed()) window.webContents.send('tidings:event', event, payload);
-  });
+  const stopEvents = app.onAny((event, payload) => sendEvent(window, event, payload));
   return () => {
     stopEvents();
     ipcMain.removeHandler('tidings:invoke');
   };
+}
+
+/** Sends one event to the window's page (the core's, forwarded, or main's own shell.* ones). */
+export function sendEvent<E extends EventName>(
+  window: BrowserWindow,
+  event: E,
+  payload: TidingsEvents[E],
+): void {
+  if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
 }
 
 function isTrusted(

@@ -55,3 +55,22 @@ export class UnreadCounter {
     return sum;
   }
 }
+
+/** The taskbar overlay on Windows (which has no badge API): a drawn number, 1-9, then 9+. */
+export function overlayBadgeFile(unread: number): string | null {
+  if (!Number.isFinite(unread) || unread <= 0) return null;
+  return unread > 9 ? 'badge-9plus.png' : `badge-${Math.floor(unread)}.png`;
+}
+
+/**
+ * What closing the window does. With close-to-tray on it only hides (the app keeps reading in the
+ * background); otherwise it closes, and then Linux and Windows quit while macOS stays in the dock.
+ * While quitting, it always closes.
+ */
+export function closeAction(opts: { closeToTray: boolean; quitting: boolean }): 'hide' | 'close' {
+  return opts.closeToTray && !opts.quitting ? 'hide' : 'close';
+}
+
+export function quitWhenAllClosed(platform: NodeJS.Platform): boolean {
+  return platform !== 'darwin';
+}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPrefs } from './prefs.ts';
-import { countText, type ShellState, UnreadCounter, windowTitle } from './shell-state.ts';
+import {
+  closeAction,
+  countText,
+  overlayBadgeFile,
+  quitWhenAllClosed,
+  type ShellState,
+  UnreadCounter,
+  windowTitle,
+} from './shell-state.ts';
 import { trayView } from './tray-model.ts';
 
 const base: ShellState = {
@@ -81,5 +89,22 @@ describe('unread count', () => {
     expect(windowTitle(12)).toBe('Tidings (12)');
     expect(windowTitle(12_345)).toBe('Tidings (999+)');
     expect(countText(-1)).toBe('');
+  });
+});
+
+describe('closing and the taskbar badge', () => {
+  it('closing hides to the tray when asked, closes otherwise, and always closes while quitting', () => {
+    expect(closeAction({ closeToTray: true, quitting: false })).toBe('hide');
+    expect(closeAction({ closeToTray: true, quitting: true })).toBe('close');
+    expect(closeAction({ closeToTray: false, quitting: false })).toBe('close');
+    expect(quitWhenAllClosed('linux')).toBe(true);
+    expect(quitWhenAllClosed('win32')).toBe(true);
+    expect(quitWhenAllClosed('darwin')).toBe(false);
+  });
+
+  it('Windows draws the count on the taskbar: 1-9, then 9+', () => {
+    expect(overlayBadgeFile(0)).toBeNull();
+    expect(overlayBadgeFile(3)).toBe('badge-3.png');
+    expect(overlayBadgeFile(10)).toBe('badge-9plus.png');
   });
 });

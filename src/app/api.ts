@@ -185,6 +185,18 @@ export interface TidingsEvents {
    * the renderer runs it exactly as if its key had been pressed. Only Electron main emits it.
    */
   'shell.command': { command: CommandId };
+  /**
+   * The desktop shell was asked to subscribe (a `feed:` link, `--subscribe URL`): the UI asks the
+   * person first, never subscribes silently. Only Electron main emits it.
+   */
+  'shell.subscribeRequest': { url: string };
+  /**
+   * The desktop shell opened an OPML file (or offers the suggested subscriptions on first run,
+   * `suggested`): the UI shows what it holds and imports only when confirmed.
+   */
+  'shell.importRequest': { fileName: string; text: string; suggested: boolean };
+  /** A notification was clicked: show this feed (null: the whole river) and item. */
+  'shell.openItem': { feedId: number | null; itemId: number | null };
 }
 
 export type EventName = keyof TidingsEvents;

@@ -15,6 +15,7 @@ import { RiverHeading } from '../features/river/RiverHeading';
 import { SearchBox } from '../features/search/SearchBox';
 import { SearchResults } from '../features/search/SearchResults';
 import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
+import { ShellRequests } from '../features/shell/ShellRequests';
 import { useApp } from '../store/context';
 import { Unauthorized } from './Unauthorized';
 import { Welcome } from './Welcome';
@@ -53,6 +54,7 @@ export function App() {
         {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
       </main>
       <Toasts />
+      <ShellRequests />
     </div>
   );
 }
