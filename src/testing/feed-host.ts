@@ -14,6 +14,8 @@ export interface Route {
   etag?: string;
   /** Require HTTP Basic with these credentials (401 otherwise). */
   basicAuth?: { username: string; password: string };
+  /** Answer this long after the request arrives (a slow server, so a stop lands mid-fetch). */
+  delayMs?: number;
 }
 
 export interface FeedHost {
@@ -53,12 +55,17 @@ export async function startFeedHost(): Promise<FeedHost> {
       res.writeHead(304, { etag: route.etag }).end();
       return;
     }
-    res.writeHead(route.status ?? 200, {
-      'content-type': route.type ?? 'application/rss+xml; charset=utf-8',
-      ...(route.etag ? { etag: route.etag } : {}),
-      ...route.headers,
-    });
-    res.end(route.body ?? '');
+    const answer = () => {
+      if (res.destroyed) return;
+      res.writeHead(route.status ?? 200, {
+        'content-type': route.type ?? 'application/rss+xml; charset=utf-8',
+        ...(route.etag ? { etag: route.etag } : {}),
+        ...route.headers,
+      });
+      res.end(route.body ?? '');
+    };
+    if (route.delayMs) setTimeout(answer, route.delayMs);
+    else answer();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
