@@ -47,7 +47,7 @@ import {
 } from './shell-state.ts';
 import { installSignalHandlers } from './shutdown.ts';
 import { createShellTray, type ShellTray } from './tray.ts';
-import { trayView } from './tray-model.ts';
+import { type TrayAction, trayView } from './tray-model.ts';
 import { createMainWindow, showWindow } from './window.ts';
 
 const platform = process.platform;
@@ -353,21 +353,37 @@ function runShell(): void {
     await reloadFeeds();
     running.start();
 
+    const onTrayAction = (action: TrayAction) => {
+      if (action === 'toggleWindow') {
+        if (win?.isVisible()) win.hide();
+        else bringForward();
+      } else if (action === 'refreshAll') void running.refresh(null);
+      else if (action === 'newPost') {
+        bringForward();
+        emit('shell.command', { command: 'composer.open' });
+      } else if (action === 'toggleRealtimePause') void togglePause();
+      else if (action === 'quit') app.quit();
+    };
     tray = createShellTray({
       iconPath: (file) => runtimeResource('tray', file),
-      onClick: () => (win?.isVisible() ? win.hide() : bringForward()),
-      onAction: (action) => {
-        if (action === 'toggleWindow') {
-          if (win?.isVisible()) win.hide();
-          else bringForward();
-        } else if (action === 'refreshAll') void running.refresh(null);
-        else if (action === 'newPost') {
-          bringForward();
-          emit('shell.command', { command: 'composer.open' });
-        } else if (action === 'toggleRealtimePause') void togglePause();
-        else if (action === 'quit') app.quit();
-      },
+      onClick: () => onTrayAction('toggleWindow'),
+      onAction: onTrayAction,
     });
+    claimFeedLinks();
+    if (process.env.TIDINGS_E2E === '1') {
+      // For e2e/electron.spec.ts only: a tray icon cannot be clicked from a test, nor a
+      // notification; these reach the same handlers a click would.
+      Object.assign(globalThis, {
+        __tidingsShell: {
+          tray: () => trayView(state, platform),
+          trayAction: onTrayAction,
+          notifications: () => notifications?.shown() ?? [],
+          clickNotification: (i: number) => notifications?.click(i),
+          optInFeeds: (ids: number[]) => notifications?.optIn(ids),
+          stopState: () => stopper?.state,
+        },
+      });
+    }
 
     const hidden = startsHidden(process.argv) && prefs.get('closeToTray');
     win = openWindow(!hidden);
@@ -386,6 +402,18 @@ function runShell(): void {
     event.preventDefault();
     void stopper.request('quit');
   });
+}
+
+/**
+ * feed: and feeds: open Tidings when no other app handles them (the installers register them too;
+ * this covers a first run without one). Never taken from another feed reader the person chose.
+ */
+function claimFeedLinks(): void {
+  if (!app.isPackaged || platform === 'linux') return;
+  for (const scheme of ['feed', 'feeds']) {
+    if (!app.getApplicationNameForProtocol(`${scheme}://example.com/`))
+      app.setAsDefaultProtocolClient(scheme);
+  }
 }
 
 function pickPrefs(prefs: Prefs): ShellState['prefs'] {

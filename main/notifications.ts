@@ -19,6 +19,12 @@ export interface ShellNotifications {
   postChanged(payload: unknown): void;
   /** One notification of the shell's own ("still running in the tray"). */
   show(spec: NotificationSpec): void;
+  /** What was shown this run, oldest first (the e2e spec reads it). */
+  shown(): readonly NotificationSpec[];
+  /** Runs the click of the i-th shown notification (the e2e spec cannot click the OS's). */
+  click(index: number): void;
+  /** Until FeedView carries `notify` (issue 9), the e2e spec opts feeds in here. */
+  optIn(feedIds: readonly number[]): void;
   dispose(): void;
 }
 
@@ -32,7 +38,11 @@ export function startNotifications(opts: {
 }): ShellNotifications {
   // Electron drops a notification's click handler when the object is collected: hold them.
   const live = new Set<Notification>();
+  const history: NotificationSpec[] = [];
+  const optedIn = new Set<number>();
   const show = (spec: NotificationSpec) => {
+    history.push(spec);
+    if (history.length > 100) history.shift();
     if (!Notification.isSupported()) return;
     const n = new Notification({ title: spec.title, body: spec.body, icon: opts.icon });
     live.add(n);
@@ -61,8 +71,8 @@ export function startNotifications(opts: {
   });
   const posts = new PostAnswerWatcher();
   return {
-    setFeeds: (feeds) => batcher.setFeeds(feeds.map(notifyFeedOf)),
-    feedChanged: (feed) => batcher.updateFeed(notifyFeedOf(feed)),
+    setFeeds: (feeds) => batcher.setFeeds(feeds.map((f) => notifyFeedOf(f, optedIn))),
+    feedChanged: (feed) => batcher.updateFeed(notifyFeedOf(feed, optedIn)),
     riverChanged: (feedId, newItems) => batcher.arrived(feedId, newItems),
     postChanged(payload) {
       const source = postAnswerSource(payload);
@@ -71,6 +81,17 @@ export function startNotifications(opts: {
       if (spec && opts.postAnswersWanted()) show(spec);
     },
     show,
+    shown: () => [...history],
+    click(index) {
+      const spec = history[index];
+      if (spec) opts.onClick(spec.target);
+    },
+    optIn(feedIds) {
+      for (const id of feedIds) optedIn.add(id);
+      void opts.core
+        .listFeeds()
+        .then((feeds) => batcher.setFeeds(feeds.map((f) => notifyFeedOf(f, optedIn))));
+    },
     dispose() {
       batcher.dispose();
       for (const n of live) n.close();
@@ -80,11 +101,11 @@ export function startNotifications(opts: {
 }
 
 /** FeedView gains `notify` with the per-feed settings (issue 9); until then it reads as off. */
-function notifyFeedOf(feed: FeedView & { notify?: boolean }): NotifyFeed {
+function notifyFeedOf(feed: FeedView & { notify?: boolean }, optedIn: ReadonlySet<number>): NotifyFeed {
   return {
     id: feed.id,
     title: feed.title,
-    notify: feed.notify === true,
+    notify: feed.notify === true || optedIn.has(feed.id),
     status: feed.status,
     unread: feed.unread,
     lastFetchedAt: feed.lastFetchedAt,
