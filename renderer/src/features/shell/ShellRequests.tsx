@@ -74,7 +74,19 @@ function Dialog(props: {
   testId: string;
 }) {
   const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirmRef.current?.focus(), []);
+  const { busy, onCancel } = props;
+  useEffect(() => {
+    if (!busy) confirmRef.current?.focus();
+  }, [busy]);
+  // A modal: keys go to it, not to the river's shortcuts behind it (capture phase, first).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !busy) onCancel();
+      e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [busy, onCancel]);
   return (
     <div className="shell-backdrop">
       <div
@@ -83,10 +95,6 @@ function Dialog(props: {
         aria-modal="true"
         aria-labelledby="shell-dialog-title"
         data-testid={props.testId}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && !props.busy) props.onCancel();
-          e.stopPropagation();
-        }}
       >
         <h2 id="shell-dialog-title">{props.title}</h2>
         {props.children}
