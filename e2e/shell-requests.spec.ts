@@ -10,27 +10,31 @@ import { expect, test } from './support/fixtures.ts';
 import { rssFeed } from './support/servers.ts';
 
 async function openWithBridge(page: Page, openUrl: string): Promise<void> {
+  // Runs in the page (no DOM types in this project: the page's globals are reached through globalThis).
   await page.addInitScript(() => {
-    const token = new URL(window.location.href).searchParams.get('token');
+    const page = globalThis as unknown as Record<string, unknown> & { location: { href: string } };
+    const token = new URL(page.location.href).searchParams.get('token');
     const listeners = new Map<string, Set<(payload: unknown) => void>>();
-    const w = window as unknown as Record<string, unknown>;
-    w.__shellEmit = (name: string, payload: unknown) => {
+    page.__shellEmit = (name: string, payload: unknown) => {
       for (const listener of listeners.get(name) ?? []) listener(payload);
     };
-    w.tidings = {
+    page.tidings = {
       async invoke(method: string, args: unknown[]) {
         const r = await fetch(`/api/${method}`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ args }),
         });
-        const body = r.status === 204 ? {} : await r.json();
-        if (!r.ok) throw new Error(body?.error?.message ?? `HTTP ${r.status}`);
+        const body = (r.status === 204 ? {} : await r.json()) as {
+          result?: unknown;
+          error?: { message?: string };
+        };
+        if (!r.ok) throw new Error(body.error?.message ?? `HTTP ${r.status}`);
         return body.result;
       },
       on(event: string, listener: (payload: unknown) => void) {
-        let set = listeners.get(event);
-        if (!set) listeners.set(event, (set = new Set()));
+        const set = listeners.get(event) ?? new Set();
+        listeners.set(event, set);
         set.add(listener);
         return () => set.delete(listener);
       },
@@ -42,14 +46,15 @@ async function openWithBridge(page: Page, openUrl: string): Promise<void> {
 
 const emit = (page: Page, name: string, payload: unknown) =>
   page.evaluate(
-    ([n, p]) => (window as unknown as { __shellEmit(n: string, p: unknown): void }).__shellEmit(n, p),
+    ([n, p]) => (globalThis as unknown as { __shellEmit(n: string, p: unknown): void }).__shellEmit(n, p),
     [name, payload] as const,
   );
 
 const feedCount = (page: Page) =>
   page.evaluate(async () => {
-    const bridge = (window as unknown as { tidings: { invoke(m: string, a: unknown[]): Promise<unknown[]> } })
-      .tidings;
+    const bridge = (
+      globalThis as unknown as { tidings: { invoke(m: string, a: unknown[]): Promise<unknown[]> } }
+    ).tidings;
     return (await bridge.invoke('listFeeds', [])).length;
   });
 

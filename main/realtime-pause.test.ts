@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createTidings, type Tidings } from '../src/app/tidings.ts';
+import { waitFor } from '../src/testing/wait.ts';
 import { createRealtimePause } from './realtime-pause.ts';
 
 let app: Tidings | null = null;
@@ -19,16 +20,8 @@ async function realApp(): Promise<Tidings> {
   // (no tunnel: nothing leaves loopback).
   app = createTidings({ dataDir: dir, realtime: { tunnelHost: false, publicBaseUrl: 'http://127.0.0.1:9' } });
   app.start();
-  await waitFor(async () => (await app!.realtimeInfo()).publicUrl !== null);
+  await waitFor(async () => (await app!.realtimeInfo()).publicUrl !== null, 10_000, 'the public address');
   return app;
-}
-
-async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 it('pausing takes the receiver off the public address; resuming restores the saved one', async () => {
