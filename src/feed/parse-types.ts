@@ -8,13 +8,31 @@ export interface ParseOptions {
   contentType?: string | null;
   /** Stop and fail when parsing takes longer than this (hostile or enormous input). */
   maxParseMs?: number;
+  /**
+   * Read at most the newest this-many items of the document (DEFAULT_MAX_ITEMS; Infinity reads
+   * all). The rest are left out and a `feed.itemsCapped` note says how many.
+   */
+  maxItems?: number;
 }
 
 /**
- * What parsing bytes can give: a feed; an XML redirect (`<redirect><newLocation>`, treated as a
- * 301; an empty or missing newLocation means the feed is gone); or a readable error.
+ * Something the parser did that the feed's status should say, although the feed was read:
+ * `feed.repaired` (a document cut off at its end was closed), `feed.itemsCapped` (args: kept,
+ * total), `feed.noVersion` (a JSON Feed without `version`), `feed.encodingFallback` (the declared
+ * charset did not decode cleanly; args: declared, used).
+ */
+export interface ParseNote {
+  readonly code: 'feed.repaired' | 'feed.itemsCapped' | 'feed.noVersion' | 'feed.encodingFallback';
+  readonly message: string;
+  readonly args?: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * What parsing bytes can give: a feed (with notes, usually none); an XML redirect
+ * (`<redirect><newLocation>`, treated as a 301; an empty or missing newLocation means the feed is
+ * gone); or a readable error.
  */
 export type ParseResult =
-  | { kind: 'feed'; feed: Feed }
+  | { kind: 'feed'; feed: Feed; notes: ParseNote[] }
   | { kind: 'redirect'; newLocation: string | null }
   | { kind: 'error'; error: TidingsError };

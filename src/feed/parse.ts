@@ -8,8 +8,9 @@ import { readAtomFeed } from './atom/atom-feed.ts';
 import { Deadline, ParseTimeout } from './deadline.ts';
 import { detectFormat, jsonFeedFormat } from './detect.ts';
 import { decodeBytes } from './encoding.ts';
+import { DEFAULT_MAX_ITEMS } from './item-cap.ts';
 import { readJsonFeed } from './json/json-feed.ts';
-import type { ParseOptions, ParseResult } from './parse-types.ts';
+import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
 import { readRdfFeed } from './rdf/rdf-feed.ts';
 import type { ReadContext } from './read-context.ts';
 import { readRssFeed } from './rss/rss-feed.ts';
@@ -18,6 +19,7 @@ import { child, parseXml, text } from './xml/tree.ts';
 import type { XmlProblem } from './xml/wellformed.ts';
 
 export const DEFAULT_MAX_PARSE_MS = 5000;
+export { DEFAULT_MAX_ITEMS };
 
 /**
  * Parses a feed. Errors come back as values with stable codes: `feed.malformed` (broken XML or
@@ -32,7 +34,8 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
     const source = typeof body === 'string' ? body : decodeBytes(body, opts.contentType);
     const doc = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
     deadline.check();
-    const ctx: ReadContext = { url: opts.url?.trim() || null, deadline };
+    const notes: ParseNote[] = [];
+    const ctx: ReadContext = { url: opts.url?.trim() || null, deadline, maxItems: maxItemsOf(opts), notes };
     const detected = detectFormat(doc);
     switch (detected.kind) {
       case 'none':
@@ -50,7 +53,7 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
         if (!parsed.ok) return malformed(parsed.problem);
         const read =
           detected.family === 'rss' ? readRssFeed : detected.family === 'rdf' ? readRdfFeed : readAtomFeed;
-        return { kind: 'feed', feed: read(parsed.root, detected.format, ctx) };
+        return { kind: 'feed', feed: read(parsed.root, detected.format, ctx), notes };
       }
     }
   } catch (e) {
@@ -77,7 +80,14 @@ function parseJson(doc: string, ctx: ReadContext): ParseResult {
   ctx.deadline.check();
   const format = jsonFeedFormat(json);
   if (format === null) return failure('feed.notAFeed', 'The document is JSON, but not a JSON Feed.');
-  return { kind: 'feed', feed: readJsonFeed(json as Record<string, unknown>, format, ctx) };
+  return { kind: 'feed', feed: readJsonFeed(json as Record<string, unknown>, format, ctx), notes: ctx.notes };
+}
+
+/** ParseOptions.maxItems as a usable count: a positive integer or Infinity. */
+function maxItemsOf(opts: ParseOptions): number {
+  const n = opts.maxItems;
+  if (n === undefined || Number.isNaN(n)) return DEFAULT_MAX_ITEMS;
+  return n === Number.POSITIVE_INFINITY ? n : Math.max(1, Math.floor(n));
 }
 
 function malformed(p: XmlProblem): ParseResult {

@@ -1,10 +1,15 @@
 import type { Deadline } from './deadline.ts';
+import type { ParseNote } from './parse-types.ts';
 
 /** What every format reader needs besides the document. */
 export interface ReadContext {
   /** The URL the document came from (ParseOptions.url): the last base for relative URLs. */
   url: string | null;
   deadline: Deadline;
+  /** At most this many items are read (ParseOptions.maxItems). */
+  maxItems: number;
+  /** Where readers say what the feed's status should mention (repairs, items left out). */
+  notes: ParseNote[];
 }
 
 /** How often readers look at the clock while walking items. */

@@ -18,6 +18,7 @@ import {
   readItemExtra,
 } from '../ext/item-extras.ts';
 import { assignIds } from '../identity.ts';
+import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Person } from '../model.ts';
 import { newFeed, newItem, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
@@ -80,9 +81,10 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
   }
   if (logo ?? icon) feed.image = { url: logo ?? icon, title: null, link: null };
   applyChannelExtras(feed, x);
-  for (let i = 0; i < entries.length; i++) {
+  const toRead = capItemElements(entries, ctx);
+  for (let i = 0; i < toRead.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readEntry(entries[i]!, base, authors);
+    const item = readEntry(toRead[i]!, base, authors);
     assignIds(item);
     feed.items.push(item);
   }

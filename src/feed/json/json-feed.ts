@@ -5,6 +5,7 @@
  */
 import { parseDate } from '../dates.ts';
 import { assignIds } from '../identity.ts';
+import { capItems } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Media, Person } from '../model.ts';
 import { newFeed, newItem, newMedia, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
@@ -40,7 +41,7 @@ export function readJsonFeed(doc: Json, format: FeedFormat, ctx: ReadContext): F
     if (url && !feed.hubs.includes(url)) feed.hubs.push(url);
   }
   const feedAuthors = readAuthors(doc, base);
-  const items = arr(doc.items);
+  const items = capItems(arr(doc.items), ctx, (i) => (isObject(i) ? parseDate(str(i.date_published)) : null));
   for (let i = 0; i < items.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
     const raw = items[i];

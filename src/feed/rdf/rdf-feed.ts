@@ -11,6 +11,7 @@ import {
 } from '../ext/channel-extras.ts';
 import { applyItemExtras, type ItemExtras, newItemExtras, readItemExtra } from '../ext/item-extras.ts';
 import { assignIds } from '../identity.ts';
+import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, FeedImage, Item } from '../model.ts';
 import { newFeed, newItem } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
@@ -29,9 +30,10 @@ export function readRdfFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
     else if (c.name === 'item') items.push(c);
   }
   applyChannelExtras(feed, x);
-  for (let i = 0; i < items.length; i++) {
+  const toRead = capItemElements(items, ctx);
+  for (let i = 0; i < toRead.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readRdfItem(items[i]!, base);
+    const item = readRdfItem(toRead[i]!, base);
     if (item.authors.length === 0 && x.itunesAuthor)
       item.authors.push({ name: x.itunesAuthor, email: null, uri: null });
     assignIds(item);

@@ -10,6 +10,7 @@ import {
   readChannelExtra,
 } from '../ext/channel-extras.ts';
 import { assignIds } from '../identity.ts';
+import { capItemElements } from '../item-cap.ts';
 import type { CloudElement, Feed, FeedFormat, FeedImage } from '../model.ts';
 import { newFeed, toInt } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
@@ -75,9 +76,10 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
   // Some feeds put items beside the channel rather than in it.
   for (const c of root.children) if (c.name === 'item') itemElements.push(c);
   applyChannelExtras(feed, x);
-  for (let i = 0; i < itemElements.length; i++) {
+  const toRead = capItemElements(itemElements, ctx);
+  for (let i = 0; i < toRead.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readRssItem(itemElements[i]!, base, x.itunesAuthor);
+    const item = readRssItem(toRead[i]!, base, x.itunesAuthor);
     assignIds(item);
     feed.items.push(item);
   }

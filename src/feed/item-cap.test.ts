@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { parseFeed } from './parse.ts';
+import type { ParseOptions } from './parse-types.ts';
+
+function rss(count: number, ascending = false): string {
+  let items = '';
+  for (let i = 0; i < count; i++) {
+    const day = ascending ? i : count - i;
+    const date = new Date(Date.UTC(2024, 0, 1) + day * 86_400_000).toUTCString();
+    items += `<item><guid>g${i}</guid><title>t${i}</title><pubDate>${date}</pubDate></item>`;
+  }
+  return `<rss version="2.0"><channel><title>c</title>${items}</channel></rss>`;
+}
+
+function read(doc: string, opts?: ParseOptions) {
+  const r = parseFeed(doc, opts);
+  if (r.kind !== 'feed') throw new Error(JSON.stringify(r));
+  return r;
+}
+
+describe('items per document cap', () => {
+  it('reads at most the default 5,000 items and says how many were left out', () => {
+    const r = read(rss(5003));
+    expect(r.feed.items).toHaveLength(5000);
+    expect(r.feed.items[0]!.id).toBe('g0');
+    expect(r.notes).toEqual([
+      {
+        code: 'feed.itemsCapped',
+        message: 'The document has 5003 items; only the newest 5000 were read.',
+        args: { kept: 5000, total: 5003 },
+      },
+    ]);
+  });
+
+  it('keeps the newest end when a document appends (oldest first)', () => {
+    const r = read(rss(10, true), { maxItems: 3 });
+    expect(r.feed.items.map((i) => i.id)).toEqual(['g7', 'g8', 'g9']);
+  });
+
+  it('keeps the first items when newest come first, or without dates', () => {
+    expect(read(rss(10), { maxItems: 3 }).feed.items.map((i) => i.id)).toEqual(['g0', 'g1', 'g2']);
+    const undated = `<feed xmlns="http://www.w3.org/2005/Atom">${'<entry><id>x</id></entry>'.repeat(4)}</feed>`;
+    expect(read(undated, { maxItems: 2 }).feed.items).toHaveLength(2);
+  });
+
+  it('caps RDF and JSON Feed too; Infinity reads everything with no note', () => {
+    const rdf = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel><title>c</title></channel>${'<item rdf:about="http://e.com/"><title>t</title></item>'.repeat(5)}</rdf:RDF>`;
+    expect(read(rdf, { maxItems: 2 }).feed.items).toHaveLength(2);
+    const json = JSON.stringify({
+      version: 'https://jsonfeed.org/version/1.1',
+      items: Array.from({ length: 6 }, (_, i) => ({
+        id: `j${i}`,
+        date_published: `2024-01-0${i + 1}T00:00:00Z`,
+      })),
+    });
+    const capped = read(json, { maxItems: 2 });
+    expect(capped.feed.items.map((i) => i.id)).toEqual(['j4', 'j5']);
+    expect(capped.notes[0]!.args).toEqual({ kept: 2, total: 6 });
+    const all = read(rss(7), { maxItems: Number.POSITIVE_INFINITY });
+    expect(all.feed.items).toHaveLength(7);
+    expect(all.notes).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * "Read at most the newest N items of a document" (ParseOptions.maxItems). A document of 600,000
+ * items must not become 600,000 rows: the readers pick which item elements to read before
+ * reading any, so the cost of the rest is only the tree they already sit in.
+ *
+ * Which end is newest: feeds list newest first almost always, but some (logs, archives) append.
+ * The first and last items' dates decide; without dates, document order (first = newest) wins.
+ */
+import { parseDate } from './dates.ts';
+import type { ReadContext } from './read-context.ts';
+import { text, type XmlElement } from './xml/tree.ts';
+
+export const DEFAULT_MAX_ITEMS = 5000;
+
+/** Date element names, per format, that say when an item was written. */
+const DATE_NAMES = ['pubDate', 'published', 'updated', 'dc:date', 'issued', 'modified'];
+
+function dateOf(el: XmlElement): string | null {
+  for (const c of el.children) if (DATE_NAMES.includes(c.name)) return parseDate(text(c));
+  return null;
+}
+
+/** The elements to read (document order kept), noting in ctx how many were left out. */
+export function capItemElements(items: XmlElement[], ctx: ReadContext): XmlElement[] {
+  return capItems(items, ctx, dateOf);
+}
+
+/** The same choice for any list (JSON Feed items), given how to read an item's date. */
+export function capItems<T>(items: T[], ctx: ReadContext, date: (item: T) => string | null): T[] {
+  const max = ctx.maxItems;
+  if (items.length <= max) return items;
+  const first = date(items[0]!);
+  const last = date(items[items.length - 1]!);
+  const appended = first !== null && last !== null && last > first;
+  const kept = appended ? items.slice(items.length - max) : items.slice(0, max);
+  ctx.notes.push({
+    code: 'feed.itemsCapped',
+    message: `The document has ${items.length} items; only the newest ${max} were read.`,
+    args: { kept: max, total: items.length },
+  });
+  return kept;
+}
