@@ -31,8 +31,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     credentials: ctx.store.getCredentials(feedId),
     subscribers: 1,
   });
-  // The subscription may have been removed while the request was in flight.
-  if (!ctx.store.getFeed(feedId)) return { feedId, kind: 'skipped', newItems: 0 };
+  // The subscription may have been removed while the request was in flight: the answer belongs
+  // to the subscription this run started for, never to whatever holds the id now.
+  if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
 
   if (result.movedTo) movePermanently(ctx, feed, result.movedTo);
 
@@ -112,6 +113,15 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
   return { feedId, kind: 'ok', newItems: inserted.length };
+}
+
+/**
+ * The feed row this run started for still exists. Ids are never reused (schema v2), and the
+ * creation time guards a database restored from an older copy.
+ */
+function sameSubscription(ctx: AppContext, started: FeedRow): boolean {
+  const now = ctx.store.getFeed(started.id);
+  return now !== null && now.createdAt === started.createdAt;
 }
 
 export function metaOf(feed: Feed): FeedMeta {

@@ -116,4 +116,100 @@ CREATE TABLE settings (
 ) WITHOUT ROWID;
 `;
 
-export const STORE_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];
+/**
+ * Version 2: ids are never reused. Without AUTOINCREMENT SQLite hands out max(id)+1, so removing
+ * the newest feed gave its id to the next one added, and a fetch still in flight for the removed
+ * feed landed in the new one (issue 10). SQLite cannot add AUTOINCREMENT to a column, so feeds and
+ * items are rebuilt with the same rows and ids (items_fts is keyed by item id and stays valid).
+ * Also: feeds.parse_notes, what the last good parse of the document noted.
+ */
+const V2 = `
+CREATE TABLE feeds_v2 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  url TEXT NOT NULL UNIQUE,
+  title TEXT,
+  site_url TEXT,
+  description TEXT,
+  folder_id INTEGER REFERENCES folders(id) ON DELETE SET NULL,
+  credentials TEXT,
+  interval_min INTEGER,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'ok', 'error', 'gone')),
+  last_error TEXT,
+  last_error_code TEXT,
+  etag TEXT,
+  last_modified TEXT,
+  body_hash TEXT,
+  last_fetched_at INTEGER,
+  next_due_at INTEGER,
+  due_reason TEXT,
+  consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  meta TEXT NOT NULL DEFAULT '{}',
+  created_at INTEGER NOT NULL,
+  unread INTEGER NOT NULL DEFAULT 0,
+  -- JSON array of what the last good parse noted (repaired, items capped...), NULL when none
+  parse_notes TEXT
+);
+INSERT INTO feeds_v2 (id, url, title, site_url, description, folder_id, credentials, interval_min, status, last_error, last_error_code, etag, last_modified, body_hash, last_fetched_at, next_due_at, due_reason, consecutive_errors, meta, created_at, unread)
+  SELECT id, url, title, site_url, description, folder_id, credentials, interval_min, status, last_error, last_error_code, etag, last_modified, body_hash, last_fetched_at, next_due_at, due_reason, consecutive_errors, meta, created_at, unread FROM feeds;
+
+CREATE TABLE items_v2 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+  guid TEXT NOT NULL,
+  title TEXT,
+  link TEXT,
+  summary TEXT,
+  content TEXT,
+  published TEXT,
+  updated TEXT,
+  -- published as ms since epoch, 0 when absent: the river's tie-break inside one fetch
+  pub_key INTEGER NOT NULL,
+  seen_at INTEGER NOT NULL,
+  read INTEGER NOT NULL DEFAULT 0,
+  starred INTEGER NOT NULL DEFAULT 0,
+  -- JSON arrays, NULL when empty
+  authors TEXT,
+  categories TEXT,
+  enclosures TEXT,
+  media TEXT,
+  children TEXT,
+  comments TEXT,
+  -- hash of everything the feed said about the item: an unchanged item is not rewritten
+  hash TEXT NOT NULL,
+  revision INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO items_v2 SELECT * FROM items;
+
+DROP TABLE items;
+DROP TABLE feeds;
+ALTER TABLE feeds_v2 RENAME TO feeds;
+ALTER TABLE items_v2 RENAME TO items;
+CREATE INDEX feeds_folder ON feeds(folder_id);
+CREATE UNIQUE INDEX items_identity ON items(feed_id, guid);
+CREATE INDEX items_river ON items(seen_at, pub_key, id);
+CREATE INDEX items_feed_river ON items(feed_id, seen_at, pub_key, id);
+CREATE INDEX items_unread_river ON items(seen_at, pub_key, id) WHERE read = 0;
+CREATE INDEX items_starred_river ON items(seen_at, pub_key, id) WHERE starred = 1;
+
+CREATE TRIGGER items_unread_insert AFTER INSERT ON items WHEN NEW.read = 0 BEGIN
+  UPDATE feeds SET unread = unread + 1 WHERE id = NEW.feed_id;
+END;
+CREATE TRIGGER items_unread_delete AFTER DELETE ON items WHEN OLD.read = 0 BEGIN
+  UPDATE feeds SET unread = unread - 1 WHERE id = OLD.feed_id;
+END;
+CREATE TRIGGER items_unread_update AFTER UPDATE OF read, feed_id ON items
+WHEN OLD.read IS NOT NEW.read OR OLD.feed_id IS NOT NEW.feed_id BEGIN
+  UPDATE feeds SET unread = unread - 1 WHERE id = OLD.feed_id AND OLD.read = 0;
+  UPDATE feeds SET unread = unread + 1 WHERE id = NEW.feed_id AND NEW.read = 0;
+END;
+
+CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+  DELETE FROM items_fts WHERE rowid = OLD.id;
+END;
+
+`;
+
+export const STORE_MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: V1 },
+  { version: 2, sql: V2, rebuildsTables: true },
+];

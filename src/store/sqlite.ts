@@ -12,6 +12,12 @@ import { DatabaseSync } from 'node:sqlite';
 export interface Migration {
   version: number;
   sql: string;
+  /**
+   * Rebuilds a table (SQLite's only way to change a column, e.g. to add AUTOINCREMENT): foreign
+   * keys are switched off around the step so dropping the old parent table does not cascade into
+   * its children, and checked before the step commits (sqlite.org/lang_altertable.html, 12 steps).
+   */
+  rebuildsTables?: boolean;
 }
 
 export function openDatabase(path: string, migrations: readonly Migration[]): DatabaseSync {
@@ -30,10 +36,21 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[]): void {
   const current = row.user_version;
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (m.version <= current) continue;
-    transaction(db, () => {
-      db.exec(m.sql);
-      db.exec(`PRAGMA user_version = ${Math.trunc(m.version)}`);
-    });
+    // PRAGMA foreign_keys is a no-op inside a transaction: switch it before BEGIN.
+    if (m.rebuildsTables) db.exec('PRAGMA foreign_keys = OFF');
+    try {
+      transaction(db, () => {
+        db.exec(m.sql);
+        if (m.rebuildsTables) {
+          const broken = db.prepare('PRAGMA foreign_key_check').all();
+          if (broken.length > 0)
+            throw new Error(`migration ${m.version} left ${broken.length} broken references`);
+        }
+        db.exec(`PRAGMA user_version = ${Math.trunc(m.version)}`);
+      });
+    } finally {
+      if (m.rebuildsTables) db.exec('PRAGMA foreign_keys = ON');
+    }
   }
 }
 
