@@ -59,12 +59,20 @@ export function detectFormat(text: string): Detection {
   return { kind: 'none', reason: `The document is ${what}, not a feed.` };
 }
 
+const JSON_FEED_VERSION = /jsonfeed\.org\/version\/([\d.]+)\/?$/i;
+
+/** Whether the document names its JSON Feed version (feeds without one are read, with a note). */
+export function hasJsonFeedVersion(doc: unknown): boolean {
+  const version = (doc as { version?: unknown }).version;
+  return typeof version === 'string' && JSON_FEED_VERSION.test(version.trim());
+}
+
 /** JSON Feed version from the `version` URL: 1 -> json1.0, 1.1 (or anything newer) -> json1.1. */
 export function jsonFeedFormat(doc: unknown): FeedFormat | null {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
   const version = (doc as { version?: unknown }).version;
   if (typeof version === 'string') {
-    const m = /jsonfeed\.org\/version\/([\d.]+)\/?$/i.exec(version.trim());
+    const m = JSON_FEED_VERSION.exec(version.trim());
     if (m) return m[1] === '1' || m[1] === '1.0' ? 'json1.0' : 'json1.1';
   }
   // No (or an odd) version, but shaped like a feed: read it with the newest rules.

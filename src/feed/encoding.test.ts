@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charsetOf, chooseEncoding } from './encoding.ts';
+import { charsetOf, chooseEncoding, decodeWindows1252 } from './encoding.ts';
 import { parseFeed } from './parse.ts';
 
 /** A one-item RSS feed as bytes, one byte per char of `title` (latin1), with an optional declaration. */
@@ -80,5 +80,24 @@ describe('encodings', () => {
     expect(chooseEncoding(rssBytes('x', 'iso-8859-2'), 'text/xml; charset=koi8-r')).toBe('koi8-r');
     expect(chooseEncoding(rssBytes('x', 'iso-8859-2'))).toBe('iso-8859-2');
     expect(chooseEncoding(rssBytes('x'))).toBe('utf-8');
+  });
+
+  it('windows-1252 is decoded the same on every Node (Node 20 TextDecoder drops 0x80-0x9F)', () => {
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => 0x80 + i);
+    expect(decodeWindows1252(bytes)).toBe(
+      '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f' +
+        '\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178',
+    );
+    expect(chooseEncoding(rssBytes('x', 'ISO-8859-1'))).toBe('iso-8859-1');
+    expect(titleOf(rssBytes(SMART), 'text/xml; charset=us-ascii')).toBe(SMART_DECODED);
+  });
+
+  it('UTF-32 named by the HTTP charset', () => {
+    const xml = '<rss><channel><title>Grüße 😀</title></channel></rss>';
+    const be = new Uint8Array(4 * [...xml].length);
+    [...xml].forEach((c, i) => {
+      new DataView(be.buffer).setUint32(i * 4, c.codePointAt(0)!, false);
+    });
+    expect(titleOf(be, 'text/xml; charset=utf-32')).toBe('Grüße 😀');
   });
 });

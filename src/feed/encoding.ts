@@ -1,13 +1,16 @@
 /**
  * Bytes to text, in the order the web settled on: a byte order mark wins, then the HTTP
- * charset, then the XML declaration's encoding, then UTF-8. TextDecoder (Node's full ICU) knows
- * windows-1252, the iso-8859 family, the CJK encodings and UTF-16; a label it does not know falls
- * back to UTF-8 rather than failing the feed.
+ * charset, then the XML declaration's encoding, then UTF-8. A declared charset that does not
+ * decode cleanly (a Latin-1 body served as charset=utf-8) is not believed: the next candidate is
+ * tried (the declaration, UTF-8), and windows-1252, which decodes anything, comes last; the
+ * parser notes the fallback. TextDecoder (Node's full ICU) knows the iso-8859 family, the CJK
+ * encodings and UTF-16; windows-1252 (which the web also uses for "iso-8859-1" and "ascii") and
+ * UTF-32 are decoded here, because Node 20's windows-1252 loses 0x80-0x9F and no Node has UTF-32.
+ * A label nobody knows is skipped rather than failing the feed.
  */
 
 import { TextDecoder } from 'node:util';
-
-const UTF8 = new TextDecoder('utf-8', { ignoreBOM: false });
+import { C1_REMAP } from './html-entities.ts';
 
 /** The charset parameter of a Content-Type header, lowercased, or null. */
 export function charsetOf(contentType: string | null | undefined): string | null {
@@ -27,40 +30,130 @@ export function xmlDeclaredEncoding(bytes: Uint8Array): string | null {
 
 function bomEncoding(b: Uint8Array): string | null {
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
+  // UTF-32 before UTF-16: FF FE 00 00 is UTF-32LE's mark, not UTF-16LE's followed by a NUL.
+  if (b[0] === 0xff && b[1] === 0xfe && b[2] === 0x00 && b[3] === 0x00) return 'utf-32le';
+  if (b[0] === 0x00 && b[1] === 0x00 && b[2] === 0xfe && b[3] === 0xff) return 'utf-32be';
   if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
   if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
-  // No BOM, but '<?' in UTF-16 is unmistakable.
+  // No BOM, but '<' in UTF-32 or '<?' in UTF-16 is unmistakable (XML 1.0 appendix F).
+  if (b[0] === 0x3c && b[1] === 0x00 && b[2] === 0x00 && b[3] === 0x00) return 'utf-32le';
+  if (b[0] === 0x00 && b[1] === 0x00 && b[2] === 0x00 && b[3] === 0x3c) return 'utf-32be';
   if (b[0] === 0x3c && b[1] === 0x00 && b[2] === 0x3f && b[3] === 0x00) return 'utf-16le';
   if (b[0] === 0x00 && b[1] === 0x3c && b[2] === 0x00 && b[3] === 0x3f) return 'utf-16be';
   return null;
 }
 
-function decoderFor(label: string): TextDecoder | null {
-  if (label === 'utf-8' || label === 'utf8') return UTF8;
-  try {
-    return new TextDecoder(label);
-  } catch {
-    return null; // unknown or unsupported label (utf-32, x-made-up)
-  }
+/** A decoder: `fatal` throws on bytes the encoding cannot have produced, else U+FFFD. */
+type Decode = (bytes: Uint8Array, fatal: boolean) => string;
+
+class DecodeError extends Error {}
+
+/** windows-1252 as the WHATWG Encoding Standard defines it (undefined bytes keep their code). */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(/[\x80-\x9f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return String.fromCharCode(C1_REMAP[code - 0x80] || code);
+  });
 }
 
-/** Which encoding the bytes are read with, and why (for tests and diagnostics). */
-export function chooseEncoding(bytes: Uint8Array, contentType?: string | null): string {
-  const bom = bomEncoding(bytes);
-  if (bom) return bom;
-  for (const label of [charsetOf(contentType), xmlDeclaredEncoding(bytes)]) {
-    if (label && decoderFor(label)) {
-      // A UTF-16 label on bytes that start like ASCII XML is a lie we have seen; trust the bytes.
-      if (label.startsWith('utf-16') && bytes[0] === 0x3c && bytes[1] !== 0x00) return 'utf-8';
-      return label;
+export function decodeUtf32(bytes: Uint8Array, littleEndian: boolean, fatal: boolean): string {
+  if (fatal && bytes.length % 4 !== 0) throw new DecodeError('UTF-32 length is not a multiple of 4');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: string[] = [];
+  let chunk: number[] = [];
+  for (let i = 0; i + 4 <= bytes.length; i += 4) {
+    let cp = view.getUint32(i, littleEndian);
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      if (fatal) throw new DecodeError(`U+${cp.toString(16)} is not a character`);
+      cp = 0xfffd;
+    }
+    chunk.push(cp);
+    if (chunk.length === 4096) {
+      parts.push(String.fromCodePoint(...chunk));
+      chunk = [];
     }
   }
-  return 'utf-8';
+  parts.push(String.fromCodePoint(...chunk));
+  if (!fatal && bytes.length % 4 !== 0) parts.push('\uFFFD');
+  return parts.join('');
 }
 
-/** Decoded text without the byte order mark. Never throws: bad sequences become U+FFFD. */
+/** The decoder for a label, or null when nobody knows it (x-made-up). */
+function decoderFor(label: string): Decode | null {
+  if (label === 'utf-32' || label === 'utf-32le' || label === 'utf-32be' || label === 'ucs-4') {
+    return (bytes, fatal) => decodeUtf32(bytes, label === 'utf-32le' || guessUtf32Le(bytes), fatal);
+  }
+  let encoding: string;
+  try {
+    encoding = new TextDecoder(label).encoding;
+  } catch {
+    return null;
+  }
+  if (encoding === 'windows-1252') return (bytes) => decodeWindows1252(bytes);
+  const lenient = new TextDecoder(encoding);
+  const strict = new TextDecoder(encoding, { fatal: true });
+  return (bytes, fatal) => {
+    if (!fatal) return lenient.decode(bytes);
+    try {
+      return strict.decode(bytes);
+    } catch (e) {
+      throw new DecodeError(String(e));
+    }
+  };
+}
+
+/** A UTF-32 label without a mark: little-endian when the first character's low byte comes first. */
+function guessUtf32Le(b: Uint8Array): boolean {
+  return b[0] !== 0x00 && b[3] === 0x00;
+}
+
+/** Which encodings to try, in order: the declared ones (usable labels only), then UTF-8. */
+function candidates(bytes: Uint8Array, contentType: string | null | undefined): string[] {
+  const out: string[] = [];
+  for (const label of [charsetOf(contentType), xmlDeclaredEncoding(bytes)]) {
+    if (!label || !decoderFor(label)) continue;
+    // A UTF-16 label on bytes that start like ASCII XML is a lie we have seen; trust the bytes.
+    const used = label.startsWith('utf-16') && bytes[0] === 0x3c && bytes[1] !== 0x00 ? 'utf-8' : label;
+    if (!out.includes(used)) out.push(used);
+  }
+  if (!out.includes('utf-8') && !out.includes('utf8')) out.push('utf-8');
+  return out;
+}
+
+/** Which encoding the bytes would be read with if they decode cleanly (tests, diagnostics). */
+export function chooseEncoding(bytes: Uint8Array, contentType?: string | null): string {
+  return bomEncoding(bytes) ?? candidates(bytes, contentType)[0]!;
+}
+
+export interface Decoded {
+  text: string;
+  /** The label first in line (BOM, HTTP charset, declaration, or utf-8). */
+  declared: string;
+  /** The label the text was decoded with: differs from `declared` after a fallback. */
+  used: string;
+}
+
+/** Decoded text without the byte order mark. Never throws. */
+export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null): Decoded {
+  const bom = bomEncoding(bytes);
+  if (bom) return { text: stripBom(decoderFor(bom)!(bytes, false)), declared: bom, used: bom };
+  const tried = candidates(bytes, contentType);
+  for (const label of tried) {
+    try {
+      return { text: stripBom(decoderFor(label)!(bytes, true)), declared: tried[0]!, used: label };
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+    }
+  }
+  return { text: stripBom(decodeWindows1252(bytes)), declared: tried[0]!, used: 'windows-1252' };
+}
+
+/** Decoded text only (see decodeFeedBytes). */
 export function decodeBytes(bytes: Uint8Array, contentType?: string | null): string {
-  const decoder = decoderFor(chooseEncoding(bytes, contentType)) ?? UTF8;
-  const text = decoder.decode(bytes);
+  return decodeFeedBytes(bytes, contentType).text;
+}
+
+function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -6,8 +6,9 @@
 import { tidingsError } from '../common/errors.ts';
 import { readAtomFeed } from './atom/atom-feed.ts';
 import { Deadline, ParseTimeout } from './deadline.ts';
-import { detectFormat, jsonFeedFormat } from './detect.ts';
-import { decodeBytes } from './encoding.ts';
+import { detectFormat, hasJsonFeedVersion, jsonFeedFormat } from './detect.ts';
+import { decodeFeedBytes } from './encoding.ts';
+import { isFileUrl, jsonSiteLink, xmlSiteLink } from './file-base.ts';
 import { DEFAULT_MAX_ITEMS } from './item-cap.ts';
 import { readJsonFeed } from './json/json-feed.ts';
 import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
@@ -31,10 +32,9 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
   const limitMs = typeof opts.maxParseMs === 'number' ? opts.maxParseMs : DEFAULT_MAX_PARSE_MS;
   const deadline = new Deadline(Number.isNaN(limitMs) ? DEFAULT_MAX_PARSE_MS : limitMs);
   try {
-    const source = typeof body === 'string' ? body : decodeBytes(body, opts.contentType);
-    const doc = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-    deadline.check();
     const notes: ParseNote[] = [];
+    const doc = typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes);
+    deadline.check();
     const ctx: ReadContext = { url: opts.url?.trim() || null, deadline, maxItems: maxItemsOf(opts), notes };
     const detected = detectFormat(doc);
     switch (detected.kind) {
@@ -51,6 +51,13 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
       case 'xml': {
         const parsed = parseXml(doc, detected.family, deadline);
         if (!parsed.ok) return malformed(parsed.problem);
+        if (parsed.repaired) {
+          notes.push({
+            code: 'feed.repaired',
+            message: 'The feed was cut off at its end; it was read up to its last complete item.',
+          });
+        }
+        if (isFileUrl(ctx.url)) ctx.url = xmlSiteLink(parsed.root, detected.family) ?? ctx.url;
         const read =
           detected.family === 'rss' ? readRssFeed : detected.family === 'rdf' ? readRdfFeed : readAtomFeed;
         return { kind: 'feed', feed: read(parsed.root, detected.format, ctx), notes };
@@ -69,18 +76,55 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
   }
 }
 
+/** NaN / Infinity where a JSON value goes (after `:`, `[` or `,`): what JavaScript writers leak. */
+const NON_JSON_NUMBER = /[:[,]\s*(-?Infinity|NaN)\s*[,\]}]/;
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The bytes as text; a fallback from a charset that did not decode cleanly is noted. */
+function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined, notes: ParseNote[]): string {
+  const { text, declared, used } = decodeFeedBytes(bytes, contentType);
+  if (used !== declared) {
+    notes.push({
+      code: 'feed.encodingFallback',
+      message: `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`,
+      args: { declared, used },
+    });
+  }
+  return text;
+}
+
 function parseJson(doc: string, ctx: ReadContext): ParseResult {
   let json: unknown;
   try {
     json = JSON.parse(doc);
   } catch (e) {
+    const bad = NON_JSON_NUMBER.exec(doc);
+    if (bad) {
+      return failure(
+        'feed.malformed',
+        `The feed is not valid JSON: it contains ${bad[1]}, and JSON has no NaN or Infinity.`,
+        { token: bad[1]! },
+        e,
+      );
+    }
     const why = e instanceof Error ? e.message : String(e);
     return failure('feed.malformed', `The feed is not valid JSON: ${why}.`, undefined, e);
   }
   ctx.deadline.check();
   const format = jsonFeedFormat(json);
   if (format === null) return failure('feed.notAFeed', 'The document is JSON, but not a JSON Feed.');
-  return { kind: 'feed', feed: readJsonFeed(json as Record<string, unknown>, format, ctx), notes: ctx.notes };
+  if (!hasJsonFeedVersion(json)) {
+    ctx.notes.push({
+      code: 'feed.noVersion',
+      message: 'The JSON Feed does not say its version; it was read as JSON Feed 1.1.',
+    });
+  }
+  const feedDoc = json as Record<string, unknown>;
+  if (isFileUrl(ctx.url)) ctx.url = jsonSiteLink(feedDoc) ?? ctx.url;
+  return { kind: 'feed', feed: readJsonFeed(feedDoc, format, ctx), notes: ctx.notes };
 }
 
 /** ParseOptions.maxItems as a usable count: a positive integer or Infinity. */

@@ -87,7 +87,18 @@ export function textToHtml(s: string): string {
 }
 
 const MARKUP = /<[A-Za-z/!?]/;
-const TAG_OR_COMMENT = /<!--[\s\S]*?-->|<[^>]*>/g;
+/**
+ * What markup-to-text removes: script and style elements with their bodies (their code is not
+ * text; an unclosed one loses only its tag, as in a title about "<script>"), comments, and tags,
+ * whose quoted attribute values may hold a '>'.
+ */
+const NOT_TEXT =
+  /<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<\/?[A-Za-z!?](?:[^>"']|"[^"]*"|'[^']*')*>/gi;
+
+/** Markup removed, entities left for the caller. */
+function stripMarkup(s: string): string {
+  return s.replace(NOT_TEXT, '');
+}
 /** ASCII whitespace only: a no-break space the feed wrote on purpose stays. */
 const WHITESPACE_RUN = /[ \t\r\n\f]+/g;
 
@@ -144,14 +155,13 @@ export function htmlFromRaw(raw: string): string {
 export function textFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
   let out = '';
-  for (const p of splitCdata(raw))
-    out += p.cdata ? p.text : decodeEntities(p.text.replace(TAG_OR_COMMENT, ''));
+  for (const p of splitCdata(raw)) out += p.cdata ? p.text : decodeEntities(stripMarkup(p.text));
   return out.trim();
 }
 
 /** Readable text from an HTML fragment (an Atom title of type html or xhtml). */
 export function htmlToText(html: string): string {
-  return decodeEntities(html.replace(TAG_OR_COMMENT, '')).replace(WHITESPACE_RUN, ' ').trim();
+  return decodeEntities(stripMarkup(html)).replace(WHITESPACE_RUN, ' ').trim();
 }
 
 const LOOKS_LIKE_HTML = /<[A-Za-z/!]|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/;

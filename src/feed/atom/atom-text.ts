@@ -5,7 +5,7 @@
 import { escapeHtml, htmlFromRaw, htmlToText, oneLine, orNull, textFromRaw } from '../text.ts';
 import { attr, type XmlElement } from '../xml/tree.ts';
 
-type Kind = 'text' | 'html' | 'xhtml' | 'base64' | 'other';
+type Kind = 'text' | 'html' | 'xhtml' | 'base64';
 
 function kindOf(el: XmlElement): Kind {
   const type = (attr(el, 'type') ?? '').toLowerCase();
@@ -15,7 +15,9 @@ function kindOf(el: XmlElement): Kind {
   if (type === 'html' || type === 'text/html') return mode === 'xml' ? 'xhtml' : 'html';
   if (type === 'xhtml' || type === 'application/xhtml+xml') return mode === 'escaped' ? 'html' : 'xhtml';
   if (type.startsWith('text/')) return 'text';
-  return 'other';
+  // RFC 4287 4.1.3.3: an XML media type is inline markup; any other is Base64.
+  if (type.endsWith('+xml') || type.endsWith('/xml')) return 'xhtml';
+  return 'base64';
 }
 
 /** Element's raw inner markup (leaf elements keep it; others only have their text). */
@@ -36,6 +38,19 @@ export function innerXhtml(raw: string): string {
   ).trim();
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Base64 content as text; null when the bytes are not UTF-8 text (an image, say). */
+function decodeBase64Text(b64: string): string | null {
+  try {
+    const decoded = STRICT_UTF8.decode(Buffer.from(b64, 'base64'));
+    // Control characters other than whitespace mean binary that happened to be valid UTF-8.
+    return /[\u0000-\u0008\u000e-\u001f]/.test(decoded) ? null : decoded;
+  } catch {
+    return null;
+  }
+}
+
 /** The construct as HTML; text is escaped so it shows as written. Null when empty or unreadable. */
 export function atomHtml(el: XmlElement | undefined): string | null {
   if (el === undefined || attr(el, 'src') !== null) return null;
@@ -47,9 +62,7 @@ export function atomHtml(el: XmlElement | undefined): string | null {
     case 'xhtml':
       return orNull(innerXhtml(rawOf(el)));
     case 'base64':
-      return orNull(Buffer.from(textFromRaw(rawOf(el)), 'base64').toString('utf8'));
-    default:
-      return null;
+      return orNull(decodeBase64Text(textFromRaw(rawOf(el))));
   }
 }
 
@@ -63,7 +76,7 @@ export function atomText(el: XmlElement | undefined): string | null {
       return orNull(htmlToText(htmlFromRaw(rawOf(el))));
     case 'xhtml':
       return orNull(htmlToText(innerXhtml(rawOf(el))));
-    default: {
+    case 'base64': {
       const h = atomHtml(el);
       return h === null ? null : orNull(htmlToText(h));
     }

@@ -21,6 +21,8 @@ export interface ChannelExtras {
   dcDate: string | null;
   dcLanguage: string | null;
   dcTitle: string | null;
+  dcDescription: string | null;
+  issued: string | null;
   modified: string | null;
   syPeriod: string | null;
   syFrequency: string | null;
@@ -37,6 +39,8 @@ export function newChannelExtras(): ChannelExtras {
     dcDate: null,
     dcLanguage: null,
     dcTitle: null,
+    dcDescription: null,
+    issued: null,
     modified: null,
     syPeriod: null,
     syFrequency: null,
@@ -72,6 +76,12 @@ export function readChannelExtra(el: XmlElement, base: string | null, x: Channel
     case 'dc:title':
       x.dcTitle ??= text(el);
       return true;
+    case 'dc:description':
+      x.dcDescription ??= text(el);
+      return true;
+    case 'dcterms:issued':
+      x.issued ??= text(el);
+      return true;
     case 'dcterms:modified':
     case 'atom:updated':
       x.modified ??= text(el);
@@ -104,7 +114,8 @@ export function syndication(x: ChannelExtras): Syndication | null {
 export function applyChannelExtras(feed: Feed, x: ChannelExtras): void {
   feed.title ??= x.dcTitle;
   feed.language ??= x.dcLanguage;
-  feed.description ??= x.itunesSummary;
+  feed.description ??= x.dcDescription ?? x.itunesSummary;
+  feed.published ??= parseDate(x.issued);
   feed.updated ??= parseDate(x.modified) ?? parseDate(x.dcDate);
   feed.link ??= pickAlternate(x.links);
   for (const l of x.links) {

@@ -5,7 +5,9 @@
  */
 import { parseDate } from '../dates.ts';
 import type { Category, Enclosure, Item } from '../model.ts';
-import { newMedia, person } from '../model-new.ts';
+import { newMedia } from '../model-new.ts';
+import { parsePersonText } from '../person-text.ts';
+import { rssTitle } from '../text.ts';
 import { resolveUrl } from '../urls.ts';
 import { attr, html, text, type XmlElement } from '../xml/tree.ts';
 import { type LinkRef, pickAlternate, readLink } from './atom-link.ts';
@@ -16,6 +18,10 @@ export const ITUNES_SCHEME = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
 
 export interface ItemExtras {
   content: string | null;
+  /** xhtml:body, body, fullitem: full content ranked after content:encoded. */
+  body: string | null;
+  dcTitle: string | null;
+  dcDescription: string | null;
   dcCreators: string[];
   dcDate: string | null;
   subjects: Category[];
@@ -32,6 +38,9 @@ export interface ItemExtras {
 export function newItemExtras(): ItemExtras {
   return {
     content: null,
+    body: null,
+    dcTitle: null,
+    dcDescription: null,
     dcCreators: [],
     dcDate: null,
     subjects: [],
@@ -51,6 +60,17 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
   switch (el.name) {
     case 'content:encoded':
       x.content ??= html(el);
+      return true;
+    case 'xhtml:body':
+    case 'body':
+    case 'fullitem':
+      x.body ??= html(el);
+      return true;
+    case 'dc:title':
+      x.dcTitle ??= text(el);
+      return true;
+    case 'dc:description':
+      x.dcDescription ??= html(el);
       return true;
     case 'dc:creator':
     case 'dc:contributor': {
@@ -109,15 +129,16 @@ export function readItunesCategories(el: XmlElement, out: Category[]): void {
 
 /** Fills what the core elements left empty, in a fixed order of preference. */
 export function applyItemExtras(item: Item, x: ItemExtras): void {
-  item.content ??= x.content;
-  item.summary ??= x.itunesSummary ?? x.media.description;
+  item.content ??= x.content ?? x.body;
+  item.title ??= rssTitle(x.dcTitle);
+  item.summary ??= x.dcDescription ?? x.itunesSummary ?? x.media.description;
   item.published ??= parseDate(x.dcDate) ?? parseDate(x.issued);
   item.updated ??= parseDate(x.modified);
   item.link ??= pickAlternate(x.links);
   if (item.authors.length === 0) {
     const names =
       x.dcCreators.length > 0 ? x.dcCreators : x.itunesAuthor ? [x.itunesAuthor] : x.media.credits;
-    for (const name of names) item.authors.push(person(name));
+    for (const name of names) item.authors.push(parsePersonText(name));
   }
   item.categories.push(...x.subjects, ...x.media.categories);
   for (const l of x.links) {

@@ -53,7 +53,8 @@ describe('RSS 1.0 (RDF)', () => {
     );
     expect(first!.content).toBe('<p>Full <i>text</i></p>');
     expect(first!.categories).toEqual([{ term: 'XML', scheme: null, label: null }]);
-    expect(first!.authors[0]!.name).toBe('Simon St.Laurent (mailto:simonstl@simonstl.com)');
+    // "Name (mailto:email)" splits into name and email (issue 10).
+    expect(first!.authors[0]).toMatchObject({ name: 'Simon St.Laurent', email: 'simonstl@simonstl.com' });
     expect(first!.published).toBe('2000-01-01T11:00:00.500Z');
   });
 

@@ -10,8 +10,9 @@ import {
   newItemExtras,
   readItemExtra,
 } from '../ext/item-extras.ts';
-import type { Item, Person } from '../model.ts';
+import type { Item } from '../model.ts';
 import { newItem, person, toInt } from '../model-new.ts';
+import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, html, text, type XmlElement } from '../xml/tree.ts';
@@ -48,7 +49,7 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
         break;
       case 'author': {
         const who = text(c);
-        if (who) item.authors.push(parseRssPerson(who));
+        if (who) item.authors.push(parsePersonText(who));
         break;
       }
       case 'category': {
@@ -89,17 +90,5 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
   return item;
 }
 
-/**
- * RSS <author> is "email (Name)" by the spec; feeds also write "Name <email>", a bare email,
- * or just a name.
- */
-export function parseRssPerson(s: string): Person {
-  const t = s.trim();
-  let m = /^([^\s()<>]+@[^\s()<>]+)\s*\((.+)\)$/.exec(t);
-  if (m) return person(m[2]!.trim(), m[1]!);
-  m = /^(.+?)\s*<([^\s<>]+@[^\s<>]+)>$/.exec(t);
-  if (m) return person(m[1]!.replace(/^"|"$/g, '').trim(), m[2]!);
-  m = /^\(?([^\s()<>]+@[^\s()<>]+)\)?$/.exec(t);
-  if (m) return person(null, m[1]!.replace(/^mailto:/i, ''));
-  return person(t);
-}
+/** RSS <author>: see person-text.ts. */
+export const parseRssPerson = parsePersonText;

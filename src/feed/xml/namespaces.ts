@@ -29,6 +29,8 @@ const KNOWN: Readonly<Record<string, string>> = {
   'purl.org/rss/1.0/modules/syndication': 'sy',
   'source.scripting.com': 'source',
   'www.w3.org/1999/xhtml': 'xhtml',
+  'www.w3.org/2000/svg': 'svg',
+  'www.w3.org/1998/math/mathml': 'mathml',
   'www.w3.org/xml/1998/namespace': 'xml',
 };
 
@@ -88,4 +90,36 @@ export function nameRewriter(prefixes: PrefixMap): (name: string) => string {
     if (canonical === undefined) return name;
     return canonical === '' ? name.slice(colon + 1) : `${canonical}${name.slice(colon)}`;
   };
+}
+
+/** Namespaces whose elements HTML embeds by their bare names (<p>, <svg>, <math>). */
+const EMBEDDED = new Set(['xhtml', 'svg', 'mathml']);
+
+/**
+ * The prefixes this document binds to XHTML, SVG or MathML. Markup in those namespaces inside
+ * content is given to the renderer as HTML, which knows `<svg>` but not `<s:svg>`.
+ */
+export function embeddedMarkupPrefixes(text: string): string[] {
+  const out: string[] = [];
+  let i = text.indexOf('xmlns:');
+  while (i !== -1) {
+    const m = XMLNS_DECL.exec(text.slice(i, i + 300));
+    const canonical = m?.[1] ? canonicalPrefixForUri(m[2] ?? m[3] ?? '') : null;
+    if (canonical && EMBEDDED.has(canonical) && !out.includes(m![1]!)) out.push(m![1]!);
+    i = text.indexOf('xmlns:', i + 6);
+  }
+  return out;
+}
+
+/**
+ * Inline markup with its XHTML/SVG/MathML prefixes dropped (`<s:circle/>` -> `<circle/>`) and
+ * their `xmlns:p` declarations removed: the form HTML parses into the same elements.
+ */
+export function unprefixEmbedded(markup: string, prefixes: string[]): string {
+  if (prefixes.length === 0 || markup.indexOf(':') === -1) return markup;
+  const alt = prefixes.map((p) => p.replace(/[.-]/g, (c) => `\\${c}`)).join('|');
+  if (!new RegExp(`</?(?:${alt}):`).test(markup)) return markup;
+  return markup
+    .replace(new RegExp(`\\s+xmlns:(?:${alt})\\s*=\\s*(?:"[^"]*"|'[^']*')`, 'g'), '')
+    .replace(new RegExp(`<(/?)(?:${alt}):`, 'g'), '<$1');
 }

@@ -11,7 +11,13 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { Deadline } from '../deadline.ts';
 import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
-import { collectPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
+import {
+  collectPrefixes,
+  embeddedMarkupPrefixes,
+  nameRewriter,
+  unprefixEmbedded,
+  type XmlFamily,
+} from './namespaces.ts';
 import { checkStructure, type XmlProblem } from './wellformed.ts';
 
 export interface XmlElement {
@@ -99,9 +105,16 @@ const LEAVES = new Set([
   'atom:title',
   'atom:summary',
   'atom:content',
+  // Full content in RSS items, as inline XHTML or escaped HTML
+  'xhtml:body',
+  'body',
+  'fullitem',
 ]);
 
-export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; problem: XmlProblem };
+/** `repaired`: the document was cut off at its end and has been closed (wellformed.ts). */
+export type XmlParseResult =
+  | { ok: true; root: XmlElement; repaired: boolean }
+  | { ok: false; problem: XmlProblem };
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
 export function parseXml(text: string, family: XmlFamily, deadline: Deadline): XmlParseResult {
@@ -109,7 +122,8 @@ export function parseXml(text: string, family: XmlFamily, deadline: Deadline): X
   const check = checkStructure(text, (name) => LEAVES.has(rewrite(name)), deadline);
   if (check.problem) return { ok: false, problem: check.problem };
   deadline.check();
-  const { skeleton, raws } = liftLeaves(text, check.doctype, check.leaves);
+  const source = check.repaired ?? text;
+  const { skeleton, raws } = liftLeaves(source, check.doctype, check.leaves, embeddedMarkupPrefixes(source));
   const parser = new XMLParser({
     preserveOrder: true,
     ignoreAttributes: false,
@@ -131,7 +145,7 @@ export function parseXml(text: string, family: XmlFamily, deadline: Deadline): X
   deadline.check();
   for (const node of nodes) {
     const element = toElement(node, raws);
-    if (element) return { ok: true, root: element };
+    if (element) return { ok: true, root: element, repaired: check.repaired !== null };
   }
   return { ok: false, problem: { message: 'There is no root element', line: 1, column: 1 } };
 }
@@ -143,7 +157,7 @@ const PLACEHOLDER = '\u0001';
  * The document without its DOCTYPE (so the parser cannot even see the entities it declares) and
  * with each leaf's content replaced by a placeholder naming its index in `raws`.
  */
-function liftLeaves(text: string, doctype: [number, number] | null, leaves: number[]) {
+function liftLeaves(text: string, doctype: [number, number] | null, leaves: number[], embedded: string[]) {
   const raws: string[] = [];
   let skeleton = '';
   let last = 0;
@@ -156,6 +170,7 @@ function liftLeaves(text: string, doctype: [number, number] | null, leaves: numb
     const end = leaves[k + 1]!;
     let raw = text.slice(start, end);
     if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
+    if (embedded.length > 0) raw = unprefixEmbedded(raw, embedded);
     skeleton += squeeze(text.slice(last, start)) + PLACEHOLDER + raws.length;
     raws.push(raw);
     last = end;

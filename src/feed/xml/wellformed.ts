@@ -9,6 +9,11 @@
  * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
  * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
  * whole, up to the matching end tag).
+ *
+ * A document cut off at its very end (a download that stopped) is repaired rather than refused:
+ * the last, incomplete item is left out and the elements still open are closed. Only a cut
+ * qualifies: an end tag that never comes while a later one of its parent does is a mistake in
+ * the middle, and stays an error.
  */
 import type { Deadline } from '../deadline.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
@@ -25,6 +30,8 @@ export interface StructureCheck {
   doctype: [number, number] | null;
   /** Inner content ranges of the leaf elements, in document order: start0, end0, start1, end1 ... */
   leaves: number[];
+  /** When the document was cut off at its end: the repaired text, which `leaves` index into. */
+  repaired: string | null;
 }
 
 class Malformed {
@@ -33,6 +40,17 @@ class Malformed {
   constructor(message: string, offset: number) {
     this.message = message;
     this.offset = offset;
+  }
+}
+
+/** The document ends inside something: `offset` is where that unfinished thing starts. */
+class Truncated extends Malformed {
+  readonly names: string[];
+  readonly opened: number[];
+  constructor(message: string, offset: number, names: string[], opened: number[]) {
+    super(message, offset);
+    this.names = [...names];
+    this.opened = [...opened];
   }
 }
 
@@ -45,15 +63,60 @@ export function checkStructure(
   isLeaf: (name: string) => boolean,
   deadline: Deadline,
 ): StructureCheck {
-  const result: StructureCheck = { problem: null, doctype: null, leaves: [] };
+  const result: StructureCheck = { problem: null, doctype: null, leaves: [], repaired: null };
   try {
     scan(text, isLeaf, deadline, result);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
+    const repaired = e instanceof Truncated ? repairCut(text, e) : null;
+    if (repaired !== null) {
+      const again: StructureCheck = { problem: null, doctype: null, leaves: [], repaired };
+      try {
+        scan(repaired, isLeaf, deadline, again);
+        return again;
+      } catch (e2) {
+        if (!(e2 instanceof Malformed)) throw e2;
+      }
+    }
     const { line, column } = lineAndColumn(text, e.offset);
     result.problem = { message: e.message, line, column };
   }
   return result;
+}
+
+/**
+ * The document up to the cut, without the item the cut fell in, with the elements still open
+ * closed; null when nothing sensible remains (the root's own start tag was cut).
+ */
+function repairCut(text: string, cut: Truncated): string | null {
+  let keep = cut.names.length;
+  let at = cut.offset;
+  for (let k = 0; k < cut.names.length; k++) {
+    const name = cut.names[k]!;
+    const local = name.slice(name.indexOf(':') + 1);
+    if (local === 'item' || local === 'entry') {
+      keep = k;
+      at = cut.opened[k]!;
+      break;
+    }
+  }
+  if (keep === 0) return null;
+  let closing = '';
+  for (let k = keep - 1; k >= 0; k--) closing += `</${cut.names[k]}>`;
+  return text.slice(0, at) + closing;
+}
+
+/** A construct left unfinished at `at` is a cut only when its parent never closes after it. */
+function cutOrMistake(
+  text: string,
+  message: string,
+  at: number,
+  names: string[],
+  opened: number[],
+): Malformed {
+  const parent = names[names.length - 1];
+  if (parent === undefined || text.indexOf(`</${parent}`, at) !== -1) return new Malformed(message, at);
+  return new Truncated(message, at, names, opened);
 }
 
 function scan(
@@ -76,10 +139,15 @@ function scan(
     const c = text.charCodeAt(lt + 1);
     if (c === 33) {
       // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
-      if (text.startsWith('<!--', lt)) i = after(text, '-->', lt + 4, 'A comment is not closed', lt);
-      else if (text.startsWith('<![CDATA[', lt)) {
+      if (text.startsWith('<!--', lt)) {
+        const end = text.indexOf('-->', lt + 4);
+        if (end === -1) throw cutOrMistake(text, 'A comment is not closed', lt, names, opened);
+        i = end + 3;
+      } else if (text.startsWith('<![CDATA[', lt)) {
         if (names.length === 0) throw new Malformed('A CDATA section is outside the root element', lt);
-        i = after(text, ']]>', lt + 9, 'A CDATA section is not closed', lt);
+        const end = text.indexOf(']]>', lt + 9);
+        if (end === -1) throw cutOrMistake(text, 'A CDATA section is not closed', lt, names, opened);
+        i = end + 3;
       } else if (text.startsWith('<!DOCTYPE', lt)) {
         if (rootSeen || doctype)
           throw new Malformed('A DOCTYPE may only come once, before the root element', lt);
@@ -97,7 +165,10 @@ function scan(
     }
     if (c === 47) {
       const end = text.indexOf('>', lt + 2);
-      if (end === -1) throw new Malformed('An end tag is not closed', lt);
+      if (end === -1) {
+        if (names.length === 0) throw new Malformed('An end tag is not closed', lt);
+        throw new Truncated('An end tag is not closed', lt, names, opened);
+      }
       const name = text.slice(lt + 2, end).trim();
       const expected = names.pop();
       if (expected === undefined)
@@ -133,7 +204,10 @@ function scan(
       else if (d === 62) break;
       else if (d === 60) throw new Malformed(`The start tag <${name}> is not closed`, lt);
     }
-    if (j >= n) throw new Malformed(`The start tag <${name}> is not closed`, lt);
+    if (j >= n) {
+      if (names.length === 0) throw new Malformed(`The start tag <${name}> is not closed`, lt);
+      throw new Truncated(`The start tag <${name}> is not closed`, lt, names, opened);
+    }
     if (names.length === 0 && rootSeen)
       throw new Malformed(`<${name}> comes after the root element ended`, lt);
     rootSeen = true;
@@ -141,7 +215,7 @@ function scan(
     if (text.charCodeAt(j - 1) === 47) continue; // <empty/>
     if (isLeaf(name)) {
       const close = leafClose(text, name, i);
-      if (close === -1) throw new Malformed(`<${name}> is never closed`, lt);
+      if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
       if (close > i) out.leaves.push(i, close);
       i = text.indexOf('>', close) + 1;
       continue;
@@ -151,9 +225,11 @@ function scan(
   }
   if (names.length > 0) {
     const at = lineAndColumn(text, opened[opened.length - 1]!);
-    throw new Malformed(
+    throw new Truncated(
       `The document ends before </${names[names.length - 1]}> (opened on line ${at.line}) is closed`,
       n,
+      names,
+      opened,
     );
   }
   if (!rootSeen) throw new Malformed('There is no root element', 0);
