@@ -103,7 +103,7 @@ export function realtimeSettings(store: Store, options: RealtimeOptions | null):
 export function attachRealtime(
   ctx: AppContext,
   opts: { dataDir: string; options: RealtimeOptions; settings: RealtimeSettingsAccess },
-): { start(): void; stop(): Promise<void> } {
+): { start(): void; started(): Promise<unknown>; stop(): Promise<void> } {
   const { store, events } = ctx;
   const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
   let installId = opts.options.installId ?? store.getSetting<string | null>('installId', null);
@@ -148,16 +148,22 @@ export function attachRealtime(
   });
   ctx.realtime = realtime;
   ctx.ownCloud = ownCloud;
-  let starting: Promise<void> | null = null;
+  let starting: Promise<unknown> | null = null;
   return {
     start() {
-      starting = realtime.start().catch((e: unknown) => {
-        events.emit('notice', {
-          level: 'error',
-          message: `Real-time reading could not start: ${describeError(e)}`,
-        });
-      });
+      starting = realtime.start().then(
+        () => null,
+        (e: unknown) => {
+          events.emit('notice', {
+            level: 'error',
+            message: `Real-time reading could not start: ${describeError(e)}`,
+          });
+          return e;
+        },
+      );
     },
+    // null once listening; else why not (`tidings serve` exits on a taken --receiver-port).
+    started: async () => (starting ? await starting : null),
     async stop() {
       await starting;
       await realtime.stop();

@@ -59,6 +59,8 @@ export interface Tidings extends TidingsClient {
   start(): void;
   /** Stops polling, waits for running fetches, closes the database. */
   stop(): Promise<void>;
+  /** After start(): null once real-time reading listens (or when it is off), else why it could not. */
+  realtimeStarted(): Promise<unknown>;
   /** Every event, for transports that forward them all. */
   onAny(listener: <E extends keyof TidingsEvents>(event: E, payload: TidingsEvents[E]) => void): () => void;
   readonly context: AppContext;
@@ -137,6 +139,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       ctx.scheduler.start();
       realtime?.start();
     },
+    realtimeStarted: async () => (realtime ? await realtime.started() : null),
     async stop() {
       pruneTimer?.cancel();
       await realtime?.stop();

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createTidings } from '../app/tidings.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { defaultDataDir } from './paths.ts';
+import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings opml import <file> [--data DIR]
        tidings opml export [--data DIR] > subscriptions.opml
@@ -24,17 +25,19 @@ export async function runOpml(args: string[]): Promise<number> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
-    } catch {
-      throw new UsageError(`cannot read ${file}`);
+    } catch (e) {
+      // The command was right; the file is not there or not readable: a failed operation (exit 1).
+      const code = (e as NodeJS.ErrnoException).code;
+      const why =
+        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
+      throw new Error(`cannot read ${file}: ${why}`);
     }
     const app = createTidings({ dataDir });
     try {
       const result = await app.importOpml(text);
-      if (!result.ok) throw new UsageError(result.error.message);
+      if (!result.ok) throw new Error(result.error.message);
       const r = result.value;
-      console.log(
-        `Imported ${r.added} new feed${r.added === 1 ? '' : 's'} (${r.existing} already subscribed).`,
-      );
+      console.log(`Imported ${countOf(r.added, 'new feed')} (${r.existing} already subscribed).`);
       for (const e of r.errors) console.error(`  skipped: ${e}`);
       return 0;
     } finally {

@@ -4,6 +4,7 @@ import type { Feed } from '../feed/model.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient, readFeedInput } from './cli-input.ts';
+import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings parse <file-or-url>... [--json]
 
@@ -51,7 +52,7 @@ function describeFeed(source: string, feed: Feed): string {
   const lines = [
     `${source}`,
     `  ${feed.title ?? '(untitled)'} [${feed.format}] ${feed.link ?? ''}`.trimEnd(),
-    `  ${feed.items.length} item${feed.items.length === 1 ? '' : 's'}` +
+    `  ${countOf(feed.items.length, 'item')}` +
       (feed.ttl !== null ? `, ttl ${feed.ttl} min` : '') +
       (feed.cloud
         ? `, rssCloud ${feed.cloud.protocol} at ${feed.cloud.domain}:${feed.cloud.port}${feed.cloud.path}`
@@ -61,6 +62,6 @@ function describeFeed(source: string, feed: Feed): string {
     const title = item.title ?? (item.summary ?? item.content ?? '').replace(/<[^>]*>/g, '').slice(0, 80);
     lines.push(`  - ${item.published ?? '(no date)'}  ${title}`);
   }
-  if (feed.items.length > 20) lines.push(`  ... and ${feed.items.length - 20} more`);
+  if (feed.items.length > 20) lines.push(`  ... and ${countOf(feed.items.length - 20, 'more item')}`);
   return lines.join('\n');
 }

@@ -2,7 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createTidings, type RealtimeOptions } from '../app/tidings.ts';
-import { startBrowserMode } from '../browser-mode/browser-mode.ts';
+import { type BrowserModeServer, startBrowserMode } from '../browser-mode/browser-mode.ts';
+import { describeError } from '../common/errors.ts';
+import { createShutdown, installSignalHandlers } from '../common/shutdown.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
 
@@ -43,38 +45,95 @@ export async function runServe(args: string[]): Promise<number> {
   const realtime = realtimeOptions(values);
   ensureRendererBuilt();
 
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
   const app = createTidings({ dataDir, realtime });
+  // Listen before anything starts, so a taken port stops us with nothing running but the
+  // databases (closed again by app.stop()).
+  let server: BrowserModeServer;
+  try {
+    server = await startBrowserMode({ app, rendererDir: RENDERER_DIR, port, host, dataDir });
+  } catch (e) {
+    await app.stop();
+    throw listenFailure(e, `port ${port} on ${host}`, '--port P');
+  }
   app.start();
-  const server = await startBrowserMode({
-    app,
-    rendererDir: RENDERER_DIR,
-    port,
-    host: (values.host as string | undefined) ?? '127.0.0.1',
-    dataDir,
-  });
+  const realtimeFailure = await app.realtimeStarted();
+  if (realtimeFailure) {
+    // A port the user fixed and cannot have is their mistake to fix: stop. Anything else
+    // (no network for the tunnel...) leaves the app polling, and the activity log says why.
+    if (realtime.receiverPort !== 0 && errnoOf(realtimeFailure) === 'EADDRINUSE') {
+      await server.close();
+      await app.stop();
+      throw listenFailure(
+        realtimeFailure,
+        `the receiver's port ${realtime.receiverPort}`,
+        '--receiver-port P',
+      );
+    }
+    console.error(`Real-time reading could not start: ${describeError(realtimeFailure)}; feeds are polled.`);
+  }
   console.log(`Tidings is running in browser mode. Open ${server.openUrl}`);
   console.log(`Data: ${dataDir}. Press Ctrl-C to stop.`);
   const { tunnelEnabled, tunnelHost, publicBaseUrl } = await app.getSettings();
   console.log(
-    publicBaseUrl
-      ? `Real-time reading: clouds call ${publicBaseUrl}.`
-      : tunnelEnabled
-        ? `Real-time reading: through a tunnel via ${tunnelHost} (see the activity log).`
-        : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
+    realtimeFailure
+      ? 'Real-time reading: off (see above); feeds are polled.'
+      : publicBaseUrl
+        ? `Real-time reading: clouds call ${publicBaseUrl}.`
+        : tunnelEnabled
+          ? `Real-time reading: through a tunnel via ${tunnelHost} (see the activity log).`
+          : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
   );
-
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  return await untilStopped(async () => {
+    await server.close();
+    await app.stop();
   });
-  await server.close();
-  await app.stop();
-  return 0;
+}
+
+/**
+ * Waits for SIGINT/SIGTERM/SIGHUP, then stops once: Ctrl-C under `npm start` arrives twice (from
+ * the terminal and from the launcher), and a second signal must not kill us while the databases
+ * close. Later signals wait for the stop; a stop stuck past the deadline exits 1 (WAL keeps what
+ * was committed).
+ */
+function untilStopped(stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    const shutdown = createShutdown({
+      stop,
+      deadlineMs: STOP_DEADLINE_MS,
+      log: (line) => console.log(line),
+      exit: (code) => {
+        uninstall();
+        // After a clean stop, return (the process ends once its sockets are gone); after the
+        // deadline nothing can be trusted to finish: end now.
+        if (shutdown.state === 'stopped') resolve(code);
+        else process.exit(code);
+      },
+    });
+    const uninstall = installSignalHandlers(process, shutdown);
+  });
+}
+
+/** How long a stop may take (fetches in flight finish and commit first). */
+const STOP_DEADLINE_MS = 15_000;
+
+function errnoOf(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | null)?.code;
+}
+
+/** A listen error as one line naming what was taken and the flag that picks another. */
+function listenFailure(e: unknown, what: string, flag: string): Error {
+  const code = errnoOf(e);
+  if (code === 'EADDRINUSE')
+    return new Error(`${what} is already in use; choose another with ${flag} (0 takes any free one)`);
+  if (code === 'EACCES')
+    return new Error(`${what} may not be used by this user; choose another with ${flag}`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`${what}: no such address on this machine (--host)`);
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /** The real-time flags; each one, when given, wins over the saved setting for this run. */
-function realtimeOptions(values: Record<string, unknown>): RealtimeOptions {
+function realtimeOptions(values: Record<string, unknown>): RealtimeOptions & { receiverPort: number } {
   const tunnelHost = values['tunnel-host'] as string | undefined;
   const publicUrl = values['public-url'] as string | undefined;
   const receiverPortText = values['receiver-port'] as string | undefined;
@@ -105,6 +164,6 @@ function ensureRendererBuilt(): void {
   const bin = join(PACKAGE_ROOT, 'node_modules', '.bin', 'electron-vite');
   const r = spawnSync(bin, ['build'], { cwd: PACKAGE_ROOT, stdio: 'inherit' });
   if (r.status !== 0 || !rendererBuilt()) {
-    throw new UsageError('the renderer is not built and building it failed: run `npm run build` and see why');
+    throw new Error('the renderer is not built and building it failed: run `npm run build` and see why');
   }
 }

@@ -35,6 +35,10 @@ beforeAll(async () => {
       '<ttl>120</ttl>',
     ),
   });
+  host.set('/', {
+    type: 'text/html',
+    body: '<!doctype html><html><head><title>Site</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head><body>hi</body></html>',
+  });
 });
 
 afterAll(async () => {
@@ -73,14 +77,37 @@ describe('tidings parse', () => {
     expect(lines[2]).toMatchObject({ title: 'Local' });
   });
 
-  it('answers --help and refuses bad input with one line', async () => {
+  it('answers --help and refuses bad input with one line and exit 2', async () => {
     expect((await tidings('parse', '--help')).stdout).toMatch(/Usage: tidings parse/);
     const none = await tidings('parse');
-    expect(none.code).not.toBe(0);
+    expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     const bad = await tidings('parse', '--bogus');
-    expect(bad.code).not.toBe(0);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bogus/);
+  });
+
+  it('says "1 item", not "1 items"', async () => {
+    const r = await tidings('parse', `${host.url}/feed.xml`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}1 item,/m);
+    const f = await tidings('fetch', `${host.url}/feed.xml`);
+    expect(f.stdout).toMatch(/\[rss2\.0\], 1 item$/m);
+  });
+
+  it('follows a site address (even a bare host) to its feed, as "Add a feed" does', async () => {
+    const bare = host.url.replace(/^http:\/\//, '');
+    const r = await tidings('parse', '--json', bare);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'CLI Feed' });
+    const page = await tidings('parse', '--json', `${host.url}/`);
+    expect(page.code).toBe(0);
+    expect(JSON.parse(page.stdout)).toMatchObject({ title: 'CLI Feed' });
+    // A file name is never taken for a host.
+    const missing = await tidings('parse', 'no-such-feed.xml');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such file/);
   });
 });
 
@@ -99,9 +126,19 @@ describe('tidings fetch', () => {
     expect(r.stdout).toContain('304 Not Modified');
   });
 
-  it('fails with a readable reason for a dead server', async () => {
+  it('follows a site address to its feed', async () => {
+    const r = await tidings('fetch', host.url.replace(/^http:\/\//, ''));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${host.url}/feed.xml`);
+    expect(r.stdout).toMatch(/status: 200/);
+    const page = await tidings('fetch', `${host.url}/`);
+    expect(page.code).toBe(0);
+    expect(page.stdout).toMatch(/the feed found there is\n.*\/feed\.xml/);
+  });
+
+  it('fails with a readable reason for a dead server (exit 1)', async () => {
     const r = await tidings('fetch', 'http://127.0.0.1:1/feed.xml');
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/error: .*127\.0\.0\.1/);
   });
 });
@@ -121,7 +158,18 @@ describe('tidings opml', () => {
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain(`xmlUrl="${host.url}/feed.xml"`);
     expect(exported.stdout).toMatch(/<outline text="News"/);
-    expect((await tidings('opml', 'import', join(dir, 'missing.opml'), '--data', data)).code).not.toBe(0);
+  });
+
+  it('a missing or broken file is a failed operation (exit 1), a wrong command line exit 2', async () => {
+    const data = join(dir, 'opml-codes');
+    const missing = await tidings('opml', 'import', join(dir, 'missing.opml'), '--data', data);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/missing\.opml: no such file/);
+    const broken = join(dir, 'broken.opml');
+    writeFileSync(broken, '<opml><body><outline');
+    expect((await tidings('opml', 'import', broken, '--data', data)).code).toBe(1);
+    expect((await tidings('opml', 'import', '--data', data)).code).toBe(2);
+    expect((await tidings('opml', 'frobnicate', '--data', data)).code).toBe(2);
   });
 });
 
@@ -129,7 +177,8 @@ describe('tidings', () => {
   it('lists its commands and rejects unknown ones', async () => {
     expect((await tidings('--help')).stdout).toMatch(/parse.*\n.*fetch/s);
     const r = await tidings('frobnicate');
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown command "frobnicate"/);
+    expect((await tidings()).code).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * The `tidings` command line. Each command answers --help and exits non-zero with a one-line
- * reason on bad input. bin/tidings.cjs runs this file on Node 24 (type stripping, no build).
+ * The `tidings` command line. Each command answers --help; a failure prints one line. Exit codes,
+ * the same for every command: 0 done, 1 the operation failed (a feed that would not load, a file
+ * that cannot be read, a port in use), 2 the command line itself was wrong (UsageError).
+ * bin/tidings.cjs runs this file on Node 24 (type stripping, no build).
  */
 import { parseArgs } from 'node:util';
 import { describeError } from '../common/errors.ts';
@@ -9,7 +11,11 @@ import { runOpml } from './cli-opml.ts';
 import { runParse } from './cli-parse.ts';
 import { runServe } from './cli-serve.ts';
 
+/** The command line is wrong (exit 2); any other error is a failed operation (exit 1). */
 export class UsageError extends Error {}
+
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
 
 const HELP = `Usage: tidings <command> [options]
 
@@ -43,8 +49,12 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
+        if (command === undefined) {
+          console.error(HELP);
+          return EXIT_USAGE;
+        }
         console.log(HELP);
-        return command === undefined ? 1 : 0;
+        return 0;
       case '--version':
       case '-v': {
         const { APP_VERSION } = await import('../app/version.ts');
@@ -55,8 +65,12 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}" (try tidings --help)`);
     }
   } catch (e) {
-    console.error(`tidings: ${e instanceof UsageError ? e.message : describeError(e)}`);
-    return 2;
+    if (e instanceof UsageError) {
+      console.error(`tidings: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    console.error(`tidings: ${describeError(e)}`);
+    return EXIT_FAILED;
   }
 }
 

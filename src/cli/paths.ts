@@ -5,7 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const RENDERER_DIR = join(PACKAGE_ROOT, 'out', 'renderer');
+/** The built window; $TIDINGS_RENDERER_DIR points elsewhere (tests of the CLI use a stand-in page). */
+export const RENDERER_DIR = process.env.TIDINGS_RENDERER_DIR
+  ? resolve(process.env.TIDINGS_RENDERER_DIR)
+  : join(PACKAGE_ROOT, 'out', 'renderer');
 
 export function rendererBuilt(dir = RENDERER_DIR): boolean {
   return existsSync(join(dir, 'index.html'));

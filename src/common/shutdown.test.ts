@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { expect, it } from 'vitest';
-import { ManualClock } from '../src/common/clock.ts';
+import { ManualClock } from './clock.ts';
 import { createShutdown, installSignalHandlers } from './shutdown.ts';
 
 function setup(stop: () => Promise<void>) {

@@ -4,8 +4,8 @@
  * must not kill the process while databases close); a hard deadline ends the process if the stop
  * hangs (SQLite's WAL keeps committed data safe even then).
  *
- * Generic on purpose. `tidings serve` needs the same rule (issue 10 fixes it there); the lead may
- * fold that and this into one helper once both branches have landed.
+ * Generic on purpose: the desktop shell (main/app-stop.ts) and `tidings serve` (src/cli/cli-serve.ts)
+ * both stop through it.
  */
 
 export type ShutdownState = 'running' | 'stopping' | 'stopped';
