@@ -1,16 +1,27 @@
 /**
- * Feed parsing throughput: Tidings' parseFeed against rss-parser and feedsmith on the same
- * deterministic in-memory corpus (RSS 2.0, Atom 1.0 and RSS 1.0/RDF feeds with realistic HTML
- * bodies, CDATA and entities). Rounds are interleaved so JIT warm-up and GC fall on all parsers
- * alike; the figure per parser is the median MB/s over the rounds.
+ * Feed parsing throughput: Tidings' parseFeed against htmlparser2's parseFeed, rss-parser and
+ * feedsmith. Two deterministic in-memory corpora: ours (RSS 2.0, Atom 1.0 and RSS 1.0/RDF feeds
+ * with realistic HTML bodies, CDATA and entities) and a second one in other shapes
+ * (parse-shapes.ts: short untitled items, long CDATA bodies, many namespaces). Tidings and
+ * htmlparser2 are measured per format and overall on both; rss-parser and feedsmith overall on
+ * ours. Rounds are interleaved so JIT warm-up and GC fall on all parsers alike; each figure is
+ * the median MB/s over the rounds.
  *
- * Run: npx node bench/parse.ts [--feeds 300] [--items 50] [--rounds 7]
- * Ends with one JSON line: {"tidings_mbps","rss_parser_mbps","feedsmith_mbps","ratio_vs_rss_parser"}.
+ * Run: npm run bench:parse -- [--feeds 300] [--items 50] [--rounds 7]
+ * Ends with one JSON line: tidings_mbps, htmlparser2_mbps, rss_parser_mbps, feedsmith_mbps,
+ * tidings_{rss,atom,rdf}_mbps, htmlparser2_{rss,atom,rdf}_mbps, the same prefixed shapes_ for the
+ * second corpus, and min_ratio_vs_htmlparser2 (the worst per-format ratio; goal >= 1.3).
  */
 import { parseArgs } from 'node:util';
 import { parseFeed as feedsmithParse } from 'feedsmith';
+import { parseFeed as htmlparser2Parse } from 'htmlparser2';
 import RssParser from 'rss-parser';
 import { parseFeed } from '../src/feed/parse.ts';
+import { makeShapesCorpus } from './parse-shapes.ts';
+
+type Format = 'rss' | 'atom' | 'rdf';
+type Doc = { format: Format; doc: string };
+const FORMATS: Format[] = ['rss', 'atom', 'rdf'];
 
 // ---- Deterministic corpus ----
 
@@ -162,19 +173,85 @@ function rdfFeed(f: number, items: number): string {
 }
 
 /** `feeds` documents: half RSS 2.0, a quarter Atom, a quarter RDF; same bytes every run. */
-export function makeCorpus(feeds: number, items: number): string[] {
+export function makeCorpus(feeds: number, items: number): Doc[] {
   seed = 42;
-  const out: string[] = [];
+  const out: Doc[] = [];
   for (let f = 0; f < feeds; f++) {
     const kind = f % 4;
-    out.push(kind < 2 ? rssFeed(f, items) : kind === 2 ? atomFeed(f, items) : rdfFeed(f, items));
+    if (kind < 2) out.push({ format: 'rss', doc: rssFeed(f, items) });
+    else if (kind === 2) out.push({ format: 'atom', doc: atomFeed(f, items) });
+    else out.push({ format: 'rdf', doc: rdfFeed(f, items) });
   }
   return out;
 }
 
 // ---- Measuring ----
 
-type Runner = { name: string; key: string; run: (doc: string) => unknown | Promise<unknown> };
+type Runner = { key: string; run: (doc: string) => unknown | Promise<unknown> };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const bytes = (docs: Doc[]) => docs.reduce((n, d) => n + Buffer.byteLength(d.doc), 0) / 1e6;
+
+/** Every runner must really read every document, or its figure means nothing. */
+function verify(name: string, docs: Doc[], items: (d: Doc) => number): void {
+  for (const d of docs) {
+    const r = parseFeed(d.doc);
+    if (r.kind !== 'feed' || r.feed.items.length !== items(d))
+      throw new Error(`tidings failed on the ${name} corpus: ${JSON.stringify(r).slice(0, 300)}`);
+    const h = htmlparser2Parse(d.doc);
+    if (h === null || h.items.length !== items(d))
+      throw new Error(`htmlparser2 failed on the ${name} corpus`);
+  }
+}
+
+/**
+ * MB/s per runner and format (and overall, from each round's summed time), median over rounds.
+ * Keys: `${runner}_${format}_mbps` and `${runner}_mbps`.
+ */
+async function measure(docs: Doc[], runners: Runner[], rounds: number, perFormat: boolean) {
+  const groups = perFormat
+    ? FORMATS.map((f) => ({ f, docs: docs.filter((d) => d.format === f) }))
+    : [{ f: 'all', docs }];
+  const samples = new Map<string, number[]>();
+  const add = (key: string, v: number) => {
+    const list = samples.get(key) ?? [];
+    list.push(v);
+    samples.set(key, list);
+  };
+  for (let round = 0; round <= rounds; round++) {
+    for (const r of runners) {
+      let totalMs = 0;
+      for (const g of groups) {
+        const t0 = performance.now();
+        for (const d of g.docs) await r.run(d.doc);
+        const ms = performance.now() - t0;
+        totalMs += ms;
+        if (round > 0 && perFormat) add(`${r.key}_${g.f}_mbps`, bytes(g.docs) / (ms / 1000));
+      }
+      if (round > 0) add(`${r.key}_mbps`, bytes(docs) / (totalMs / 1000)); // round 0 warms up
+    }
+  }
+  const figures: Record<string, number> = {};
+  for (const [key, xs] of samples) figures[key] = round1(median(xs));
+  return figures;
+}
+
+function table(title: string, figures: Record<string, number>, runners: string[], perFormat: boolean): void {
+  console.log(`\n${title}`);
+  const cols = perFormat ? ['', ...FORMATS.map((f) => `_${f}`)] : [''];
+  console.log(
+    `${'MB/s'.padEnd(14)}${cols.map((c) => (c === '' ? 'overall' : c.slice(1)).padStart(10)).join('')}`,
+  );
+  for (const r of runners) {
+    console.log(
+      `${r.padEnd(14)}${cols.map((c) => String(figures[`${r}${c}_mbps`] ?? '-').padStart(10)).join('')}`,
+    );
+  }
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -187,64 +264,58 @@ async function main(): Promise<void> {
   const feeds = Number(values.feeds);
   const items = Number(values.items);
   const rounds = Math.max(5, Number(values.rounds));
-  const corpus = makeCorpus(feeds, items);
-  const mb = corpus.reduce((n, s) => n + Buffer.byteLength(s), 0) / 1e6;
-  console.log(`corpus: ${feeds} feeds x ${items} items, ${mb.toFixed(1)} MB (RSS 2.0 / Atom / RDF = 2:1:1)`);
+  const ours = makeCorpus(feeds, items);
+  const shapes = makeShapesCorpus(Math.max(4, Math.round(feeds / 3)), items);
+  console.log(
+    `corpus 1: ${ours.length} feeds x ${items} items, ${bytes(ours).toFixed(1)} MB; corpus 2 (shapes): ${shapes.length} feeds, ${bytes(shapes).toFixed(1)} MB (RSS 2.0 / Atom / RDF = 2:1:1)`,
+  );
+  verify('first', ours, () => items);
+  verify('shapes', shapes, () => items);
 
-  // Tidings must really parse every document, or the figure means nothing.
-  for (const doc of corpus) {
-    const r = parseFeed(doc);
-    if (r.kind !== 'feed' || r.feed.items.length !== items)
-      throw new Error(`tidings failed on the corpus: ${JSON.stringify(r).slice(0, 300)}`);
-  }
-
-  const rss = new RssParser();
-  const runners: Runner[] = [
-    { name: 'tidings parseFeed', key: 'tidings_mbps', run: (d) => parseFeed(d) },
-    { name: 'rss-parser parseString', key: 'rss_parser_mbps', run: (d) => rss.parseString(d) },
-    { name: 'feedsmith parseFeed', key: 'feedsmith_mbps', run: (d) => feedsmithParse(d) },
+  const head: Runner[] = [
+    { key: 'tidings', run: (d) => parseFeed(d) },
+    { key: 'htmlparser2', run: (d) => htmlparser2Parse(d) },
   ];
-  const samples = new Map<string, number[]>(runners.map((r) => [r.key, []]));
-  for (let round = 0; round <= rounds; round++) {
-    for (const r of runners) {
-      const t0 = performance.now();
-      for (const doc of corpus) await r.run(doc);
-      const ms = performance.now() - t0;
-      if (round > 0) samples.get(r.key)!.push(mb / (ms / 1000)); // round 0 warms up
-    }
-  }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[Math.floor(s.length / 2)]!;
+  const rss = new RssParser();
+  const others: Runner[] = [
+    { key: 'rss_parser', run: (d) => rss.parseString(d) },
+    { key: 'feedsmith', run: (d) => feedsmithParse(d) },
+  ];
+  const first = await measure(ours, head, rounds, true);
+  const rest = await measure(ours, others, Math.max(3, Math.floor(rounds / 2)), false);
+  const second = await measure(shapes, head, rounds, true);
+  table(
+    'corpus 1 (ours)',
+    { ...first, ...rest },
+    ['tidings', 'htmlparser2', 'rss_parser', 'feedsmith'],
+    true,
+  );
+  table('corpus 2 (shapes)', second, ['tidings', 'htmlparser2'], true);
+
+  const ratios: number[] = [];
+  for (const fig of [first, second])
+    for (const f of FORMATS) ratios.push(fig[`tidings_${f}_mbps`]! / fig[`htmlparser2_${f}_mbps`]!);
+  const minRatio = Math.round(Math.min(...ratios) * 100) / 100;
+  console.log(`\ntidings vs htmlparser2, worst format: ${minRatio.toFixed(2)}x (goal >= 1.3x)`);
+  const out: Record<string, number> = {
+    tidings_mbps: first.tidings_mbps!,
+    htmlparser2_mbps: first.htmlparser2_mbps!,
+    rss_parser_mbps: rest.rss_parser_mbps!,
+    feedsmith_mbps: rest.feedsmith_mbps!,
   };
-  const figures: Record<string, number> = {};
-  console.log(
-    `\n${'parser'.padEnd(26)}${'median MB/s'.padStart(12)}${'min'.padStart(8)}${'max'.padStart(8)}`,
-  );
-  for (const r of runners) {
-    const xs = samples.get(r.key)!;
-    figures[r.key] = Math.round(median(xs) * 10) / 10;
-    console.log(
-      `${r.name.padEnd(26)}${median(xs).toFixed(1).padStart(12)}${Math.min(...xs)
-        .toFixed(1)
-        .padStart(8)}${Math.max(...xs)
-        .toFixed(1)
-        .padStart(8)}`,
-    );
+  for (const f of FORMATS) {
+    out[`tidings_${f}_mbps`] = first[`tidings_${f}_mbps`]!;
+    out[`htmlparser2_${f}_mbps`] = first[`htmlparser2_${f}_mbps`]!;
   }
-  const ratio = Math.round((figures.tidings_mbps! / figures.rss_parser_mbps!) * 100) / 100;
-  const vsFeedsmith = figures.tidings_mbps! / figures.feedsmith_mbps!;
-  console.log(
-    `\ntidings vs rss-parser: ${ratio.toFixed(2)}x (goal >= 1.5x); vs feedsmith: ${vsFeedsmith.toFixed(2)}x (goal > 1x)`,
-  );
-  console.log(
-    JSON.stringify({
-      tidings_mbps: figures.tidings_mbps,
-      rss_parser_mbps: figures.rss_parser_mbps,
-      feedsmith_mbps: figures.feedsmith_mbps,
-      ratio_vs_rss_parser: ratio,
-    }),
-  );
+  out.shapes_tidings_mbps = second.tidings_mbps!;
+  out.shapes_htmlparser2_mbps = second.htmlparser2_mbps!;
+  for (const f of FORMATS) {
+    out[`shapes_tidings_${f}_mbps`] = second[`tidings_${f}_mbps`]!;
+    out[`shapes_htmlparser2_${f}_mbps`] = second[`htmlparser2_${f}_mbps`]!;
+  }
+  out.min_ratio_vs_htmlparser2 = minRatio;
+  out.ratio_vs_rss_parser = Math.round((first.tidings_mbps! / rest.rss_parser_mbps!) * 100) / 100;
+  console.log(JSON.stringify(out));
 }
 
 if (import.meta.main) await main();
