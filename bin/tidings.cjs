@@ -2,28 +2,35 @@
 // The `tidings` command. The sources are TypeScript run by Node 24's type stripping (the Node
 // that Electron 45 bundles), so there is no build step. On an older Node, re-run ourselves on the
 // Node 24 that the package brings as a dependency.
+// The re-run is a child that stands in for us: signals are forwarded, we exit as it exits, and it
+// stops if we die (scripts/child-process.cjs).
 'use strict';
-const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
+const { runAsChild, watchParent } = require('../scripts/child-process.cjs');
 
 const major = Number(process.versions.node.split('.')[0]);
-if (major < 24) {
+if (major < 24) relaunch();
+else run();
+
+function relaunch() {
   const bundled = path.join(__dirname, '..', 'node_modules', 'node', 'bin', 'node');
   if (!fs.existsSync(bundled)) {
     console.error(`tidings: needs Node 24 or newer (this is ${process.version}); run npm install first`);
     process.exit(1);
   }
-  const r = spawnSync(bundled, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? 1);
+  runAsChild(bundled, [__filename, ...process.argv.slice(2)]);
 }
 
-import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'cli', 'cli.ts')).href)
-  .then((cli) => cli.main(process.argv.slice(2)))
-  .then((code) => {
-    process.exitCode = code;
-  })
-  .catch((e) => {
-    console.error(`tidings: ${e?.message ? e.message : e}`);
-    process.exitCode = 2;
-  });
+function run() {
+  watchParent();
+  import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'cli', 'cli.ts')).href)
+    .then((cli) => cli.main(process.argv.slice(2)))
+    .then((code) => {
+      process.exitCode = code;
+    })
+    .catch((e) => {
+      console.error(`tidings: ${e?.message ? e.message : e}`);
+      process.exitCode = 1;
+    });
+}
