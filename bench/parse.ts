@@ -5,7 +5,8 @@
  * (parse-shapes.ts: short untitled items, long CDATA bodies, many namespaces). Tidings and
  * htmlparser2 are measured per format and overall on both; rss-parser and feedsmith overall on
  * ours. Rounds are interleaved so JIT warm-up and GC fall on all parsers alike; each figure is
- * the median MB/s over the rounds.
+ * the median MB/s over the rounds, timed in process CPU time (user + system, GC threads
+ * included) so that other processes on a busy machine do not decide the result.
  *
  * Run: npm run bench:parse -- [--feeds 300] [--items 50] [--rounds 7]
  * Ends with one JSON line: tidings_mbps, htmlparser2_mbps, rss_parser_mbps, feedsmith_mbps,
@@ -226,9 +227,10 @@ async function measure(docs: Doc[], runners: Runner[], rounds: number, perFormat
     for (const r of runners) {
       let totalMs = 0;
       for (const g of groups) {
-        const t0 = performance.now();
+        const t0 = process.cpuUsage();
         for (const d of g.docs) await r.run(d.doc);
-        const ms = performance.now() - t0;
+        const used = process.cpuUsage(t0);
+        const ms = (used.user + used.system) / 1000;
         totalMs += ms;
         if (round > 0 && perFormat) add(`${r.key}_${g.f}_mbps`, bytes(g.docs) / (ms / 1000));
       }

@@ -1,35 +1,20 @@
 /**
- * XML text to a small element tree the format readers walk, built on fast-xml-parser: ordered
- * output (no second "prettify" traversal), no value coercion, no entity work in the parser.
+ * XML text to a small element tree the format readers walk. One pass: the structure check
+ * (wellformed.ts) walks the tags and the TreeBuilder (build.ts) makes elements as it goes; no
+ * value coercion, no entity work on markup.
  *
  * The speed trick: the leaf elements below (title, description, content:encoded ...) are read
- * whole. The structure check already finds where each one's content starts and ends, so that
- * content is lifted out and the parser gets a skeleton with a short placeholder in its place:
- * the parser never walks HTML bodies character by character, and text.ts decodes each field
- * exactly once, CDATA and entities alike.
+ * whole. The check finds where each one's content starts and ends and hands that range over raw:
+ * nothing walks HTML bodies character by character, and text.ts decodes each field exactly once,
+ * CDATA and entities alike.
  */
-import { XMLParser } from 'fast-xml-parser';
 import type { Deadline } from '../deadline.ts';
 import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
-import {
-  collectPrefixes,
-  embeddedMarkupPrefixes,
-  nameRewriter,
-  unprefixEmbedded,
-  type XmlFamily,
-} from './namespaces.ts';
+import { TreeBuilder, type XmlElement } from './build.ts';
+import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
 import { checkStructure, type XmlProblem } from './wellformed.ts';
 
-export interface XmlElement {
-  /** Canonical name: the home namespace unprefixed, others with their canonical prefix. */
-  name: string;
-  /** Attribute values as written (entities not decoded): read them through `attr`. */
-  attrs: Record<string, string> | null;
-  children: XmlElement[];
-  /** Leaf elements: the raw inner markup. Others: their own character data, decoded. */
-  text: string;
-  raw: boolean;
-}
+export type { XmlElement };
 
 /** Elements read whole; every element whose text the model uses, and nothing with structure. */
 const LEAVES = new Set([
@@ -118,114 +103,17 @@ export type XmlParseResult =
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
 export function parseXml(text: string, family: XmlFamily, deadline: Deadline): XmlParseResult {
-  const rewrite = nameRewriter(collectPrefixes(text, family));
-  const check = checkStructure(text, (name) => LEAVES.has(rewrite(name)), deadline);
+  const builder = new TreeBuilder(
+    text,
+    nameRewriter(collectPrefixes(text, family)),
+    LEAVES,
+    embeddedMarkupPrefixes(text),
+  );
+  const check = checkStructure(text, (name) => LEAVES.has(builder.canonical(name)), deadline, builder);
   if (check.problem) return { ok: false, problem: check.problem };
-  deadline.check();
-  const source = check.repaired ?? text;
-  const { skeleton, raws } = liftLeaves(source, check.doctype, check.leaves, embeddedMarkupPrefixes(source));
-  const parser = new XMLParser({
-    preserveOrder: true,
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    processEntities: false,
-    htmlEntities: false,
-    trimValues: true,
-    cdataPropName: '#cdata',
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    jPath: false,
-    maxNestedTags: 256,
-    transformTagName: rewrite,
-    transformAttributeName: rewrite,
-  });
-  const nodes = parser.parse(skeleton) as FxpNode[];
-  deadline.check();
-  for (const node of nodes) {
-    const element = toElement(node, raws);
-    if (element) return { ok: true, root: element, repaired: check.repaired !== null };
-  }
-  return { ok: false, problem: { message: 'There is no root element', line: 1, column: 1 } };
-}
-
-/** Marks a lifted leaf's content in the skeleton; U+0001 cannot occur in well-formed XML text. */
-const PLACEHOLDER = '\u0001';
-
-/**
- * The document without its DOCTYPE (so the parser cannot even see the entities it declares) and
- * with each leaf's content replaced by a placeholder naming its index in `raws`.
- */
-function liftLeaves(text: string, doctype: [number, number] | null, leaves: number[], embedded: string[]) {
-  const raws: string[] = [];
-  let skeleton = '';
-  let last = 0;
-  if (doctype) {
-    skeleton = text.slice(0, doctype[0]);
-    last = doctype[1];
-  }
-  for (let k = 0; k < leaves.length; k += 2) {
-    const start = leaves[k]!;
-    const end = leaves[k + 1]!;
-    let raw = text.slice(start, end);
-    if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
-    if (embedded.length > 0) raw = unprefixEmbedded(raw, embedded);
-    skeleton += squeeze(text.slice(last, start)) + PLACEHOLDER + raws.length;
-    raws.push(raw);
-    last = end;
-  }
-  skeleton += squeeze(text.slice(last));
-  return { skeleton, raws };
-}
-
-const BETWEEN_TAGS = />\s+</g;
-
-/**
- * Drops whitespace-only runs between tags (indentation), which the parser would otherwise collect
- * one character at a time only to trim away. Left alone where a CDATA section could hold them.
- */
-function squeeze(part: string): string {
-  return part.indexOf('<![CDATA[') === -1 ? part.replace(BETWEEN_TAGS, '><') : part;
-}
-
-/** fast-xml-parser's ordered node: { [tag]: children, ':@'?: attributes } or a text/CDATA entry. */
-type FxpNode = Record<string, unknown>;
-
-function toElement(node: FxpNode, raws: string[]): XmlElement | null {
-  let name: string | undefined;
-  for (const key in node) {
-    if (key !== ':@') {
-      name = key;
-      break;
-    }
-  }
-  if (name === undefined || name === '#text' || name === '#cdata') return null;
-  const kids = node[name] as FxpNode[];
-  const attrs = (node[':@'] as Record<string, string> | undefined) ?? null;
-  if (LEAVES.has(name)) {
-    const marker = kids[0]?.['#text'];
-    const raw =
-      typeof marker === 'string' && marker.charCodeAt(0) === 1 ? raws[Number(marker.slice(1))] : undefined;
-    return { name, attrs, children: [], text: raw ?? '', raw: true };
-  }
-  const children: XmlElement[] = [];
-  let text = '';
-  for (const kid of kids) {
-    const t = kid['#text'];
-    if (t !== undefined) {
-      text += decodeEntities(String(t));
-      continue;
-    }
-    const cdata = kid['#cdata'] as FxpNode[] | undefined;
-    if (cdata !== undefined) {
-      text += String(cdata[0]?.['#text'] ?? '');
-      continue;
-    }
-    const child = toElement(kid, raws);
-    if (child) children.push(child);
-  }
-  return { name, attrs, children, text, raw: false };
+  if (builder.root === null)
+    return { ok: false, problem: { message: 'There is no root element', line: 1, column: 1 } };
+  return { ok: true, root: builder.root, repaired: check.repaired !== null };
 }
 
 // ---- Reading helpers for the format readers ----

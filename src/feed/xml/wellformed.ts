@@ -24,6 +24,25 @@ export interface XmlProblem {
   column: number;
 }
 
+/**
+ * What the scan found, in document order, for a caller that builds a tree in the same pass
+ * (tree.ts). Offsets index the text being scanned; `reset` starts over on a repaired text.
+ */
+export interface ScanSink {
+  reset(text: string): void;
+  /** A start tag; its attributes are the text in [attrsFrom, attrsTo). `empty`: <x/>. */
+  start(name: string, attrsFrom: number, attrsTo: number, empty: boolean): void;
+  /** A leaf element read whole: its inner markup is [from, to). */
+  leaf(name: string, attrsFrom: number, attrsTo: number, from: number, to: number): void;
+  end(): void;
+  /** Character data between tags (entities still escaped). */
+  text(from: number, to: number): void;
+  cdata(from: number, to: number): void;
+}
+
+/** Deeper nesting than this is refused: no feed needs it, and readers recurse. */
+const MAX_DEPTH = 256;
+
 export interface StructureCheck {
   problem: XmlProblem | null;
   /** Where the DOCTYPE sits, so it can be cut out before parsing: [start, end). */
@@ -62,17 +81,19 @@ export function checkStructure(
   text: string,
   isLeaf: (name: string) => boolean,
   deadline: Deadline,
+  sink: ScanSink | null = null,
 ): StructureCheck {
   const result: StructureCheck = { problem: null, doctype: null, leaves: [], repaired: null };
   try {
-    scan(text, isLeaf, deadline, result);
+    scan(text, isLeaf, deadline, result, sink);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     const repaired = e instanceof Truncated ? repairCut(text, e) : null;
     if (repaired !== null) {
       const again: StructureCheck = { problem: null, doctype: null, leaves: [], repaired };
+      sink?.reset(repaired);
       try {
-        scan(repaired, isLeaf, deadline, again);
+        scan(repaired, isLeaf, deadline, again, sink);
         return again;
       } catch (e2) {
         if (!(e2 instanceof Malformed)) throw e2;
@@ -124,6 +145,7 @@ function scan(
   isLeaf: (name: string) => boolean,
   deadline: Deadline,
   out: StructureCheck,
+  sink: ScanSink | null,
 ): void {
   const names: string[] = [];
   const opened: number[] = [];
@@ -136,6 +158,7 @@ function scan(
     const lt = text.indexOf('<', i);
     if (lt === -1) break;
     if ((++steps & 0xfff) === 0) deadline.check();
+    if (sink !== null && lt > i && names.length > 0) sink.text(i, lt);
     const c = text.charCodeAt(lt + 1);
     if (c === 33) {
       // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
@@ -147,6 +170,7 @@ function scan(
         if (names.length === 0) throw new Malformed('A CDATA section is outside the root element', lt);
         const end = text.indexOf(']]>', lt + 9);
         if (end === -1) throw cutOrMistake(text, 'A CDATA section is not closed', lt, names, opened);
+        sink?.cdata(lt + 9, end);
         i = end + 3;
       } else if (text.startsWith('<!DOCTYPE', lt)) {
         if (rootSeen || doctype)
@@ -181,6 +205,7 @@ function scan(
         );
       }
       opened.pop();
+      sink?.end();
       i = end + 1;
       continue;
     }
@@ -192,6 +217,7 @@ function scan(
       j++;
     }
     const name = text.slice(lt + 1, j);
+    const attrsFrom = j;
     if (!isNameStart(name.charCodeAt(0))) {
       throw new Malformed('A "<" is not followed by an element name (text must write it as &lt;)', lt);
     }
@@ -212,16 +238,23 @@ function scan(
       throw new Malformed(`<${name}> comes after the root element ended`, lt);
     rootSeen = true;
     i = j + 1;
-    if (text.charCodeAt(j - 1) === 47) continue; // <empty/>
+    if (text.charCodeAt(j - 1) === 47) {
+      sink?.start(name, attrsFrom, j - 1, true); // <empty/>
+      continue;
+    }
     if (isLeaf(name)) {
       const close = leafClose(text, name, i);
       if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
       if (close > i) out.leaves.push(i, close);
+      sink?.leaf(name, attrsFrom, j, i, close);
       i = text.indexOf('>', close) + 1;
       continue;
     }
+    if (names.length >= MAX_DEPTH)
+      throw new Malformed(`Elements are nested more than ${MAX_DEPTH} levels deep`, lt);
     names.push(name);
     opened.push(lt);
+    sink?.start(name, attrsFrom, j, false);
   }
   if (names.length > 0) {
     const at = lineAndColumn(text, opened[opened.length - 1]!);

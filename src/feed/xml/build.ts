@@ -1,0 +1,151 @@
+/**
+ * The element tree, built in the same pass as the structure check (wellformed.ts calls these
+ * methods as it meets each tag): one walk over the text instead of a check plus a second parser.
+ * Names are canonicalised once per distinct spelling (namespaces.ts); leaf elements keep their
+ * inner markup raw for text.ts to decode exactly once.
+ */
+import { decodeEntities } from '../text.ts';
+import { unprefixEmbedded } from './namespaces.ts';
+import { isSpace } from './prolog.ts';
+import type { ScanSink } from './wellformed.ts';
+
+export interface XmlElement {
+  /** Canonical name: the home namespace unprefixed, others with their canonical prefix. */
+  name: string;
+  /** Attribute values as written (entities not decoded): read them through `attr`. */
+  attrs: Record<string, string> | null;
+  children: XmlElement[];
+  /** Leaf elements: the raw inner markup. Others: their own character data, decoded. */
+  text: string;
+  raw: boolean;
+}
+
+export class TreeBuilder implements ScanSink {
+  root: XmlElement | null = null;
+  private src: string;
+  private stack: XmlElement[] = [];
+  private readonly names = new Map<string, string>();
+  private readonly rename: (name: string) => string;
+  private readonly leaves: ReadonlySet<string>;
+  private readonly embedded: string[];
+
+  /** `embedded`: prefixes of XHTML/SVG/MathML markup to unprefix inside leaves. */
+  constructor(
+    src: string,
+    rename: (name: string) => string,
+    leaves: ReadonlySet<string>,
+    embedded: string[],
+  ) {
+    this.src = src;
+    this.rename = rename;
+    this.leaves = leaves;
+    this.embedded = embedded;
+  }
+
+  /** The canonical form of a name as written (memoised: feeds repeat a few dozen names). */
+  canonical(name: string): string {
+    let c = this.names.get(name);
+    if (c === undefined) {
+      c = this.rename(name);
+      this.names.set(name, c);
+    }
+    return c;
+  }
+
+  reset(src: string): void {
+    this.src = src;
+    this.root = null;
+    this.stack = [];
+  }
+
+  private add(el: XmlElement): void {
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) parent.children.push(el);
+    else this.root ??= el;
+  }
+
+  start(name: string, attrsFrom: number, attrsTo: number, empty: boolean): void {
+    const canonical = this.canonical(name);
+    const el: XmlElement = {
+      name: canonical,
+      attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
+      children: [],
+      text: '',
+      raw: empty && this.leaves.has(canonical),
+    };
+    this.add(el);
+    if (!empty) this.stack.push(el);
+  }
+
+  leaf(name: string, attrsFrom: number, attrsTo: number, from: number, to: number): void {
+    let raw = to > from ? this.src.slice(from, to) : '';
+    if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
+    if (this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
+    this.add({
+      name: this.canonical(name),
+      attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
+      children: [],
+      text: raw,
+      raw: true,
+    });
+  }
+
+  end(): void {
+    this.stack.pop();
+  }
+
+  text(from: number, to: number): void {
+    const s = this.src;
+    while (from < to && isSpace(s.charCodeAt(from))) from++;
+    if (from === to) return; // indentation
+    while (isSpace(s.charCodeAt(to - 1))) to--;
+    const top = this.stack[this.stack.length - 1];
+    if (top) top.text += decodeEntities(s.slice(from, to));
+  }
+
+  cdata(from: number, to: number): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top) top.text += this.src.slice(from, to);
+  }
+
+  /** name="value" pairs of a start tag, names canonical, values raw; junk between them skipped. */
+  private attributes(from: number, to: number): Record<string, string> | null {
+    const s = this.src;
+    let attrs: Record<string, string> | null = null;
+    let i = from;
+    while (i < to) {
+      let c = s.charCodeAt(i);
+      if (isSpace(c) || c === 47) {
+        i++;
+        continue;
+      }
+      const nameFrom = i;
+      while (i < to) {
+        c = s.charCodeAt(i);
+        if (c === 61 || isSpace(c) || c === 47) break;
+        i++;
+      }
+      const name = s.slice(nameFrom, i);
+      while (i < to && isSpace(s.charCodeAt(i))) i++;
+      if (s.charCodeAt(i) !== 61) continue; // a bare word: no value, nothing to keep
+      i++;
+      while (i < to && isSpace(s.charCodeAt(i))) i++;
+      const q = s.charCodeAt(i);
+      let value: string;
+      if (q === 34 || q === 39) {
+        let end = s.indexOf(q === 34 ? '"' : "'", i + 1);
+        if (end === -1 || end > to) end = to;
+        value = s.slice(i + 1, end);
+        i = end + 1;
+      } else {
+        const valueFrom = i;
+        while (i < to && !isSpace(s.charCodeAt(i))) i++;
+        value = s.slice(valueFrom, i);
+      }
+      if (name === '') continue;
+      if (attrs === null) attrs = {};
+      attrs[this.canonical(name)] = value;
+    }
+    return attrs;
+  }
+}
