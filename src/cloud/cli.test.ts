@@ -116,6 +116,10 @@ describe('tidings cloud (server)', () => {
         msg: messages.pingReadResource(`${peer.url}/rss.xml`),
       });
       expect(peer.requests).toHaveLength(0);
+      // The log says why, naming the flag that opens it (not an internal setting's name).
+      const log = await (await fetch(`${url}/viewLog.json`)).text();
+      expect(log).toContain('start the cloud with --allow-loopback');
+      expect(log).not.toContain('hostPolicy');
       child.kill('SIGTERM');
       await exited;
     } finally {
@@ -128,19 +132,21 @@ describe('tidings cloud (server)', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['extra'], /unexpected argument "extra"/],
     [['--public-url', 'ftp://x'], /--public-url must be an http or https address/],
-  ])('bad input %j: one line, non-zero exit', (args, reason) => {
+  ])('bad input %j: one line, exit 2', (args, reason) => {
     const r = run(args);
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(reason);
   });
 
-  it('a port in use is a one-line reason', async () => {
+  it('a port in use is a one-line reason naming --port, exit 1', async () => {
     const { child, url, exited } = await start();
     const port = new URL(url).port;
     const r = run(['--port', port, '--data', dir]);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr.trim()).toBe(`tidings cloud: port ${port} on 127.0.0.1 is already in use`);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      `tidings cloud: port ${port} on 127.0.0.1 is already in use; choose another with --port N (0 takes any free one)`,
+    );
     child.kill('SIGTERM');
     await exited;
   });
@@ -168,16 +174,16 @@ describe('tidings cloud user', () => {
   });
 
   it.each([
-    [['user', 'add', 'alice'], 'pw\n', /already exists/],
-    [['user', 'add', 'no spaces'], 'pw\n', /not a usable account name/],
-    [['user', 'add', 'carol'], '\n', /The password is empty/],
-    [['user', 'add'], '', /needs a NAME/],
-    [['user', 'remove', 'nobody'], '', /no account named "nobody"/],
-    [['user', 'frobnicate'], '', /unknown user command/],
-  ])('%j: one line, non-zero exit', (args, input, reason) => {
+    [['user', 'add', 'alice'], 'pw\n', /already exists/, 1],
+    [['user', 'add', 'no spaces'], 'pw\n', /not a usable account name/, 2],
+    [['user', 'add', 'carol'], '\n', /The password is empty/, 1],
+    [['user', 'add'], '', /needs a NAME/, 2],
+    [['user', 'remove', 'nobody'], '', /no account named "nobody"/, 1],
+    [['user', 'frobnicate'], '', /unknown user command/, 2],
+  ])('%j: one line, exit 1 (failed) or 2 (usage)', (args, input, reason, code) => {
     run(['user', 'add', 'alice', '--data', dir], 'pw\n');
     const r = run([...args, '--data', dir], input);
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(code);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(reason);
   });

@@ -59,7 +59,16 @@ const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--
 The password is read from stdin (first line), or typed at a prompt when stdin is a terminal.
 Only its scrypt hash is stored.`;
 
+/** The command line is wrong: exit 2. */
 class CliError extends Error {}
+/** The command was right and the operation failed (port in use, no such account): exit 1. */
+class Failed extends Error {}
+
+/** Named in refusals of loopback/private feeds and callbacks, so the operator knows the switch. */
+const HOW_TO_ALLOW = {
+  loopback: 'start the cloud with --allow-loopback',
+  private: 'start the cloud with --allow-private',
+};
 
 export async function runCloudCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
   const out: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, ...io };
@@ -68,7 +77,7 @@ export async function runCloudCli(argv: string[], io: Partial<CliIo> = {}): Prom
     if (args[0] === 'user') return await runUser(args.slice(1), out);
     return await runServer(args, out);
   } catch (e) {
-    out.stderr.write(`tidings cloud: ${e instanceof CliError ? e.message : describeError(e)}\n`);
+    out.stderr.write(`tidings cloud: ${describeError(e)}\n`);
     return e instanceof CliError ? 2 : 1;
   }
 }
@@ -123,13 +132,14 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   const dir = dataDir(values.data);
   const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
   const http = createHttpClient({
-    hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private },
+    hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private, howToAllow: HOW_TO_ALLOW },
   });
   const cloud = createCloud({
     dbPath: join(dir, 'cloud.sqlite'),
     http,
     clock: systemClock,
     allow,
+    howToAllow: HOW_TO_ALLOW,
     trustProxy: values['trust-proxy'] === true,
     minPingIntervalSec,
     ...(publicUrl ? { publicBaseUrl: publicUrl } : {}),
@@ -145,8 +155,11 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     await cloud.close();
     http.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is already in use`);
-    if (code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}: no such address here`);
+    if (code === 'EADDRINUSE')
+      throw new Failed(
+        `port ${port} on ${host} is already in use; choose another with --port N (0 takes any free one)`,
+      );
+    if (code === 'EADDRNOTAVAIL') throw new Failed(`cannot listen on ${host}: no such address here (--host)`);
     throw e;
   }
   io.stdout.write(`Tidings cloud listening on ${server.url}/ (data: ${dir})\n`);
@@ -211,23 +224,23 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case 'remove':
-        if (!store.removeAccount(name!)) throw new CliError(`no account named "${name}"`);
+        if (!store.removeAccount(name!)) throw new Failed(`no account named "${name}"`);
         io.stdout.write(`Removed ${name}.\n`);
         return 0;
       case 'add': {
-        if (store.getAccount(name!)) throw new CliError(`an account named "${name}" already exists`);
+        if (store.getAccount(name!)) throw new Failed(`an account named "${name}" already exists`);
         const password = await readPassword(io, `Password for ${name}: `);
         const added = await addAccount(store, name!, password, Date.now());
-        if (!added.ok) throw new CliError(added.error.message);
+        if (!added.ok) throw new Failed(added.error.message);
         io.stdout.write(`Added ${name}.\n`);
         return 0;
       }
       default: {
-        if (!store.getAccount(name!)) throw new CliError(`no account named "${name}"`);
+        if (!store.getAccount(name!)) throw new Failed(`no account named "${name}"`);
         const password = await readPassword(io, `New password for ${name}: `);
-        if (password === '') throw new CliError('the password is empty');
+        if (password === '') throw new Failed('the password is empty');
         if (password.length > MAX_PASSWORD_LENGTH)
-          throw new CliError(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
+          throw new Failed(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
         store.setPassword(name!, await hashPassword(password));
         io.stdout.write(`Password set for ${name}.\n`);
         return 0;
@@ -250,7 +263,7 @@ async function readPassword(io: CliIo, prompt: string): Promise<string> {
         const onData = (chunk: Buffer) => {
           for (const ch of chunk.toString('utf8')) {
             if (ch === '\r' || ch === '\n') return done(() => resolvePw(typed));
-            if (ch === '\u0003') return done(() => reject(new CliError('cancelled')));
+            if (ch === '\u0003') return done(() => reject(new Failed('cancelled')));
             if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
             else typed += ch;
           }

@@ -55,6 +55,8 @@ export interface CloudDeps {
   basePath?: string;
   /** Address ranges callbacks may point at (the HTTP clients enforce the same when dialling). */
   allow?: { loopback?: boolean; private?: boolean };
+  /** How the operator opens those ranges, named in refusals (`tidings cloud`: its flags). */
+  howToAllow?: HostPolicy['howToAllow'];
   /** A proxy is in front: the caller's address is the last X-Forwarded-For entry. */
   trustProxy?: boolean;
   /** Minimum seconds between pings of one feed (0 or absent: none). */
@@ -125,6 +127,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   const policy: HostPolicy = {
     allowLoopback: deps.allow?.loopback ?? false,
     allowPrivate: deps.allow?.private ?? false,
+    ...(deps.howToAllow ? { howToAllow: deps.howToAllow } : {}),
   };
   const store = CloudStore.open(deps.dbPath);
   const log = new CloudLog(clock, deps.logSize ?? 250);

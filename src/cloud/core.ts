@@ -246,7 +246,8 @@ export class CloudCore {
     }
     const verdict = isAddressAllowed(host, this.deps.policy);
     if (verdict.kind === 'invalid' || verdict.allowed) return null; // names are checked when dialled
-    return `callbacks to ${verdict.kind} addresses are refused (${maskUrl(callbackUrl)})`;
+    const hint = this.deps.policy.howToAllow?.[verdict.kind === 'loopback' ? 'loopback' : 'private'];
+    return `callbacks to ${verdict.kind} addresses are refused (${maskUrl(callbackUrl)})${hint ? `; to allow them, ${hint}` : ''}`;
   }
 
   private deliveryOptions() {

@@ -27,7 +27,7 @@ export function isAddressAllowed(
 /** The readable refusal for `host` resolving to `address`, or null when it is allowed. */
 export function checkAddress(host: string, address: string, policy: HostPolicy): TidingsError | null {
   const verdict = isAddressAllowed(address, policy);
-  return verdict.allowed ? null : blockedHost(host, address, verdict.kind);
+  return verdict.allowed ? null : blockedHost(host, address, verdict.kind, policy.howToAllow);
 }
 
 /** For URLs whose host is an IP literal (Node does not call `lookup` for those). */
@@ -48,8 +48,8 @@ export function guardedLookup(policy: HostPolicy): LookupFunction {
       if (allowed.length === 0) {
         const first = addresses[0];
         const refusal = first
-          ? blockedHost(hostname, first.address, classifyAddress(first.address))
-          : blockedHost(hostname, hostname, 'invalid');
+          ? blockedHost(hostname, first.address, classifyAddress(first.address), policy.howToAllow)
+          : blockedHost(hostname, hostname, 'invalid', policy.howToAllow);
         return callback(new NetFailure(refusal) as NodeJS.ErrnoException, '', 0);
       }
       if (options.all) return callback(null, allowed);

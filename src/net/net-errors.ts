@@ -12,6 +12,7 @@ import { STATUS_CODES } from 'node:http';
 import { type TidingsError, tidingsError } from '../common/errors.ts';
 import type { AddressClass } from './address-class.ts';
 import { maskUrl } from './mask.ts';
+import type { HostPolicy } from './types.ts';
 
 /** Carries a TidingsError through sockets and streams (lookup callbacks, stream destroys). */
 export class NetFailure extends Error {
@@ -71,12 +72,17 @@ const CLASS_LABEL: Record<AddressClass, string> = {
   invalid: 'an invalid',
 };
 
-export function blockedHost(host: string, address: string, kind: AddressClass): TidingsError {
+export function blockedHost(
+  host: string,
+  address: string,
+  kind: AddressClass,
+  howToAllow: HostPolicy['howToAllow'] = {},
+): TidingsError {
   const how =
     kind === 'loopback' || kind === 'unspecified'
-      ? 'Addresses on this computer are refused by default; to allow them, turn on hostPolicy.allowLoopback.'
+      ? `Addresses on this computer are refused by default; to allow them, ${howToAllow.loopback ?? 'turn on hostPolicy.allowLoopback'}.`
       : kind === 'private' || kind === 'linkLocal' || kind === 'uniqueLocal'
-        ? 'Private-network addresses are refused by default; to allow them, turn on hostPolicy.allowPrivate.'
+        ? `Private-network addresses are refused by default; to allow them, ${howToAllow.private ?? 'turn on hostPolicy.allowPrivate'}.`
         : 'Tidings never connects to addresses of this kind.';
   const where = host === address ? host : `${host} (${address})`;
   return tidingsError(

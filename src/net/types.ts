@@ -79,4 +79,9 @@ export interface HostPolicy {
   allowLoopback: boolean;
   /** Allow RFC 1918 / link-local / unique-local addresses. */
   allowPrivate: boolean;
+  /**
+   * How the person running this opens each kind, named in refusals (e.g. `tidings cloud`'s
+   * "start the cloud with --allow-loopback"); absent: the setting's own name.
+   */
+  howToAllow?: { loopback?: string; private?: string };
 }
