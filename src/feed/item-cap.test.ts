@@ -37,6 +37,13 @@ describe('items per document cap', () => {
     expect(r.feed.items.map((i) => i.id)).toEqual(['g7', 'g8', 'g9']);
   });
 
+  it('keeps exactly the last items of an appending document, whatever the count past the cap', () => {
+    for (let n = 4; n <= 11; n++) {
+      const ids = read(rss(n, true), { maxItems: 3 }).feed.items.map((i) => i.id);
+      expect(ids).toEqual([`g${n - 3}`, `g${n - 2}`, `g${n - 1}`]);
+    }
+  });
+
   it('keeps the first items when newest come first, or without dates', () => {
     expect(read(rss(10), { maxItems: 3 }).feed.items.map((i) => i.id)).toEqual(['g0', 'g1', 'g2']);
     const undated = `<feed xmlns="http://www.w3.org/2005/Atom">${'<entry><id>x</id></entry>'.repeat(4)}</feed>`;

@@ -20,9 +20,28 @@ function dateOf(el: XmlElement): string | null {
   return null;
 }
 
-/** The elements to read (document order kept), noting in ctx how many were left out. */
+/**
+ * The elements to read (document order kept), noting in ctx how many were left out. `items` are
+ * the ones in the tree; past the cap the builder kept only the last ones aside (ctx.overflow).
+ */
 export function capItemElements(items: XmlElement[], ctx: ReadContext): XmlElement[] {
-  return capItems(items, ctx, dateOf);
+  const over = ctx.overflow;
+  if (over === null || over.tail.length === 0) return capItems(items, ctx, dateOf);
+  const first = items[0] ? dateOf(items[0]) : null;
+  const last = dateOf(over.tail[over.tail.length - 1]!);
+  const appended = first !== null && last !== null && last > first;
+  const max = ctx.maxItems;
+  const kept = appended ? [...items, ...over.tail].slice(-max) : items.slice(0, max);
+  noteCapped(ctx, over.total, max);
+  return kept;
+}
+
+function noteCapped(ctx: ReadContext, total: number, max: number): void {
+  ctx.notes.push({
+    code: 'feed.itemsCapped',
+    message: `The document has ${total} items; only the newest ${max} were read.`,
+    args: { kept: max, total },
+  });
 }
 
 /** The same choice for any list (JSON Feed items), given how to read an item's date. */
@@ -33,10 +52,6 @@ export function capItems<T>(items: T[], ctx: ReadContext, date: (item: T) => str
   const last = date(items[items.length - 1]!);
   const appended = first !== null && last !== null && last > first;
   const kept = appended ? items.slice(items.length - max) : items.slice(0, max);
-  ctx.notes.push({
-    code: 'feed.itemsCapped',
-    message: `The document has ${items.length} items; only the newest ${max} were read.`,
-    args: { kept: max, total: items.length },
-  });
+  noteCapped(ctx, items.length, max);
   return kept;
 }

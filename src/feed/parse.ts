@@ -35,7 +35,13 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
     const notes: ParseNote[] = [];
     const doc = typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes);
     deadline.check();
-    const ctx: ReadContext = { url: opts.url?.trim() || null, deadline, maxItems: maxItemsOf(opts), notes };
+    const ctx: ReadContext = {
+      url: opts.url?.trim() || null,
+      deadline,
+      maxItems: maxItemsOf(opts),
+      notes,
+      overflow: null,
+    };
     const detected = detectFormat(doc);
     switch (detected.kind) {
       case 'none':
@@ -49,8 +55,9 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
         return { kind: 'redirect', newLocation: resolveUrl(location, ctx.url) };
       }
       case 'xml': {
-        const parsed = parseXml(doc, detected.family, deadline);
+        const parsed = parseXml(doc, detected.family, deadline, ctx.maxItems);
         if (!parsed.ok) return malformed(parsed.problem);
+        ctx.overflow = parsed.overflow;
         if (parsed.repaired) {
           notes.push({
             code: 'feed.repaired',

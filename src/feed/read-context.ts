@@ -1,5 +1,6 @@
 import type { Deadline } from './deadline.ts';
 import type { ParseNote } from './parse-types.ts';
+import type { ItemOverflow } from './xml/build.ts';
 
 /** What every format reader needs besides the document. */
 export interface ReadContext {
@@ -10,6 +11,8 @@ export interface ReadContext {
   maxItems: number;
   /** Where readers say what the feed's status should mention (repairs, items left out). */
   notes: ParseNote[];
+  /** Item elements the tree builder set aside past maxItems (XML only). */
+  overflow: ItemOverflow | null;
 }
 
 /** How often readers look at the clock while walking items. */

@@ -20,14 +20,32 @@ export interface XmlElement {
   raw: boolean;
 }
 
+/**
+ * Items past the first `maxItems` (ParseOptions.maxItems): only the last `maxItems` of them are
+ * kept, so a document of 600,000 items never holds more than twice the cap in memory.
+ */
+export interface ItemOverflow {
+  /** How many item elements the document has in all. */
+  total: number;
+  /** The last items of the document that were not attached to their parent, in order. */
+  tail: XmlElement[];
+}
+
+/** Item elements (RSS/RDF item, Atom entry) at feed level: under the root or the RSS channel. */
+const ITEM_NAMES = new Set(['item', 'entry']);
+
 export class TreeBuilder implements ScanSink {
   root: XmlElement | null = null;
   private src: string;
   private stack: XmlElement[] = [];
+  private items = 0;
+  private ring: XmlElement[] = [];
   private readonly names = new Map<string, string>();
   private readonly rename: (name: string) => string;
   private readonly leaves: ReadonlySet<string>;
   private readonly embedded: string[];
+
+  private readonly maxItems: number;
 
   /** `embedded`: prefixes of XHTML/SVG/MathML markup to unprefix inside leaves. */
   constructor(
@@ -35,11 +53,23 @@ export class TreeBuilder implements ScanSink {
     rename: (name: string) => string,
     leaves: ReadonlySet<string>,
     embedded: string[],
+    maxItems = Number.POSITIVE_INFINITY,
   ) {
     this.src = src;
     this.rename = rename;
     this.leaves = leaves;
     this.embedded = embedded;
+    this.maxItems = maxItems;
+  }
+
+  /** The items past the cap, or null when the document has no more than `maxItems`. */
+  overflow(): ItemOverflow | null {
+    if (this.items <= this.maxItems) return null;
+    const past = this.items - this.maxItems;
+    const ring = this.ring;
+    if (past <= ring.length) return { total: this.items, tail: ring.slice(0, past) };
+    const at = past % ring.length; // the oldest kept entry
+    return { total: this.items, tail: [...ring.slice(at), ...ring.slice(0, at)] };
   }
 
   /** The canonical form of a name as written (memoised: feeds repeat a few dozen names). */
@@ -56,12 +86,25 @@ export class TreeBuilder implements ScanSink {
     this.src = src;
     this.root = null;
     this.stack = [];
+    this.items = 0;
+    this.ring = [];
   }
 
   private add(el: XmlElement): void {
-    const parent = this.stack[this.stack.length - 1];
-    if (parent) parent.children.push(el);
-    else this.root ??= el;
+    const depth = this.stack.length;
+    const parent = this.stack[depth - 1];
+    if (parent === undefined) {
+      this.root ??= el;
+      return;
+    }
+    if (depth <= 2 && ITEM_NAMES.has(el.name) && ++this.items > this.maxItems) {
+      // Past the cap: remember it among the last maxItems instead of in the tree.
+      const past = this.items - this.maxItems - 1;
+      if (this.ring.length < this.maxItems) this.ring.push(el);
+      else this.ring[past % this.maxItems] = el;
+      return;
+    }
+    parent.children.push(el);
   }
 
   start(name: string, attrsFrom: number, attrsTo: number, empty: boolean): void {

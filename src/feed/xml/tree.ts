@@ -10,11 +10,11 @@
  */
 import type { Deadline } from '../deadline.ts';
 import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
-import { TreeBuilder, type XmlElement } from './build.ts';
+import { type ItemOverflow, TreeBuilder, type XmlElement } from './build.ts';
 import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
 import { checkStructure, type XmlProblem } from './wellformed.ts';
 
-export type { XmlElement };
+export type { ItemOverflow, XmlElement };
 
 /** Elements read whole; every element whose text the model uses, and nothing with structure. */
 const LEAVES = new Set([
@@ -98,22 +98,28 @@ const LEAVES = new Set([
 
 /** `repaired`: the document was cut off at its end and has been closed (wellformed.ts). */
 export type XmlParseResult =
-  | { ok: true; root: XmlElement; repaired: boolean }
+  | { ok: true; root: XmlElement; repaired: boolean; overflow: ItemOverflow | null }
   | { ok: false; problem: XmlProblem };
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
-export function parseXml(text: string, family: XmlFamily, deadline: Deadline): XmlParseResult {
+export function parseXml(
+  text: string,
+  family: XmlFamily,
+  deadline: Deadline,
+  maxItems = Number.POSITIVE_INFINITY,
+): XmlParseResult {
   const builder = new TreeBuilder(
     text,
     nameRewriter(collectPrefixes(text, family)),
     LEAVES,
     embeddedMarkupPrefixes(text),
+    maxItems,
   );
   const check = checkStructure(text, (name) => LEAVES.has(builder.canonical(name)), deadline, builder);
   if (check.problem) return { ok: false, problem: check.problem };
   if (builder.root === null)
     return { ok: false, problem: { message: 'There is no root element', line: 1, column: 1 } };
-  return { ok: true, root: builder.root, repaired: check.repaired !== null };
+  return { ok: true, root: builder.root, repaired: check.repaired !== null, overflow: builder.overflow() };
 }
 
 // ---- Reading helpers for the format readers ----
