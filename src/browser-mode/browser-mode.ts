@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Tidings } from '../app/tidings.ts';
 import { serve } from '../net/serve.ts';
+import { refuseSocket } from '../net/serve-limits.ts';
 import { apiError, handleApiCall, tokenMatches } from './api-http.ts';
 import { serveStatic } from './static-files.ts';
 
@@ -70,9 +71,10 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       hostAllowed(req.headers.host ?? null, host, port) &&
       tokenMatches(url.searchParams.get('token'), token);
     if (!allowed) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      refuseSocket(socket, '401 Unauthorized'); // destroyed, not just ended
       return;
     }
+    server.keep(socket); // a live event stream is never evicted by the connection cap
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 

@@ -150,6 +150,11 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
       port,
       host,
       maxBodyBytes: 2 * 1024 * 1024,
+      // Behind a reverse proxy every connection comes from the proxy: a per-peer cap would be a
+      // cap on everyone. The total cap and the time limits still hold.
+      ...(values['trust-proxy'] === true
+        ? { limits: { maxConnectionsPerPeer: Number.POSITIVE_INFINITY } }
+        : {}),
     });
   } catch (e) {
     await cloud.close();

@@ -2,10 +2,21 @@
  * The node:http adapter for Request -> Response handlers (STYLE §9, Hono-style): the receiver
  * and the cloud are plain `(Request) => Response` functions that unit tests call directly; this
  * file is the only place that knows about sockets. Bodies are buffered up to a cap (413 beyond
- * it); a handler that throws becomes a 500 and never takes the process down.
+ * it); a handler that throws becomes a 500 and never takes the process down. Time limits and
+ * connection caps (serve-limits.ts) keep slow or numerous clients from starving everyone else.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import {
+  type ConnectionStats,
+  guardConnections,
+  refuseSocket,
+  resolveLimits,
+  type ServeLimits,
+} from './serve-limits.ts';
+
+export { DEFAULT_SERVE_LIMITS, type ServeLimits } from './serve-limits.ts';
 
 export type Handler = (req: Request, info: { remoteAddress: string }) => Response | Promise<Response>;
 
@@ -18,6 +29,8 @@ export interface ServeOptions {
   maxBodyBytes?: number;
   /** Told about handler failures (the client only sees "Internal Server Error"). */
   onError?: (err: unknown) => void;
+  /** Time limits and connection caps (DEFAULT_SERVE_LIMITS for what is not given). */
+  limits?: Partial<ServeLimits>;
 }
 
 export interface RunningServer {
@@ -27,6 +40,10 @@ export interface RunningServer {
   /** Stops listening and closes every connection, keep-alive ones included. */
   close(): Promise<void>;
   server: http.Server;
+  /** Open connections and what the caps refused or evicted so far. */
+  connections(): ConnectionStats;
+  /** An upgrade handler took this socket over (WebSocket): never evict it. */
+  keep(socket: Duplex): void;
 }
 
 export const DEFAULT_SERVE_MAX_BODY_BYTES = 1024 * 1024;
@@ -108,9 +125,20 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_SERVE_MAX_BODY_BYTES;
   let origin = `http://${host}`;
 
-  const server = http.createServer({ keepAlive: true }, (req, res) => {
-    void handle(req, res);
-  });
+  const limits = resolveLimits(opts.limits);
+  const server = http.createServer(
+    {
+      keepAlive: true,
+      // How often node looks for requests past headersTimeout/requestTimeout (default 30 s).
+      connectionsCheckingInterval: limits.checkIntervalMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+    },
+    (req, res) => {
+      void handle(req, res);
+    },
+  );
+  const guard = guardConnections(server, limits);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: Buffer | null = null;
@@ -132,15 +160,18 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
     }
   }
 
-  // A malformed request or a reset socket must not become an unhandled 'error'.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  // A malformed request, a timeout or a reset socket must not become an unhandled 'error'; what
+  // is refused is destroyed (an end() alone waits for a peer that may never close).
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    refuseSocket(socket, timedOut ? '408 Request Timeout' : '400 Bad Request');
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
+    // A deep accept queue: a burst of connections (a flood the caps will cut) must not fill it
+    // and make the kernel drop a real client's SYN (retried only after 1 s, then 3 s).
+    server.listen({ port: opts.port ?? 0, host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -154,6 +185,8 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
     port,
     host,
     server,
+    connections: () => guard.stats(),
+    keep: (socket) => guard.keep(socket),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,118 @@
+/**
+ * serve()'s time limits and connection caps with real sockets on loopback (short limits so the
+ * test is quick; the defaults are the same code with longer numbers). Linux routes all of
+ * 127.0.0.0/8 to lo, so 127.0.0.2.. stand for other peers.
+ */
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/wait.ts';
+import { type RunningServer, type ServeLimits, serve } from './serve.ts';
+
+const open: net.Socket[] = [];
+let server: RunningServer | null = null;
+
+afterEach(async () => {
+  for (const s of open.splice(0)) s.destroy();
+  await server?.close();
+  server = null;
+});
+
+async function start(limits: Partial<ServeLimits>): Promise<RunningServer> {
+  server = await serve(() => new Response('ok'), { limits: { checkIntervalMs: 100, ...limits } });
+  return server;
+}
+
+/** A raw socket from `from`, resolved once connected (`closed` tells when the server closed it). */
+function connect(s: RunningServer, from = '127.0.0.1'): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({
+      host: '127.0.0.1',
+      port: s.port,
+      localAddress: from,
+    });
+    open.push(socket);
+    socket.on('error', () => {});
+    socket.resume(); // read, so the server's FIN is seen and 'close' comes
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** One whole GET on a fresh connection from `from`: the status line, or the error. */
+function get(s: RunningServer, from: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port: s.port, localAddress: from });
+    open.push(socket);
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      data += d;
+    });
+    socket.on('close', () => resolve(data.split('\r\n')[0] || 'closed without an answer'));
+    socket.on('error', (e) => resolve(`error ${(e as NodeJS.ErrnoException).code}`));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  });
+}
+
+describe('serve() limits', () => {
+  it('destroys a socket that never sends its headers, and one that sends them too slowly', async () => {
+    const s = await start({ headersTimeoutMs: 400, requestTimeoutMs: 2_000 });
+    const silent = await connect(s);
+    const slow = await connect(s);
+    slow.write('GET / HTTP/1.1\r\n');
+    const drip = setInterval(() => slow.writable && slow.write('X-a: b\r\n'), 100);
+    try {
+      await waitFor(() => silent.closed === true && slow.closed === true, 3_000, 'both sockets closed');
+    } finally {
+      clearInterval(drip);
+    }
+    expect(s.connections().open).toBe(0);
+  });
+
+  it('destroys a socket after a bad request even when the client never closes its side', async () => {
+    const s = await start({});
+    // allowHalfOpen: this client keeps its side open after the server's FIN, as an attacker would.
+    const socket = net.connect({ host: '127.0.0.1', port: s.port, allowHalfOpen: true });
+    open.push(socket);
+    let answer = '';
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString();
+    });
+    socket.on('error', () => {});
+    await new Promise((r) => socket.once('connect', r));
+    socket.write('NOT HTTP AT ALL\r\n\r\n');
+    await waitFor(() => answer.length > 0, 2_000, 'the answer');
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    await waitFor(() => s.connections().open === 0, 2_000, 'the server to let go of the socket');
+    const held = await new Promise<number>((r) => s.server.getConnections((_e, n) => r(n)));
+    expect(held).toBe(0);
+  });
+
+  it('closes a keep-alive connection left idle after its request', async () => {
+    const s = await start({ keepAliveTimeoutMs: 300 });
+    const socket = await connect(s);
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor(() => socket.closed === true, 3_000, 'the idle socket to close');
+    expect(s.connections().open).toBe(0);
+  });
+
+  it('caps connections per peer and keeps serving other peers', async () => {
+    const s = await start({ maxConnectionsPerPeer: 5, maxConnections: 50 });
+    const held = await Promise.all(Array.from({ length: 8 }, () => connect(s, '127.0.0.1')));
+    await waitFor(() => held.filter((x) => x.closed).length === 3, 2_000, 'three refused');
+    expect(s.connections()).toMatchObject({ open: 5, refusedPerPeer: 3 });
+    expect(await get(s, '127.0.0.2')).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('at the total cap, evicts the oldest idle connection so a whole request is still served', async () => {
+    const s = await start({ maxConnectionsPerPeer: 3, maxConnections: 9 });
+    const held: net.Socket[] = [];
+    for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
+      for (let i = 0; i < 3; i++) held.push(await connect(s, from));
+    }
+    await waitFor(() => s.connections().open === 9, 2_000, 'nine open');
+    expect(await get(s, '127.0.0.2')).toBe('HTTP/1.1 200 OK');
+    expect(s.connections().evicted).toBe(1);
+    expect(held[0]!.closed).toBe(true);
+  });
+});
