@@ -67,6 +67,12 @@ export class Scheduler {
   private started = false;
   private timer: TimerHandle | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
+  /**
+   * A lower bound of the due times of feeds not running (exact after each scan). Every run ends
+   * with a schedule(), so scanning all due times on each one cost O(feeds) per run, O(feeds^2)
+   * per cycle (bench:poll at 10,000 feeds); now `due` is scanned only once something is due.
+   */
+  private minDue = Number.POSITIVE_INFINITY;
   private seq = 0;
   private dispatching = false;
   private dispatchAgain = false;
@@ -86,6 +92,7 @@ export class Scheduler {
   schedule(feedId: number, at: number): void {
     if (this.removedWhileRunning.has(feedId)) return;
     this.due.set(feedId, at);
+    if (!this.running.has(feedId)) this.minDue = Math.min(this.minDue, at);
     this.wake();
   }
 
@@ -149,11 +156,16 @@ export class Scheduler {
 
   private promoteDue(): void {
     const now = this.clock.now();
+    if (now < this.minDue) return; // nothing is due yet
     const ready: [number, number][] = [];
+    let next = Number.POSITIVE_INFINITY;
     for (const [feedId, at] of this.due) {
       // A running feed keeps its due time until the run ends (the run will usually replace it).
-      if (at <= now && !this.running.has(feedId)) ready.push([feedId, at]);
+      if (this.running.has(feedId)) continue;
+      if (at <= now) ready.push([feedId, at]);
+      else if (at < next) next = at;
     }
+    this.minDue = next;
     for (const [feedId, at] of ready) {
       this.due.delete(feedId);
       if (!this.queued.has(feedId)) this.enqueue(feedId, at);
@@ -165,8 +177,7 @@ export class Scheduler {
       this.cancelTimer();
       return;
     }
-    let next = Number.POSITIVE_INFINITY;
-    for (const [feedId, at] of this.due) if (at < next && !this.running.has(feedId)) next = at;
+    const next = this.minDue;
     if (next === Number.POSITIVE_INFINITY) {
       this.cancelTimer();
       return;
@@ -261,6 +272,8 @@ export class Scheduler {
 
   private finish(feedId: number, host: string): void {
     this.running.delete(feedId);
+    const dueAt = this.due.get(feedId);
+    if (dueAt !== undefined) this.minDue = Math.min(this.minDue, dueAt);
     const left = (this.perHost.get(host) ?? 1) - 1;
     if (left > 0) this.perHost.set(host, left);
     else this.perHost.delete(host);
