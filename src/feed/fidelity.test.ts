@@ -282,3 +282,15 @@ describe('JSON Feed leniency', () => {
     }
   });
 });
+
+describe('CDATA in leaf elements (read in the structure pass)', () => {
+  it.each([
+    ['  <![CDATA[<p>a &amp; b</p>]]>  ', '<p>a &amp; b</p>'],
+    ['<![CDATA[<p>a]]><![CDATA[b</p>]]>', '<p>ab</p>'],
+    ['<![CDATA[<b>x</b>]]> &amp; more', '<b>x</b> & more'],
+    ['<![CDATA[x]]><!-- note -->', 'x<!-- note -->'],
+    ['<![CDATA[]]>', null],
+  ])('description %j reads as %j', (inner, expected) => {
+    expect(rssItem(`<description>${inner}</description>`).summary).toBe(expected);
+  });
+});

@@ -22,7 +22,17 @@ function kindOf(el: XmlElement): Kind {
 
 /** Element's raw inner markup (leaf elements keep it; others only have their text). */
 function rawOf(el: XmlElement): string {
-  return el.raw ? el.text : escapeHtml(el.text);
+  return el.raw && !el.cdata ? el.text : escapeHtml(el.text);
+}
+
+/** The construct's character data (CDATA kept, markup dropped, entities decoded). */
+function plainOf(el: XmlElement): string {
+  return el.cdata ? el.text : textFromRaw(rawOf(el));
+}
+
+/** type="html": the HTML it carries. */
+function htmlOf(el: XmlElement): string {
+  return el.cdata ? el.text.trim() : htmlFromRaw(rawOf(el));
 }
 
 const XHTML_DIV = /^\s*<((?:[A-Za-z_][\w.-]*:)?)div\b[^>]*>([\s\S]*)<\/\1div\s*>\s*$/;
@@ -56,13 +66,13 @@ export function atomHtml(el: XmlElement | undefined): string | null {
   if (el === undefined || attr(el, 'src') !== null) return null;
   switch (kindOf(el)) {
     case 'text':
-      return orNull(escapeHtml(textFromRaw(rawOf(el))));
+      return orNull(escapeHtml(plainOf(el)));
     case 'html':
-      return orNull(htmlFromRaw(rawOf(el)));
+      return orNull(htmlOf(el));
     case 'xhtml':
       return orNull(innerXhtml(rawOf(el)));
     case 'base64':
-      return orNull(decodeBase64Text(textFromRaw(rawOf(el))));
+      return orNull(decodeBase64Text(plainOf(el)));
   }
 }
 
@@ -71,9 +81,9 @@ export function atomText(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
   switch (kindOf(el)) {
     case 'text':
-      return orNull(oneLine(textFromRaw(rawOf(el))));
+      return orNull(oneLine(plainOf(el)));
     case 'html':
-      return orNull(htmlToText(htmlFromRaw(rawOf(el))));
+      return orNull(htmlToText(htmlOf(el)));
     case 'xhtml':
       return orNull(htmlToText(innerXhtml(rawOf(el))));
     case 'base64': {

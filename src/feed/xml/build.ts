@@ -18,6 +18,8 @@ export interface XmlElement {
   /** Leaf elements: the raw inner markup. Others: their own character data, decoded. */
   text: string;
   raw: boolean;
+  /** A leaf whose content was one CDATA section: `text` is that section's text, unwrapped. */
+  cdata?: boolean;
 }
 
 /**
@@ -30,6 +32,9 @@ export interface ItemOverflow {
   /** The last items of the document that were not attached to their parent, in order. */
   tail: XmlElement[];
 }
+
+/** Leaves and empty elements share one frozen child list: one array less per element. */
+const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
 
 /** Item elements (RSS/RDF item, Atom entry) at feed level: under the root or the RSS channel. */
 const ITEM_NAMES = new Set(['item', 'entry']);
@@ -112,7 +117,7 @@ export class TreeBuilder implements ScanSink {
     const el: XmlElement = {
       name: canonical,
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
-      children: [],
+      children: empty ? NO_CHILDREN : [],
       text: '',
       raw: empty && this.leaves.has(canonical),
     };
@@ -120,17 +125,28 @@ export class TreeBuilder implements ScanSink {
     if (!empty) this.stack.push(el);
   }
 
-  leaf(name: string, attrsFrom: number, attrsTo: number, from: number, to: number): void {
-    let raw = to > from ? this.src.slice(from, to) : '';
+  leaf(
+    name: string,
+    attrsFrom: number,
+    attrsTo: number,
+    from: number,
+    to: number,
+    cdataFrom: number,
+    cdataTo: number,
+  ): void {
+    const cdata = cdataFrom >= 0;
+    let raw = cdata ? this.src.slice(cdataFrom, cdataTo) : to > from ? this.src.slice(from, to) : '';
     if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
-    if (this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
-    this.add({
+    if (!cdata && this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
+    const el: XmlElement = {
       name: this.canonical(name),
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
-      children: [],
+      children: NO_CHILDREN,
       text: raw,
       raw: true,
-    });
+    };
+    if (cdata) el.cdata = true;
+    this.add(el);
   }
 
   end(): void {

@@ -140,13 +140,13 @@ export function attr(el: XmlElement | undefined, name: string): string | null {
 /** An element's text as plain text (trimmed); null when absent or empty. */
 export function text(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
-  const t = el.raw ? textFromRaw(el.text) : el.text.trim();
+  const t = el.raw && !el.cdata ? textFromRaw(el.text) : el.text.trim();
   return t === '' ? null : t;
 }
 
 /** An element's content as the HTML the feed gave; null when absent or empty. */
 export function html(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
-  const h = el.raw ? htmlFromRaw(el.text) : el.text.trim();
+  const h = el.raw && !el.cdata ? htmlFromRaw(el.text) : el.text.trim();
   return h === '' ? null : h;
 }

@@ -32,8 +32,19 @@ export interface ScanSink {
   reset(text: string): void;
   /** A start tag; its attributes are the text in [attrsFrom, attrsTo). `empty`: <x/>. */
   start(name: string, attrsFrom: number, attrsTo: number, empty: boolean): void;
-  /** A leaf element read whole: its inner markup is [from, to). */
-  leaf(name: string, attrsFrom: number, attrsTo: number, from: number, to: number): void;
+  /**
+   * A leaf element read whole: its inner markup is [from, to); when that is one CDATA section,
+   * [cdataFrom, cdataTo) is its text (else cdataFrom is -1).
+   */
+  leaf(
+    name: string,
+    attrsFrom: number,
+    attrsTo: number,
+    from: number,
+    to: number,
+    cdataFrom: number,
+    cdataTo: number,
+  ): void;
   end(): void;
   /** Character data between tags (entities still escaped). */
   text(from: number, to: number): void;
@@ -149,6 +160,7 @@ function scan(
 ): void {
   const names: string[] = [];
   const opened: number[] = [];
+  const cdata = new Int32Array(2);
   const n = text.length;
   let doctype: [number, number] | null = null;
   let rootSeen = false;
@@ -243,10 +255,10 @@ function scan(
       continue;
     }
     if (isLeaf(name)) {
-      const close = leafClose(text, name, i);
+      const close = leafClose(text, name, i, cdata);
       if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
       if (close > i) out.leaves.push(i, close);
-      sink?.leaf(name, attrsFrom, j, i, close);
+      sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
       i = text.indexOf('>', close) + 1;
       continue;
     }
@@ -268,9 +280,15 @@ function scan(
   if (!rootSeen) throw new Malformed('There is no root element', 0);
 }
 
-/** Index of the `</name>` closing a leaf element opened just before `from`, or -1. */
-function leafClose(text: string, name: string, from: number): number {
+/**
+ * Index of the `</name>` closing a leaf element opened just before `from`, or -1. When the
+ * content is exactly one CDATA section (whitespace around it aside), `cdata` gets its inner
+ * range, so nobody has to look for its ends again; otherwise cdata[0] is -1.
+ */
+function leafClose(text: string, name: string, from: number, cdata: Int32Array): number {
+  cdata[0] = -1;
   let depth = 1;
+  let seen = 0; // markup constructs met inside the leaf
   let i = from;
   for (;;) {
     const lt = text.indexOf('<', i);
@@ -278,12 +296,18 @@ function leafClose(text: string, name: string, from: number): number {
     if (text.startsWith('<![CDATA[', lt)) {
       const end = text.indexOf(']]>', lt + 9);
       if (end === -1) return -1;
+      if (seen++ === 0 && isBlank(text, from, lt)) {
+        cdata[0] = lt + 9;
+        cdata[1] = end;
+      } else cdata[0] = -1;
       i = end + 3;
       continue;
     }
     if (text.startsWith('<!--', lt)) {
       const end = text.indexOf('-->', lt + 4);
       if (end === -1) return -1;
+      seen++;
+      cdata[0] = -1;
       i = end + 3;
       continue;
     }
@@ -295,14 +319,26 @@ function leafClose(text: string, name: string, from: number): number {
         const gt = text.indexOf('>', nameAt);
         if (gt === -1) return -1;
         if (closing) {
-          if (--depth === 0) return lt;
+          if (--depth === 0) {
+            if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
+            return lt;
+          }
         } else if (text.charCodeAt(gt - 1) !== 47) depth++;
+        seen++;
+        cdata[0] = -1;
         i = gt + 1;
         continue;
       }
     }
+    seen++;
+    cdata[0] = -1;
     i = lt + 1;
   }
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return false;
+  return true;
 }
 
 function after(text: string, marker: string, from: number, message: string, at: number): number {
