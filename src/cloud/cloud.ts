@@ -26,6 +26,7 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
 import { decodeMethodCall } from '../wire/xmlrpc.ts';
 import { plain, restAnswer, rpcAnswer, rpcFault } from './answers.ts';
+import { CallerBudget, type CallerLimits, cost } from './budget.ts';
 import { CloudCore } from './core.ts';
 import type { FanoutLimits, FanoutReport } from './fanout.ts';
 import { CloudLog, type CloudLogEntry } from './log.ts';
@@ -74,6 +75,8 @@ export interface CloudDeps {
   maxBodyBytes?: number;
   /** Feed parser for saveRss (default: src/feed/parse.ts, loaded on first use). */
   parseFeed?: (body: string) => ParseResult;
+  /** Resources per pleaseNotify and reads/tests per caller per minute (budget.ts defaults). */
+  callerLimits?: Partial<CallerLimits>;
 }
 
 export interface Cloud {
@@ -148,6 +151,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     ...(deps.notifyTimeoutMs ? { notifyTimeoutMs: deps.notifyTimeoutMs } : {}),
   });
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
+  const budget = new CallerBudget(clock, deps.callerLimits);
   const startedAt = clock.now();
   let parser = deps.parseFeed ?? null;
   let closed = false;
@@ -171,19 +175,43 @@ export function createCloud(deps: CloudDeps): Cloud {
     return parser;
   }
 
+  /**
+   * The work a request would make us do, within the caller's limits? The refusal's sentence
+   * when not (budget.ts): nothing is read or tested for a refused request.
+   */
+  function refusal(source: string, urls: number | null): string | null {
+    const { maxUrlsPerRequest, perMinute } = budget.limits;
+    let msg: string | null = null;
+    if (urls !== null && urls > maxUrlsPerRequest) msg = messages.tooManyResources(maxUrlsPerRequest, urls);
+    else {
+      const spent = budget.spend(source, urls === null ? cost.ping : cost.pleaseNotify(urls));
+      if (!spent.ok) msg = messages.overBudget(perMinute, spent.retryAfterSec);
+    }
+    if (msg) log.add({ kind: 'refused', detail: `${source}: ${msg}` });
+    return msg;
+  }
+
   async function handlePleaseNotify(req: Request, body: Buffer, source: string): Promise<Response> {
     const parsed = parseRestPleaseNotify(formOf(req, body), source);
-    const outcome = parsed.ok
-      ? await core.pleaseNotify(parsed.value)
-      : { success: false, msg: parsed.message };
+    const refused = parsed.ok ? refusal(source, parsed.value.urls.length) : null;
+    const outcome = !parsed.ok
+      ? { success: false, msg: parsed.message }
+      : refused
+        ? { success: false, msg: refused }
+        : await core.pleaseNotify(parsed.value);
     if (!parsed.ok) log.add({ kind: 'subscribeFailed', detail: parsed.message });
     return restAnswer('notifyResult', outcome, req.headers.get('accept'));
   }
 
-  async function handlePing(req: Request, body: Buffer): Promise<Response> {
+  async function handlePing(req: Request, body: Buffer, source: string): Promise<Response> {
     const parsed = parseRestPing(formOf(req, body));
     if (!parsed.ok) log.add({ kind: 'pingFailed', detail: parsed.message });
-    const outcome = parsed.ok ? await core.ping(parsed.value) : { success: false, msg: parsed.message };
+    const refused = parsed.ok ? refusal(source, null) : null;
+    const outcome = !parsed.ok
+      ? { success: false, msg: parsed.message }
+      : refused
+        ? { success: false, msg: refused }
+        : await core.ping(parsed.value);
     return restAnswer('result', { success: outcome.success, msg: outcome.msg }, req.headers.get('accept'));
   }
 
@@ -207,12 +235,16 @@ export function createCloud(deps: CloudDeps): Cloud {
       case RPC_NAMES.pleaseNotify2003: {
         const parsed = parseRpcPleaseNotify(params, source);
         if (!parsed.ok) return rpcFault(parsed.message);
+        const refused = refusal(source, parsed.value.urls.length);
+        if (refused) return rpcFault(refused);
         const outcome = await core.pleaseNotify(parsed.value);
         return outcome.success ? rpcAnswer(true) : rpcFault(outcome.msg);
       }
       case RPC_NAMES.ping: {
         const parsed = parseRpcPing(params);
         if (!parsed.ok) return rpcFault(parsed.message);
+        const refused = refusal(source, null);
+        if (refused) return rpcFault(refused);
         // As the reference cloud: the XML-RPC ping answers true whether or not the read worked.
         await core.ping(parsed.value);
         return rpcAnswer(true);
@@ -267,7 +299,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
     if (path.endsWith('pleasenotify')) return handlePleaseNotify(req, body, source);
-    if (path.endsWith('ping')) return handlePing(req, body);
+    if (path.endsWith('ping')) return handlePing(req, body, source);
     return handleRpc(req, body, source);
   }
 

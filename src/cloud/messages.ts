@@ -15,6 +15,11 @@ export const messages = {
     `The ping was cancelled because there was an error reading the resource at URL ${url}.`,
   pingTooRecent: (minSeconds: number, agoSeconds: number) =>
     `Can't accept the request because the minimum seconds between pings is ${minSeconds} and you pinged us ${agoSeconds} seconds ago.`,
+  // Limits the reference cloud lacks (issue 10), worded like its pingTooRecent sentence.
+  tooManyResources: (max: number, asked: number) =>
+    `Can't accept the request because the maximum number of resources per request is ${max} and you asked for ${asked}.`,
+  overBudget: (perMinute: number, retryAfterSec: number) =>
+    `Can't accept the request because the maximum number of reads and tests one caller may cause per minute is ${perMinute}; try again in ${retryAfterSec} seconds.`,
   notEnoughParams: (method: string) => `Can't call "${method}" because there aren't enough parameters.`,
   tooManyParams: (method: string) => `Can't call "${method}" because there are too many parameters.`,
   notDefined: (method: string) => `Can't make the call because "${method}" is not defined.`,

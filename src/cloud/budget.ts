@@ -1,0 +1,75 @@
+/**
+ * How much outbound work one caller may make the cloud do. A pleaseNotify makes the cloud read
+ * each feed named and test the caller's handler once per feed; a ping makes it read one feed. A
+ * public cloud that does this without bound is a request cannon: issue 10 measured one 1 MB
+ * pleaseNotify with 15,000 URLs turned into 30,000 requests in 4.5 s, pointable at any host.
+ *
+ * Two limits, refused with the reference cloud's kind of sentence (messages.ts):
+ * - at most `maxUrlsPerRequest` resources in one pleaseNotify;
+ * - a token bucket per caller address: `perMinute` units (one read or one handler test each),
+ *   refilled continuously, so a steady client is never refused and a burst is cut short.
+ * The bucket map is bounded: callers whose bucket is full again are forgotten first.
+ */
+import type { Clock } from '../common/clock.ts';
+
+export interface CallerLimits {
+  /** Resources one pleaseNotify may name (the reference cloud has no cap; 100 is generous). */
+  maxUrlsPerRequest: number;
+  /** Reads and handler tests one caller may cause per minute. */
+  perMinute: number;
+}
+
+export const DEFAULT_CALLER_LIMITS: CallerLimits = { maxUrlsPerRequest: 100, perMinute: 1_000 };
+
+/** Units: a pleaseNotify costs a read and a handler test per resource; a ping costs a read. */
+export const cost = {
+  pleaseNotify: (urls: number) => 2 * urls,
+  ping: 1,
+} as const;
+
+const MAX_CALLERS = 10_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export type Spend = { ok: true } | { ok: false; left: number; retryAfterSec: number };
+
+export class CallerBudget {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly clock: Pick<Clock, 'now'>;
+  readonly limits: CallerLimits;
+
+  constructor(clock: Pick<Clock, 'now'>, limits: Partial<CallerLimits> = {}) {
+    this.clock = clock;
+    this.limits = { ...DEFAULT_CALLER_LIMITS, ...limits };
+  }
+
+  /** Takes `units` from the caller's budget, or takes nothing and says when enough is back. */
+  spend(caller: string, units: number): Spend {
+    const now = this.clock.now();
+    const max = this.limits.perMinute;
+    const b = this.buckets.get(caller) ?? { tokens: max, at: now };
+    const tokens = Math.min(max, b.tokens + ((now - b.at) * max) / 60_000);
+    this.buckets.delete(caller); // re-inserted below: Map order is least recently used first
+    if (units > tokens) {
+      this.buckets.set(caller, { tokens, at: now });
+      this.trim();
+      const missing = Math.min(units, max) - tokens;
+      return { ok: false, left: Math.floor(tokens), retryAfterSec: Math.ceil((missing * 60) / max) };
+    }
+    this.buckets.set(caller, { tokens: tokens - units, at: now });
+    this.trim();
+    return { ok: true };
+  }
+
+  private trim(): void {
+    if (this.buckets.size <= MAX_CALLERS) return;
+    // The least recently seen first; they are the likeliest to be full again.
+    for (const key of this.buckets.keys()) {
+      this.buckets.delete(key);
+      if (this.buckets.size <= MAX_CALLERS) return;
+    }
+  }
+}

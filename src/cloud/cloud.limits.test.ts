@@ -1,0 +1,106 @@
+/**
+ * The cloud is not a request cannon (issue 10): one pleaseNotify names at most 100 resources, and
+ * one caller may make it read and test at most so many times per minute. Refusals carry a sentence
+ * in the reference cloud's style, and nothing is read or tested for a refused request.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ManualClock } from '../common/clock.ts';
+import { CallerBudget } from './budget.ts';
+import { messages } from './messages.ts';
+import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+
+let peer: Peer;
+let cloud: TestCloud;
+
+beforeEach(async () => {
+  peer = await new Peer().start(false);
+});
+
+afterEach(async () => {
+  await cloud?.close();
+  await peer.close();
+});
+
+function form(urls: string[]): Record<string, string | number> {
+  const f: Record<string, string | number> = { port: peer.port, path: '/feedupdated', protocol: 'http-post' };
+  urls.forEach((u, i) => {
+    f[`url${i + 1}`] = u;
+  });
+  return f;
+}
+
+describe('resources per pleaseNotify', () => {
+  it('refuses 15,000 URLs in one request (about 1 MB) without reading or testing any', async () => {
+    cloud = await startCloud();
+    const urls = Array.from({ length: 15_000 }, (_, i) => `${peer.url}/feed-${i}.xml`);
+    const res = await postForm(`${cloud.url}/pleaseNotify`, form(urls));
+    expect(res.text).toBe(restXml('notifyResult', false, messages.tooManyResources(100, 15_000)));
+    await cloud.cloud.idle();
+    expect(peer.requests).toHaveLength(0);
+  });
+
+  it('refuses 101 over XML-RPC with a fault, accepts 100', async () => {
+    cloud = await startCloud();
+    peer.route('POST', '/feedupdated', 200, 'Thanks!');
+    const urls = Array.from({ length: 101 }, (_, i) => `${peer.url}/f${i}.xml`);
+    for (const u of urls) peer.route('GET', new URL(u).pathname, 200, '<rss/>');
+    const call = (list: string[]) =>
+      rpcCall(`${cloud.url}/RPC2`, 'rssCloud.pleaseNotify', [
+        '',
+        peer.port,
+        '/feedupdated',
+        'http-post',
+        list,
+      ]);
+    const refused = await call(urls);
+    expect(refused.answer).toEqual({
+      kind: 'fault',
+      faultCode: 4,
+      faultString: messages.tooManyResources(100, 101),
+    });
+    expect(peer.requests).toHaveLength(0);
+    const accepted = await call(urls.slice(0, 100));
+    expect(accepted.answer).toEqual({ kind: 'value', value: true });
+  });
+});
+
+describe('work per caller per minute', () => {
+  it('cuts a burst short with a readable sentence, and lets the caller back in as the minute passes', async () => {
+    cloud = await startCloud({ callerLimits: { perMinute: 10 } });
+    const clock = cloud.clock as ManualClock;
+    peer.route('POST', '/feedupdated', 200, 'Thanks!');
+    const urls = Array.from({ length: 6 }, (_, i) => `${peer.url}/f${i}.xml`);
+    for (const u of urls) peer.route('GET', new URL(u).pathname, 200, '<rss/>');
+
+    // 5 resources: 5 reads + 5 handler tests = the whole budget.
+    const first = await postForm(`${cloud.url}/pleaseNotify`, form(urls.slice(0, 5)), 'application/json');
+    expect(JSON.parse(first.text)).toEqual({ success: true, msg: messages.subscribed });
+    const before = peer.requests.length;
+
+    const over = await postForm(`${cloud.url}/pleaseNotify`, form(urls.slice(5)), 'application/json');
+    expect(JSON.parse(over.text)).toEqual({ success: false, msg: messages.overBudget(10, 12) });
+    const ping = await postForm(`${cloud.url}/ping`, { url: urls[0]! }, 'application/json');
+    expect(JSON.parse(ping.text)).toEqual({ success: false, msg: messages.overBudget(10, 6) });
+    expect(peer.requests.length).toBe(before);
+    expect(cloud.cloud.recentLog().some((e) => e.kind === 'refused')).toBe(true);
+
+    clock.advance(12_000);
+    const again = await postForm(`${cloud.url}/pleaseNotify`, form(urls.slice(5)), 'application/json');
+    expect(JSON.parse(again.text)).toEqual({ success: true, msg: messages.subscribed });
+  });
+});
+
+describe('CallerBudget', () => {
+  it('refills continuously, keeps callers apart, and never lets one request exceed a full minute', () => {
+    let now = 0;
+    const budget = new CallerBudget({ now: () => now }, { perMinute: 60 });
+    expect(budget.spend('a', 60)).toEqual({ ok: true });
+    expect(budget.spend('a', 1)).toEqual({ ok: false, left: 0, retryAfterSec: 1 });
+    expect(budget.spend('b', 60)).toEqual({ ok: true });
+    now += 30_000;
+    expect(budget.spend('a', 31)).toEqual({ ok: false, left: 30, retryAfterSec: 1 });
+    expect(budget.spend('a', 30)).toEqual({ ok: true });
+    // Asking for more than a minute's worth waits for a full bucket, not for ever.
+    expect(budget.spend('a', 500)).toMatchObject({ ok: false, retryAfterSec: 60 });
+  });
+});
