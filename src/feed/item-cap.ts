@@ -36,7 +36,7 @@ export function capItemElements(items: XmlElement[], ctx: ReadContext): XmlEleme
   return kept;
 }
 
-function noteCapped(ctx: ReadContext, total: number, max: number): void {
+export function noteCapped(ctx: ReadContext, total: number, max: number): void {
   ctx.notes.push({
     code: 'feed.itemsCapped',
     message: `The document has ${total} items; only the newest ${max} were read.`,

@@ -9,8 +9,9 @@ import { Deadline, ParseTimeout } from './deadline.ts';
 import { detectFormat, hasJsonFeedVersion, jsonFeedFormat } from './detect.ts';
 import { decodeFeedBytes } from './encoding.ts';
 import { isFileUrl, jsonSiteLink, xmlSiteLink } from './file-base.ts';
-import { DEFAULT_MAX_ITEMS } from './item-cap.ts';
+import { DEFAULT_MAX_ITEMS, noteCapped } from './item-cap.ts';
 import { readJsonFeed } from './json/json-feed.ts';
+import { parseJsonFeedText } from './json/json-items.ts';
 import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
 import { readRdfFeed } from './rdf/rdf-feed.ts';
 import type { ReadContext } from './read-context.ts';
@@ -106,7 +107,7 @@ function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined,
 function parseJson(doc: string, ctx: ReadContext): ParseResult {
   let json: unknown;
   try {
-    json = JSON.parse(doc);
+    json = parseJsonFeedText(doc, ctx.maxItems, (total) => noteCapped(ctx, total, ctx.maxItems));
   } catch (e) {
     const bad = NON_JSON_NUMBER.exec(doc);
     if (bad) {
