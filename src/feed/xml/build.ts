@@ -36,7 +36,7 @@ export interface ItemOverflow {
 /** Leaves and empty elements share one frozen child list: one array less per element. */
 const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
 
-/** Item elements (RSS/RDF item, Atom entry) at feed level: under the root or the RSS channel. */
+/** Item elements (RSS/RDF item, Atom entry) count at feed level: under the root or the RSS channel. */
 const ITEM_NAMES = new Set(['item', 'entry']);
 
 export class TreeBuilder implements ScanSink {
@@ -102,7 +102,8 @@ export class TreeBuilder implements ScanSink {
       this.root ??= el;
       return;
     }
-    if (depth <= 2 && ITEM_NAMES.has(el.name) && ++this.items > this.maxItems) {
+    const feedLevel = parent === this.root || (depth === 2 && parent.name === 'channel');
+    if (feedLevel && ITEM_NAMES.has(el.name) && ++this.items > this.maxItems) {
       // Past the cap: remember it among the last maxItems instead of in the tree.
       const past = this.items - this.maxItems - 1;
       if (this.ring.length < this.maxItems) this.ring.push(el);
