@@ -79,8 +79,22 @@ export function decodeUtf32(bytes: Uint8Array, littleEndian: boolean, fatal: boo
   return parts.join('');
 }
 
+/** Decoders by label; only labels that exist are kept, so the map stays as small as the standard. */
+const DECODERS = new Map<string, Decode>();
+
 /** The decoder for a label, or null when nobody knows it (x-made-up). */
 function decoderFor(label: string): Decode | null {
+  let decoder = DECODERS.get(label);
+  if (decoder === undefined) {
+    const made = makeDecoder(label);
+    if (made === null) return null;
+    DECODERS.set(label, made);
+    decoder = made;
+  }
+  return decoder;
+}
+
+function makeDecoder(label: string): Decode | null {
   if (label === 'utf-32' || label === 'utf-32le' || label === 'utf-32be' || label === 'ucs-4') {
     return (bytes, fatal) => decodeUtf32(bytes, label === 'utf-32le' || guessUtf32Le(bytes), fatal);
   }

@@ -294,3 +294,13 @@ describe('CDATA in leaf elements (read in the structure pass)', () => {
     expect(rssItem(`<description>${inner}</description>`).summary).toBe(expected);
   });
 });
+
+describe('limits the tree builder keeps', () => {
+  it('refuses nesting deeper than 256 levels with a readable reason', () => {
+    const deep = `<rss version="2.0"><channel>${'<x>'.repeat(300)}${'</x>'.repeat(300)}</channel></rss>`;
+    const r = parseFeed(deep);
+    if (r.kind !== 'error') throw new Error('expected an error');
+    expect(r.error.code).toBe('feed.malformed');
+    expect(r.error.message).toMatch(/nested more than 256 levels/);
+  });
+});
