@@ -26,7 +26,9 @@ export { DEFAULT_MAX_ITEMS };
 /**
  * Parses a feed. Errors come back as values with stable codes: `feed.malformed` (broken XML or
  * JSON, with line and column when known), `feed.notAFeed` (HTML, empty, unknown root),
- * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once).
+ * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once). A feed
+ * comes with notes for its status: repaired after a cut, items past `opts.maxItems` left out, a
+ * charset fallback, a JSON Feed without version (ParseNote).
  */
 export function parseFeed(body: Uint8Array | string, options?: ParseOptions): ParseResult {
   const opts = options ?? {};
