@@ -1,22 +1,18 @@
 /**
- * A quick structural check before the real parse. fast-xml-parser is forgiving by design: it
- * accepts a truncated document or `</item>` closing a `<title>` without a word. A feed reader
- * should say "this feed is broken (line 12, column 3)" instead of showing half a feed, so this
- * pass matches start and end tags and locates the first problem. It only hops from `<` to `<`
- * (indexOf), which keeps it a small fraction of the parse. On the way it records where each
- * leaf element's content lies, so tree.ts can lift those bodies out before the real parse.
+ * The one pass over an XML feed: it matches start and end tags, locates the first problem
+ * ("this feed is broken (line 12, column 3)" rather than half a feed), and tells a ScanSink
+ * (build.ts) each tag as it goes, so the element tree comes out of the same walk. It hops from
+ * `<` to `<` (indexOf). Leaf elements (title, description, content:encoded ...) are skipped to
+ * their matching end tag and handed over whole, so HTML bodies are never walked tag by tag.
  *
  * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
  * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
- * whole, up to the matching end tag).
- *
- * A document cut off at its very end (a download that stopped) is repaired rather than refused:
- * the last, incomplete item is left out and the elements still open are closed. Only a cut
- * qualifies: an end tag that never comes while a later one of its parent does is a mistake in
- * the middle, and stays an error.
+ * whole, up to the matching end tag). A document cut off at its very end is repaired
+ * (truncation.ts); every other problem is an error.
  */
 import type { Deadline } from '../deadline.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
+import { cutOrMistake, Malformed, repairCut, Truncated } from './truncation.ts';
 
 export interface XmlProblem {
   message: string;
@@ -64,26 +60,6 @@ export interface StructureCheck {
   repaired: string | null;
 }
 
-class Malformed {
-  readonly message: string;
-  readonly offset: number;
-  constructor(message: string, offset: number) {
-    this.message = message;
-    this.offset = offset;
-  }
-}
-
-/** The document ends inside something: `offset` is where that unfinished thing starts. */
-class Truncated extends Malformed {
-  readonly names: string[];
-  readonly opened: number[];
-  constructor(message: string, offset: number, names: string[], opened: number[]) {
-    super(message, offset);
-    this.names = [...names];
-    this.opened = [...opened];
-  }
-}
-
 /**
  * Checks that tags nest and close. `isLeaf(name)` says which elements are read whole: their
  * content is skipped to the matching end tag and its range recorded.
@@ -114,41 +90,6 @@ export function checkStructure(
     result.problem = { message: e.message, line, column };
   }
   return result;
-}
-
-/**
- * The document up to the cut, without the item the cut fell in, with the elements still open
- * closed; null when nothing sensible remains (the root's own start tag was cut).
- */
-function repairCut(text: string, cut: Truncated): string | null {
-  let keep = cut.names.length;
-  let at = cut.offset;
-  for (let k = 0; k < cut.names.length; k++) {
-    const name = cut.names[k]!;
-    const local = name.slice(name.indexOf(':') + 1);
-    if (local === 'item' || local === 'entry') {
-      keep = k;
-      at = cut.opened[k]!;
-      break;
-    }
-  }
-  if (keep === 0) return null;
-  let closing = '';
-  for (let k = keep - 1; k >= 0; k--) closing += `</${cut.names[k]}>`;
-  return text.slice(0, at) + closing;
-}
-
-/** A construct left unfinished at `at` is a cut only when its parent never closes after it. */
-function cutOrMistake(
-  text: string,
-  message: string,
-  at: number,
-  names: string[],
-  opened: number[],
-): Malformed {
-  const parent = names[names.length - 1];
-  if (parent === undefined || text.indexOf(`</${parent}`, at) !== -1) return new Malformed(message, at);
-  return new Truncated(message, at, names, opened);
 }
 
 function scan(
