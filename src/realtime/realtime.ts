@@ -249,6 +249,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       await manager.stop();
       await server?.close();
       server = null;
+      rt.flushActivity(); // the last calls' log entries, before the owner closes the database
     },
     onFeedChanged: (feedId) => {
       if (running) manager.sync(feedId);

@@ -89,6 +89,7 @@ describe('RealtimeStore', () => {
     const rt = new RealtimeStore(db);
     rt.putSubscription(row());
     rt.addActivity(entry(1));
+    rt.flushActivity(); // entries are written at the end of the loop turn; an owner closing now flushes
     const version = db.prepare('PRAGMA user_version').get() as { user_version: number };
     expect(version.user_version).toBe(Math.max(...STORE_MIGRATIONS.map((m) => m.version)));
     db.close();
@@ -104,5 +105,31 @@ describe('RealtimeStore', () => {
     expect(rt2.getSubscription(1)?.status).toBe('live');
     expect(rt2.listActivity()).toHaveLength(1);
     db2.close();
+  });
+});
+
+describe('activity log under a storm', () => {
+  it('writes a loop turn of entries in one go, keeps ids growing and the cap, and reads see all', async () => {
+    const dir = tempDir('tidings-rt-storm-');
+    try {
+      const db = openDatabase(dir.file('rt.db'), []);
+      const rt = new RealtimeStore(db, { activityCap: 100 });
+      const ids = Array.from({ length: 150 }, (_, i) => rt.addActivity(entry(i)).id);
+      expect(ids).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+      // Nothing written yet in this turn; a read flushes first.
+      expect(rt.listActivity(1)[0]?.id).toBe(150);
+      expect(rt.activityCount()).toBe(100);
+      await new Promise((r) => setImmediate(r));
+      rt.addActivity(entry(999));
+      await new Promise((r) => setImmediate(r)); // written by the end of the turn, no read needed
+      expect((db.prepare('SELECT MAX(id) AS m FROM activity_log').get() as { m: number }).m).toBe(151);
+      db.close();
+      // Reopened: ids go on from the newest, never reused.
+      const db2 = openDatabase(dir.file('rt.db'), []);
+      expect(new RealtimeStore(db2).addActivity(entry(1)).id).toBe(152);
+      db2.close();
+    } finally {
+      dir.remove();
+    }
   });
 });

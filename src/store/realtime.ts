@@ -149,6 +149,10 @@ export class RealtimeStore {
   private readonly db: DatabaseSync;
   private readonly cache = new Map<string, StatementSync>();
   private readonly activityCap: number;
+  /** Entries not yet written: a burst of notifications costs one commit, not two each. */
+  private pendingActivity: ActivityRow[] = [];
+  private nextActivityId = 0;
+  private flushScheduled = false;
 
   constructor(db: DatabaseSync, opts: { activityCap?: number } = {}) {
     this.db = db;
@@ -203,8 +207,12 @@ export class RealtimeStore {
     );
   }
 
+  /** To the second: a cloud calling 10,000 times a second must not mean 10,000 writes. */
   markNotified(feedId: number, at: number): void {
-    this.stmt('UPDATE cloud_subscriptions SET last_notified_at = ? WHERE feed_id = ?').run(at, feedId);
+    this.stmt(
+      `UPDATE cloud_subscriptions SET last_notified_at = ?1
+       WHERE feed_id = ?2 AND (last_notified_at IS NULL OR last_notified_at < ?1 - 1000)`,
+    ).run(at, feedId);
   }
 
   deleteSubscription(feedId: number): boolean {
@@ -213,29 +221,61 @@ export class RealtimeStore {
 
   // Activity log
 
-  /** Appends an entry and drops the oldest beyond the cap; returns the stored row. */
+  /**
+   * Appends an entry and drops the oldest beyond the cap; returns the row. Written at the end of
+   * this turn of the event loop together with the others that arrived in it (one transaction):
+   * under a storm of notifications the log was two commits per call and the receiver's limit.
+   * Reads flush first, so they always see every entry.
+   */
   addActivity(entry: ActivityInput): ActivityRow {
-    const { lastInsertRowid } = this.stmt(
-      `INSERT INTO activity_log (at, direction, peer, procedure, feed_url, result, ok, latency_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      entry.at,
-      entry.direction,
-      entry.peer,
-      entry.procedure,
-      entry.feedUrl,
-      entry.result,
-      entry.ok ? 1 : 0,
-      entry.latencyMs === null ? null : Math.round(entry.latencyMs),
-    );
-    const id = Number(lastInsertRowid);
-    // Ids only grow (INTEGER PRIMARY KEY after the max), so "older than id - cap" is one range.
-    if (id > this.activityCap) this.stmt('DELETE FROM activity_log WHERE id <= ?').run(id - this.activityCap);
-    return { id, ...entry };
+    if (this.nextActivityId === 0) {
+      const max = this.stmt('SELECT IFNULL(MAX(id), 0) AS m FROM activity_log').get() as { m: number };
+      this.nextActivityId = max.m + 1;
+    }
+    const row: ActivityRow = { id: this.nextActivityId++, ...entry };
+    this.pendingActivity.push(row);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flushActivity());
+    }
+    return row;
+  }
+
+  /** Writes the entries added so far (called before reads and before the database closes). */
+  flushActivity(): void {
+    this.flushScheduled = false;
+    const rows = this.pendingActivity;
+    if (rows.length === 0) return;
+    this.pendingActivity = [];
+    if (!this.db.isOpen) return;
+    transaction(this.db, () => {
+      const insert = this.stmt(
+        `INSERT INTO activity_log (id, at, direction, peer, procedure, feed_url, result, ok, latency_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const r of rows) {
+        insert.run(
+          r.id,
+          r.at,
+          r.direction,
+          r.peer,
+          r.procedure,
+          r.feedUrl,
+          r.result,
+          r.ok ? 1 : 0,
+          r.latencyMs === null ? null : Math.round(r.latencyMs),
+        );
+      }
+      // Ids only grow, so "older than the newest id - cap" is one range.
+      const last = rows[rows.length - 1]!.id;
+      if (last > this.activityCap)
+        this.stmt('DELETE FROM activity_log WHERE id <= ?').run(last - this.activityCap);
+    });
   }
 
   /** Newest first. */
   listActivity(limit = 100): ActivityRow[] {
+    this.flushActivity();
     const cap = Math.min(Math.max(1, Math.floor(limit) || 1), this.activityCap);
     return (this.stmt('SELECT * FROM activity_log ORDER BY id DESC LIMIT ?').all(cap) as Raw[]).map(
       toActivity,
@@ -243,6 +283,7 @@ export class RealtimeStore {
   }
 
   activityCount(): number {
+    this.flushActivity();
     return (this.stmt('SELECT COUNT(*) AS c FROM activity_log').get() as { c: number }).c;
   }
 }
