@@ -52,11 +52,9 @@ const MAX_DEPTH = 256;
 
 export interface StructureCheck {
   problem: XmlProblem | null;
-  /** Where the DOCTYPE sits, so it can be cut out before parsing: [start, end). */
+  /** Where the DOCTYPE sits: [start, end). Skipped, never read. */
   doctype: [number, number] | null;
-  /** Inner content ranges of the leaf elements, in document order: start0, end0, start1, end1 ... */
-  leaves: number[];
-  /** When the document was cut off at its end: the repaired text, which `leaves` index into. */
+  /** When the document was cut off at its end: the repaired text (the sink was fed this one). */
   repaired: string | null;
 }
 
@@ -70,14 +68,14 @@ export function checkStructure(
   deadline: Deadline,
   sink: ScanSink | null = null,
 ): StructureCheck {
-  const result: StructureCheck = { problem: null, doctype: null, leaves: [], repaired: null };
+  const result: StructureCheck = { problem: null, doctype: null, repaired: null };
   try {
     scan(text, isLeaf, deadline, result, sink);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     const repaired = e instanceof Truncated ? repairCut(text, e) : null;
     if (repaired !== null) {
-      const again: StructureCheck = { problem: null, doctype: null, leaves: [], repaired };
+      const again: StructureCheck = { problem: null, doctype: null, repaired };
       sink?.reset(repaired);
       try {
         scan(repaired, isLeaf, deadline, again, sink);
@@ -198,7 +196,6 @@ function scan(
     if (isLeaf(name)) {
       const close = leafClose(text, name, i, cdata);
       if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
-      if (close > i) out.leaves.push(i, close);
       sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
       i = text.indexOf('>', close) + 1;
       continue;
