@@ -72,6 +72,17 @@ describe('tidings cloud (server)', () => {
     expect(await exited).toBe(0);
   });
 
+  it('a second SIGINT while stopping waits for the stop: exit 0, not death by signal', async () => {
+    const { child, url, exited } = await start();
+    await rpcCall(`${url}/RPC2`, 'rssCloud.hello', []);
+    const died = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(await died).toBeNull();
+  });
+
   it('keeps subscriptions and accounts through kill -9', async () => {
     expect(run(['user', 'add', 'alice', '--data', dir], 'pw one\n').code).toBe(0);
     const peer = await new Peer().start();

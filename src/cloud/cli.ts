@@ -176,17 +176,28 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * The first SIGTERM/SIGINT/SIGHUP starts the stop; later ones (a second Ctrl-C) wait for it
+ * instead of killing the process while the database closes. A stop stuck for 15 s ends the
+ * process (SQLite's WAL keeps what was committed).
+ */
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`tidings cloud: already stopping (${signal} ignored)\n`);
+        return;
+      }
+      stopping = true;
+      setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
       resolve();
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
   });
 }
+
+const STOP_DEADLINE_MS = 15_000;
 
 async function runUser(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(() =>
