@@ -152,6 +152,9 @@ describe('a document truncated at its very end', () => {
     expect(parseFeed(mismatched).kind).toBe('error');
     expect(parseFeed(full.replace('</channel>', '</chanel>')).kind).toBe('error');
     expect(parseFeed('<rss version="2.0"').kind).toBe('error');
+    // A broken element name is a mistake, not a cut, wherever it is.
+    const badName = parseFeed(full.replace('<guid>b', `<gu'id>b`));
+    expect(badName.kind === 'error' && badName.error.message).toMatch(/element name "gu'" has a character/);
     expect(read(full).notes).toEqual([]);
   });
 });

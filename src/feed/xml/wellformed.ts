@@ -162,16 +162,20 @@ function scan(
     }
     // A start tag: name, then attributes up to a '>' that is not inside quotes.
     let j = lt + 1;
+    if (!isNameStart(text.charCodeAt(j))) {
+      throw new Malformed('A "<" is not followed by an element name (text must write it as &lt;)', lt);
+    }
     while (j < n) {
       const d = text.charCodeAt(j);
       if (isSpace(d) || d === 47 || d === 62) break;
+      if (!isNameChar(d)) {
+        const shown = text.slice(lt + 1, j + 1);
+        throw new Malformed(`The element name "${shown}" has a character names cannot have`, j);
+      }
       j++;
     }
     const name = text.slice(lt + 1, j);
     const attrsFrom = j;
-    if (!isNameStart(name.charCodeAt(0))) {
-      throw new Malformed('A "<" is not followed by an element name (text must write it as &lt;)', lt);
-    }
     let quote = 0;
     for (; j < n; j++) {
       const d = text.charCodeAt(j);
@@ -287,6 +291,11 @@ function after(text: string, marker: string, from: number, message: string, at: 
 
 function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58 || c > 127;
+}
+
+/** Letters, digits, '-', '.', '_', ':' and anything past ASCII (XML 1.0's NameChar, loosely). */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 46;
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
