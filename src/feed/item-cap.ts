@@ -1,7 +1,8 @@
 /**
  * "Read at most the newest N items of a document" (ParseOptions.maxItems). A document of 600,000
- * items must not become 600,000 rows: the readers pick which item elements to read before
- * reading any, so the cost of the rest is only the tree they already sit in.
+ * items must not become 600,000 rows nor 600,000 objects: the tree builder keeps only the first
+ * and the last N item elements (xml/build.ts), a JSON Feed parses only the items it keeps
+ * (json/json-items.ts), and the readers pick which of those to read before reading any.
  *
  * Which end is newest: feeds list newest first almost always, but some (logs, archives) append.
  * The first and last items' dates decide; without dates, document order (first = newest) wins.
