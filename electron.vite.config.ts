@@ -9,7 +9,11 @@ export default defineConfig({
     build: {
       externalizeDeps: { exclude: ['electron-store', 'conf'] },
       rollupOptions: {
-        input: { index: resolve(__dirname, 'main/index.ts') },
+        // The feed parser's worker thread is its own entry (src/app/parse-pool.ts finds it beside index.js).
+        input: {
+          index: resolve(__dirname, 'main/index.ts'),
+          'parse-worker': resolve(__dirname, 'src/app/parse-worker.ts'),
+        },
         external: ['node:sqlite'],
       },
     },

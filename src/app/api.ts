@@ -27,6 +27,11 @@ export interface FeedView {
   /** One line for the feed list: "polled every 60 min (ttl)" or "real-time via cloud.example (renews in 21 h)". */
   delivery: string;
   hasCredentials: boolean;
+  /**
+   * What reading the feed's document noted although it was read: "The document has 600000 items;
+   * only the newest 5000 were read.", a repaired document... (empty when nothing).
+   */
+  notes?: string[];
 }
 
 export interface RiverItem {
@@ -81,6 +86,8 @@ export interface Settings {
   tunnelHost?: string;
   /** Your own public address for the receiver (port forward, a server): used instead of the tunnel. */
   publicBaseUrl?: string | null;
+  /** Items read from one feed document at most, the newest first (default 5,000; the rest noted). */
+  maxItemsPerDocument?: number;
 }
 
 /** One rssCloud call in or out, as the activity log keeps it. */

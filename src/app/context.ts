@@ -11,6 +11,7 @@ import type { Realtime } from '../realtime/realtime.ts';
 import type { Store } from '../store/store.ts';
 import type { Settings, TidingsEvents } from './api.ts';
 import type { Emitter } from './emitter.ts';
+import type { ParsePool } from './parse-pool.ts';
 
 export interface AppContext {
   store: Store;
@@ -22,10 +23,16 @@ export interface AppContext {
   random: () => number;
   /** Cap on the time one feed may take to parse. */
   maxParseMs: number;
+  /** Parses feed documents, big ones off the main thread (parse-pool.ts). */
+  parser: ParsePool;
   /** rssCloud notifications (src/realtime/realtime.ts); null when real-time reading is off. */
   realtime: Realtime | null;
   /** The app's own rssCloud server on the receiver's port (/cloud); null when real-time is off. */
   ownCloud: Cloud | null;
 }
 
-export const DEFAULT_SETTINGS: Settings = { pollIntervalMin: 60, retentionDays: 30 };
+export const DEFAULT_SETTINGS: Settings = {
+  pollIntervalMin: 60,
+  retentionDays: 30,
+  maxItemsPerDocument: 5_000,
+};

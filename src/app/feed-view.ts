@@ -40,6 +40,7 @@ export function toFeedView(
     dueReason: feed.dueReason,
     delivery,
     hasCredentials: feed.hasCredentials,
+    notes: feed.parseNotes,
   };
 }
 

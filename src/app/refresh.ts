@@ -5,7 +5,7 @@
  */
 
 import type { Feed } from '../feed/model.ts';
-import { parseFeed } from '../feed/parse.ts';
+import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CacheHints, FeedFetchResult } from '../net/types.ts';
 import { nextDue } from '../poll/due.ts';
@@ -67,11 +67,16 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     return { feedId, kind: 'unchanged', newItems: 0 };
   }
 
-  const parsed = parseFeed(result.body, {
+  // Big documents are parsed off the main thread (parse-pool.ts): the API and the receiver keep
+  // answering meanwhile. At most the newest maxItemsPerDocument items are read; the rest noted.
+  const parsed = await ctx.parser.parse(result.body, {
     url: result.finalUrl,
     contentType: result.contentType,
     maxParseMs: ctx.maxParseMs,
+    maxItems: ctx.settings().maxItemsPerDocument ?? DEFAULT_MAX_ITEMS,
   });
+  // The subscription may have gone while the document was being read.
+  if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
     recordError(ctx, feed, parsed.error.code, parsed.error.message, result.cache);
@@ -88,7 +93,12 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   }
 
   const now = ctx.clock.now();
-  const { inserted } = ctx.store.upsertItems(feedId, parsed.feed.items, now);
+  const { inserted } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
+  if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
+  ctx.store.setParseNotes(
+    feedId,
+    parsed.notes.map((n) => n.message),
+  );
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
 import type { Result } from '../common/errors.ts';
+import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
@@ -22,6 +23,7 @@ import type {
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
+import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -45,6 +47,8 @@ export interface TidingsOptions {
   perHostConcurrency?: number;
   random?: () => number;
   maxParseMs?: number;
+  /** When feed documents are parsed off the main thread (parse-pool.ts defaults). */
+  parsePool?: ParsePoolOptions;
   /**
    * Real-time reading (rssCloud receiver, tunnel, subscriptions: src/app/realtime-wiring.ts).
    * Absent or null: off, nothing listens. Values here win over saved settings for this run.
@@ -85,6 +89,7 @@ export function createTidings(options: TidingsOptions): Tidings {
   const settings = (): Settings => ({
     pollIntervalMin: store.getSetting('pollIntervalMin', DEFAULT_SETTINGS.pollIntervalMin),
     retentionDays: store.getSetting('retentionDays', DEFAULT_SETTINGS.retentionDays),
+    maxItemsPerDocument: store.getSetting('maxItemsPerDocument', DEFAULT_MAX_ITEMS),
     ...rtSettings.read(),
   });
 
@@ -96,6 +101,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     settings,
     random: options.random ?? Math.random,
     maxParseMs: options.maxParseMs ?? 5_000,
+    parser: createParsePool(options.parsePool),
     realtime: null,
     ownCloud: null,
     scheduler: new Scheduler({
@@ -144,6 +150,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       pruneTimer?.cancel();
       await realtime?.stop();
       await ctx.scheduler.stop();
+      await ctx.parser.close();
       http.close();
       store.close();
     },
@@ -200,6 +207,9 @@ export function createTidings(options: TidingsOptions): Tidings {
       }
       if (patch.retentionDays !== undefined) {
         store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
+      }
+      if (patch.maxItemsPerDocument !== undefined) {
+        store.setSetting('maxItemsPerDocument', clamp(Math.round(patch.maxItemsPerDocument), 10, 1_000_000));
       }
       if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
       // A new default interval applies now, not after each feed's next fetch; a shorter

@@ -18,7 +18,7 @@ import {
 
 const FEED_COLUMNS = `id, url, title, site_url, description, folder_id, credentials IS NOT NULL AS has_credentials,
   interval_min, status, last_error, last_error_code, etag, last_modified, body_hash, last_fetched_at,
-  next_due_at, due_reason, consecutive_errors, meta, created_at, unread`;
+  next_due_at, due_reason, consecutive_errors, meta, created_at, unread, parse_notes`;
 
 type Raw = Record<string, unknown>;
 
@@ -62,7 +62,25 @@ function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
     meta: parseMeta(r.meta),
     createdAt: r.created_at as number,
     unread: r.unread as number,
+    parseNotes: parseNotes(r.parse_notes),
   };
+}
+
+function parseNotes(text: unknown): string[] {
+  if (typeof text !== 'string') return [];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What the last good parse noted; an empty list clears it. */
+export function setParseNotes(ctx: StoreContext, id: number, notes: readonly string[]): void {
+  ctx
+    .stmt('UPDATE feeds SET parse_notes = ? WHERE id = ?')
+    .run(notes.length ? JSON.stringify(notes) : null, id);
 }
 
 export function getFeed(ctx: StoreContext, id: number): FeedRow | null {

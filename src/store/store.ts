@@ -13,7 +13,7 @@ import { moveFeedUrl } from './feed-move.ts';
 import * as feeds from './feeds.ts';
 import { listFolders } from './folders.ts';
 import * as state from './item-state.ts';
-import { upsertItems } from './items.ts';
+import { upsertItems, upsertItemsInSlices } from './items.ts';
 import { prune } from './retention.ts';
 import { riverItems } from './river.ts';
 import { STORE_MIGRATIONS } from './schema.ts';
@@ -96,6 +96,9 @@ export class Store {
   updateFetchState(id: number, patch: FetchStatePatch): void {
     feeds.updateFetchState(this.ctx, id, patch);
   }
+  setParseNotes(id: number, notes: readonly string[]): void {
+    feeds.setParseNotes(this.ctx, id, notes);
+  }
   setFeedInterval(id: number, minutes: number | null): void {
     feeds.setFeedInterval(this.ctx, id, minutes);
   }
@@ -111,6 +114,10 @@ export class Store {
   // Items
   upsertItems(feedId: number, items: readonly Item[], seenAt: number): UpsertResult {
     return upsertItems(this.ctx, feedId, items, seenAt);
+  }
+  /** The same, in transactions of a few hundred items with the event loop free between them. */
+  upsertItemsInSlices(feedId: number, items: readonly Item[], seenAt: number): Promise<UpsertResult> {
+    return upsertItemsInSlices(this.ctx, feedId, items, seenAt);
   }
   riverItems(q: RiverQuery = {}): RiverPage {
     return riverItems(this.ctx, q);

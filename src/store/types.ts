@@ -67,6 +67,8 @@ export interface FeedRow {
   meta: FeedMeta;
   createdAt: number;
   unread: number;
+  /** What the last good parse noted (a repaired document, items left out past the cap...). */
+  parseNotes: string[];
 }
 
 export interface AddFeedInput {

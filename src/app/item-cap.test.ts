@@ -1,0 +1,56 @@
+/**
+ * The "items per document" setting: a feed listing more keeps the newest N, its status says how
+ * many were left out, and the note goes away when the document fits again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
+import { createTidings, type Tidings } from './tidings.ts';
+
+let host: FeedHost;
+let app: Tidings;
+let dataDir: string;
+
+beforeEach(async () => {
+  host = await startFeedHost();
+  dataDir = mkdtempSync(join(tmpdir(), 'tidings-cap-'));
+  app = createTidings({ dataDir });
+  app.start();
+});
+
+afterEach(async () => {
+  await app.stop();
+  await host.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const items = (n: number, from = n) =>
+  Array.from({ length: n }, (_, i) => ({ title: `item ${from - i}`, guid: `g${from - i}` }));
+
+it('keeps the newest maxItemsPerDocument items and says so in the feed status', async () => {
+  expect((await app.getSettings()).maxItemsPerDocument).toBe(5_000);
+  const saved = await app.updateSettings({ maxItemsPerDocument: 50 });
+  expect(saved.maxItemsPerDocument).toBe(50);
+
+  host.set('/big.xml', rssFeed('Big', items(200)));
+  const sub = await app.subscribe({ url: `${host.url}/big.xml` });
+  if (!sub.ok) throw new Error(sub.error.message);
+  await app.context.scheduler.idle();
+
+  const [feed] = await app.listFeeds();
+  expect(feed).toMatchObject({ status: 'ok', unread: 50 });
+  expect(feed!.notes).toEqual(['The document has 200 items; only the newest 50 were read.']);
+  const titles = (await app.river({ limit: 200 })).groups.flatMap((g) => g.items.map((i) => i.title));
+  expect(titles).toContain('item 200');
+  expect(titles).not.toContain('item 150');
+
+  // The document fits again: the note goes.
+  host.set('/big.xml', rssFeed('Big', items(10, 210)));
+  await app.refresh(feed!.id);
+  await app.context.scheduler.idle();
+  const [after] = await app.listFeeds();
+  expect(after!.notes).toEqual([]);
+  expect(after!.unread).toBe(60);
+});
