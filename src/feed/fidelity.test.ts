@@ -307,3 +307,27 @@ describe('limits the tree builder keeps', () => {
     expect(r.error.message).toMatch(/nested more than 256 levels/);
   });
 });
+
+describe('authors and tags in shapes seen in the wild', () => {
+  it('RSS <author> holding Atom-style name and email', () => {
+    expect(rssItem('<author><name>Ann</name><email>ann@example.com</email></author>').authors).toEqual([
+      { name: 'Ann', email: 'ann@example.com', uri: null },
+    ]);
+  });
+
+  it('JSON Feed author as a plain string, tags as one string', () => {
+    const feed = feedOf(
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1',
+        author: 'Feed Author',
+        items: [
+          { id: '1', tags: 'solo' },
+          { id: '2', authors: ['Item Author', { name: 'Obj' }] },
+        ],
+      }),
+    );
+    expect(feed.items[0]!.authors.map((a) => a.name)).toEqual(['Feed Author']);
+    expect(feed.items[0]!.categories.map((c) => c.term)).toEqual(['solo']);
+    expect(feed.items[1]!.authors.map((a) => a.name)).toEqual(['Item Author', 'Obj']);
+  });
+});

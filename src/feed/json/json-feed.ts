@@ -67,7 +67,7 @@ function readItem(raw: Json, base: string | null, feedAuthors: Person[]): Item {
   item.updated = parseDate(str(raw.date_modified));
   const authors = readAuthors(raw, base);
   item.authors = authors.length > 0 ? authors : feedAuthors.map((p) => ({ ...p }));
-  for (const tag of arr(raw.tags)) {
+  for (const tag of typeof raw.tags === 'string' ? [raw.tags] : arr(raw.tags)) {
     const term = str(tag);
     if (term) item.categories.push({ term, scheme: null, label: null });
   }
@@ -86,9 +86,22 @@ function readItem(raw: Json, base: string | null, feedAuthors: Person[]): Item {
 
 /** `authors` (1.1) or `author` (1.0); a mailto: URL is an email address. */
 function readAuthors(o: Json, base: string | null): Person[] {
-  const list = Array.isArray(o.authors) ? o.authors : isObject(o.author) ? [o.author] : [];
+  const one = o.author;
+  const list = Array.isArray(o.authors)
+    ? o.authors
+    : isObject(one) || typeof one === 'string'
+      ? [one]
+      : typeof o.authors === 'string'
+        ? [o.authors]
+        : [];
   const out: Person[] = [];
   for (const a of list) {
+    // In the wild an author is sometimes just a name.
+    const named = str(a);
+    if (named !== null) {
+      out.push(person(oneLine(named)));
+      continue;
+    }
     if (!isObject(a)) continue;
     const name = str(a.name);
     const url = str(a.url);

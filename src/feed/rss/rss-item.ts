@@ -15,7 +15,7 @@ import { newItem, person, toInt } from '../model-new.ts';
 import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
-import { attr, html, text, type XmlElement } from '../xml/tree.ts';
+import { attr, child, html, text, type XmlElement } from '../xml/tree.ts';
 
 const RSSCLOUD_PREFIX = 'rssCloud:';
 
@@ -50,6 +50,12 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
       case 'author': {
         const who = text(c);
         if (who) item.authors.push(parsePersonText(who));
+        else {
+          // Atom-style <author><name/><email/></author> inside RSS, seen in the wild.
+          const name = text(child(c, 'name')) ?? text(child(c, 'atom:name'));
+          const email = text(child(c, 'email')) ?? text(child(c, 'atom:email'));
+          if (name || email) item.authors.push(person(name, email));
+        }
         break;
       }
       case 'category': {
