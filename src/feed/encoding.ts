@@ -23,7 +23,14 @@ export function charsetOf(contentType: string | null | undefined): string | null
 /** The encoding named by a leading `<?xml ... encoding="..."?>`, or null. */
 export function xmlDeclaredEncoding(bytes: Uint8Array): string | null {
   // The declaration is ASCII in every ASCII-compatible encoding; 512 bytes is plenty.
-  const head = String.fromCharCode(...bytes.subarray(0, 512));
+  let i = 0;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
+  if (bytes[i] !== 0x3c || bytes[i + 1] !== 0x3f) return null; // no '<?' first: no declaration
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 512)).toString('latin1');
   const m = /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head);
   return m ? m[1]!.toLowerCase() : null;
 }
