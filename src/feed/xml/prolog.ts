@@ -58,9 +58,20 @@ export function sniffRootTag(text: string): RootTag | null {
 
 /** An attribute's value in a start tag's attribute text (raw, entities left alone). */
 export function attributeIn(attributes: string, name: string): string | null {
-  const escaped = name.replace(/[.:-]/g, (c) => `\\${c}`);
-  const m = new RegExp(`(?:^|\\s)${escaped}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
+  const m = attributePattern(name).exec(attributes);
   return m ? (m[1] ?? m[2] ?? '') : null;
+}
+
+/** Patterns for the names every document asks about, made once; others (prefixed xmlns) each time. */
+const COMMON_PATTERNS = new Map<string, RegExp>();
+
+function attributePattern(name: string): RegExp {
+  const common = COMMON_PATTERNS.get(name);
+  if (common) return common;
+  const escaped = name.replace(/[.:-]/g, (c) => `\\${c}`);
+  const pattern = new RegExp(`(?:^|\\s)${escaped}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
+  if (name === 'version' || name === 'xmlns') COMMON_PATTERNS.set(name, pattern);
+  return pattern;
 }
 
 function indexAfter(text: string, marker: string, from: number): number {
