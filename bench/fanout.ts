@@ -1,6 +1,6 @@
 /**
  * Fan-out benchmark for the rssCloud server (src/cloud): time from a ping to the last of
- * N subscribers notified, for N = 100, 1,000 and 10,000, and the cloud process's peak memory.
+ * N subscribers notified, for N = 10,000 and 100,000, and the cloud process's peak memory.
  *
  * Honest measurement: the subscribers (and the feed) live in a separate child process, a tiny
  * node:http server that counts notification POSTs and reports over IPC the moment the Nth
@@ -20,7 +20,7 @@ import { systemClock } from '../src/common/clock.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { serve } from '../src/net/serve.ts';
 
-const SIZES = [100, 1000, 10_000] as const;
+const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
 
 // The subscriber process: counts POSTs per batch, serves a feed that changes on every read.
 const SUBSCRIBER = `
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   }, 5);
 
   const results: Record<string, number> = {};
+  let delivered = 0;
   console.log(
     `Fan-out: ping -> last of N notified; subscribers in one loopback process (pid ${sub.child.pid}).`,
   );
@@ -102,16 +103,19 @@ async function main(): Promise<void> {
     for (const n of SIZES) {
       const feed = `${base}/feed-${n}.xml`;
       const now = Date.now();
-      cloud.store.insertSubscriptions(
-        Array.from({ length: n }, (_, i) => ({
-          feedUrl: feed,
-          callbackUrl: `${base}/cb/${n}/${i}`,
-          protocol: 'http-post' as const,
-          notifyProcedure: null,
-          expiresAt: now + SUBSCRIPTION_TTL_MS,
-        })),
-        now,
-      );
+      // In slices, so the setup's own garbage does not count as the cloud's peak memory.
+      for (let from = 0; from < n; from += 10_000) {
+        cloud.store.insertSubscriptions(
+          Array.from({ length: Math.min(10_000, n - from) }, (_, k) => ({
+            feedUrl: feed,
+            callbackUrl: `${base}/cb/${n}/${from + k}`,
+            protocol: 'http-post' as const,
+            notifyProcedure: null,
+            expiresAt: now + SUBSCRIPTION_TTL_MS,
+          })),
+          now,
+        );
+      }
       const ready = nextMessage(sub.child, (m) => (m.ready ? true : undefined));
       sub.child.send({ expect: n });
       await ready;
@@ -126,12 +130,13 @@ async function main(): Promise<void> {
       const answer = (await res.json()) as { success: boolean; msg: string };
       const answeredMs = performance.now() - t0;
       if (!answer.success) throw new Error(`ping refused: ${answer.msg}`);
-      await done;
+      // Counted by the subscribers as they arrive; the cloud's own failures would keep `done` away.
+      const received = await done;
       const seconds = (performance.now() - t0) / 1000;
       await cloud.idle();
-      const subs = cloud.store.liveSubscriptions(feed, Date.now());
-      const failed = subs.filter((s) => s.ctConsecutiveErrors > 0).length;
+      const failed = n - received;
       results[`n${n}_s`] = Math.round(seconds * 1000) / 1000;
+      delivered += n - failed;
       console.log(
         `N=${String(n).padStart(6)}  last notified after ${seconds.toFixed(3)} s  ` +
           `(ping answered in ${answeredMs.toFixed(1)} ms; ${n - failed} delivered, ${failed} failed)`,
@@ -147,15 +152,8 @@ async function main(): Promise<void> {
   }
   const peakRss = Math.max(peakSampled, process.resourceUsage().maxRSS * 1024);
   const peakMb = Math.round((peakRss / (1024 * 1024)) * 10) / 10;
-  console.log(`Peak RSS of the cloud process: ${peakMb} MB (goal: 10,000 in under 2 s, under 250 MB)`);
-  console.log(
-    JSON.stringify({
-      n100_s: results.n100_s,
-      n1000_s: results.n1000_s,
-      n10000_s: results.n10000_s,
-      peak_rss_mb: peakMb,
-    }),
-  );
+  console.log(`Peak RSS of the cloud process: ${peakMb} MB (goal: 100,000 in under 10 s, under 400 MB)`);
+  console.log(JSON.stringify({ ...results, peak_rss_mb: peakMb, delivered }));
 }
 
 await main();
