@@ -22,6 +22,11 @@ export interface ParsePoolOptions {
   offThreadBytes?: number;
   /** The worker exits after this long without work (default 20 s). */
   idleMs?: number;
+  /**
+   * After a document at least this large (default 4 MiB) the worker is replaced: its heap grew to
+   * read it, and a fresh one (about 100 ms to start) gives all of that back at once.
+   */
+  recycleBytes?: number;
   /** The worker's heap ceiling in MB (default 224): past it the parse fails, the app does not. */
   maxHeapMb?: number;
   /**
@@ -42,6 +47,8 @@ export interface ParsePool {
 
 interface Pending {
   job: ParseJob;
+  /** The document's size (the bytes themselves may have been handed to the worker). */
+  bytes: number;
   resolve: (r: ParseResult) => void;
   timer: NodeJS.Timeout | null;
 }
@@ -59,6 +66,7 @@ function workerFile(): URL | null {
 export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
   const offThreadBytes = opts.offThreadBytes ?? 256 * 1024;
   const idleMs = opts.idleMs ?? 20_000;
+  const recycleBytes = opts.recycleBytes ?? 4 * 1024 * 1024;
   const maxHeapMb = opts.maxHeapMb ?? 224;
   const graceMs = opts.graceMs ?? 5_000;
   const youngMb = opts.youngMb ?? 8;
@@ -122,6 +130,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
     if (!done) return;
     current = null;
     if (done.timer) clearTimeout(done.timer);
+    if (done.bytes >= recycleBytes) stopWorker();
     done.resolve(result);
     pump();
   }
@@ -191,7 +200,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
       if (closed || !file || body.byteLength < offThreadBytes)
         return Promise.resolve(parseFeed(body, options));
       return new Promise((resolve) => {
-        queue.push({ job: { id: nextId++, body, options }, resolve, timer: null });
+        queue.push({ job: { id: nextId++, body, options }, bytes: body.byteLength, resolve, timer: null });
         pump();
       });
     },
