@@ -69,6 +69,19 @@ describe('serve() limits', () => {
     expect(s.connections().open).toBe(0);
   });
 
+  it('cuts a request whose body trickles in past the request timeout', async () => {
+    const s = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const socket = await connect(s);
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n');
+    const drip = setInterval(() => socket.writable && socket.write('a'), 100);
+    try {
+      await waitFor(() => socket.closed === true, 3_000, 'the trickling socket to close');
+    } finally {
+      clearInterval(drip);
+    }
+    expect(s.connections().open).toBe(0);
+  });
+
   it('destroys a socket after a bad request even when the client never closes its side', async () => {
     const s = await start({});
     // allowHalfOpen: this client keeps its side open after the server's FIN, as an attacker would.
