@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from './parse.ts';
 import type { ParseOptions } from './parse-types.ts';
+import { ELEMENT_BUDGET, FEED_LEVEL_BUDGET } from './xml/build.ts';
 
 function rss(count: number, ascending = false): string {
   let items = '';
@@ -66,5 +67,39 @@ describe('items per document cap', () => {
     const all = read(rss(7), { maxItems: Number.POSITIVE_INFINITY });
     expect(all.feed.items).toHaveLength(7);
     expect(all.notes).toEqual([]);
+  });
+});
+
+describe('element budgets', () => {
+  it('junk beside the items is cut at its own budget and leaves the items whole', () => {
+    const junk = '<x/>'.repeat(FEED_LEVEL_BUDGET + 10);
+    const r = read(
+      `<rss version="2.0"><channel><title>c</title>${junk}<item><guid>kept</guid></item></channel></rss>`,
+    );
+    expect(r.feed.title).toBe('c');
+    expect(r.feed.items.map((i) => i.id)).toEqual(['kept']);
+    // channel, title and the junk share the budget: 50,012 feed-level elements, 12 over.
+    expect(r.notes).toEqual([
+      expect.objectContaining({ code: 'feed.elementsSkipped', args: { skipped: 12 } }),
+    ]);
+  });
+
+  it('an element inside an item holds at most 10,000 children', () => {
+    const children = '<rssCloud:item><title>c</title></rssCloud:item>'.repeat(10_005);
+    const nested = read(`<rss version="2.0"><channel><item><guid>p</guid>${children}</item></channel></rss>`);
+    expect(nested.feed.items[0]!.children).toHaveLength(9_999); // the guid is one of the 10,000
+    expect(nested.notes.map((n) => n.code)).toEqual(['feed.elementsSkipped']);
+  });
+
+  it('all items together hold at most ELEMENT_BUDGET elements; what comes first is read', () => {
+    const perItem = 1000;
+    const count = Math.ceil(ELEMENT_BUDGET / perItem) + 20;
+    const item = (i: number) => `<item><guid>g${i}</guid>${'<x/>'.repeat(perItem)}</item>`;
+    const r = read(
+      `<rss version="2.0"><channel>${Array.from({ length: count }, (_, i) => item(i)).join('')}</channel></rss>`,
+    );
+    expect(r.feed.items).toHaveLength(count);
+    expect(r.feed.items[0]!.id).toBe('g0');
+    expect(r.notes.map((n) => n.code)).toEqual(['feed.elementsSkipped']);
   });
 });

@@ -19,10 +19,16 @@ export interface ParseOptions {
  * Something the parser did that the feed's status should say, although the feed was read:
  * `feed.repaired` (a document cut off at its end was closed), `feed.itemsCapped` (args: kept,
  * total), `feed.noVersion` (a JSON Feed without `version`), `feed.encodingFallback` (the declared
- * charset did not decode cleanly; args: declared, used).
+ * charset did not decode cleanly; args: declared, used), `feed.elementsSkipped` (far more elements
+ * than any feed needs; the excess was left unread; args: skipped).
  */
 export interface ParseNote {
-  readonly code: 'feed.repaired' | 'feed.itemsCapped' | 'feed.noVersion' | 'feed.encodingFallback';
+  readonly code:
+    | 'feed.repaired'
+    | 'feed.itemsCapped'
+    | 'feed.noVersion'
+    | 'feed.encodingFallback'
+    | 'feed.elementsSkipped';
   readonly message: string;
   readonly args?: Readonly<Record<string, string | number>>;
 }

@@ -67,6 +67,13 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
             message: 'The feed was cut off at its end; it was read up to its last complete item.',
           });
         }
+        if (parsed.skipped > 0) {
+          notes.push({
+            code: 'feed.elementsSkipped',
+            message: `The feed has far more elements than a feed needs; ${parsed.skipped} were left unread.`,
+            args: { skipped: parsed.skipped },
+          });
+        }
         if (isFileUrl(ctx.url)) ctx.url = xmlSiteLink(parsed.root, detected.family) ?? ctx.url;
         const read =
           detected.family === 'rss' ? readRssFeed : detected.family === 'rdf' ? readRdfFeed : readAtomFeed;

@@ -33,8 +33,38 @@ export interface ItemOverflow {
   tail: XmlElement[];
 }
 
+/**
+ * At most this many elements are held at once (the tree plus the items set aside). A feed of
+ * 5,000 rich items needs a few hundred thousand; past it, further elements other than items are
+ * left unread, so a document of five million empty tags cannot take gigabytes.
+ */
+export const ELEMENT_BUDGET = 600_000;
+
+/** Inside an item, an element holds at most this many children (no outline needs more). */
+const CHILDREN_PER_ELEMENT = 10_000;
+
+/**
+ * Feed-level elements other than items (channel title, links, images ... or junk) have their own
+ * smaller budget, so junk beside the items cannot use up the budget the items need.
+ */
+export const FEED_LEVEL_BUDGET = 50_000;
+
 /** Leaves and empty elements share one frozen child list: one array less per element. */
 const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
+
+/** Stands on the stack for an element left unread, so its end tag has something to close. */
+const SKIPPED: XmlElement = Object.freeze({
+  name: '',
+  attrs: null,
+  children: NO_CHILDREN,
+  text: '',
+  raw: false,
+});
+
+const DROP = 0;
+const KEEP = 1;
+const ITEM = 2;
+type Verdict = typeof DROP | typeof KEEP | typeof ITEM;
 
 /** Item elements (RSS/RDF item, Atom entry) count at feed level: under the root or the RSS channel. */
 const ITEM_NAMES = new Set(['item', 'entry']);
@@ -45,6 +75,18 @@ export class TreeBuilder implements ScanSink {
   private stack: XmlElement[] = [];
   private items = 0;
   private ring: XmlElement[] = [];
+  /** Elements held now; set-aside items count with their subtrees until pushed out of the ring. */
+  private live = 0;
+  /** Elements left unread past the budgets. */
+  dropped = 0;
+  private feedLevelHeld = 0;
+  /** The feed-level item being built, and how many elements it holds so far. */
+  private openItem: XmlElement | null = null;
+  private openItemSize = 0;
+  /** Subtree sizes of the items in the ring (same slots), so pushing one out gives its budget back. */
+  private ringSizes: number[] = [];
+  /** The ring slot of the open item, or -1 when it is in the tree. */
+  private openSlot = -1;
   private readonly names = new Map<string, string>();
   private readonly rename: (name: string) => string;
   private readonly leaves: ReadonlySet<string>;
@@ -93,28 +135,72 @@ export class TreeBuilder implements ScanSink {
     this.stack = [];
     this.items = 0;
     this.ring = [];
+    this.live = 0;
+    this.dropped = 0;
+    this.feedLevelHeld = 0;
+    this.openItem = null;
+    this.openItemSize = 0;
+    this.ringSizes = [];
+    this.openSlot = -1;
   }
 
-  private add(el: XmlElement): void {
+  /**
+   * What becomes of an element about to open here: DROP (past a budget: not even made), KEEP
+   * (attached to its parent) or ITEM (a feed-level item: attached, or set aside past the cap).
+   */
+  private admit(canonical: string): Verdict {
     const depth = this.stack.length;
     const parent = this.stack[depth - 1];
+    if (parent === undefined) return KEEP;
+    if (parent === SKIPPED) {
+      this.dropped++;
+      return DROP;
+    }
+    const feedLevel = parent === this.root || (depth === 2 && parent.name === 'channel');
+    if (feedLevel && ITEM_NAMES.has(canonical)) return ITEM;
+    const full = feedLevel
+      ? this.feedLevelHeld++ >= FEED_LEVEL_BUDGET
+      : this.live >= ELEMENT_BUDGET || parent.children.length >= CHILDREN_PER_ELEMENT;
+    if (full) {
+      this.dropped++;
+      return DROP;
+    }
+    return KEEP;
+  }
+
+  /** Puts an admitted element in its place. */
+  private attach(el: XmlElement, verdict: Verdict): void {
+    const parent = this.stack[this.stack.length - 1];
     if (parent === undefined) {
       this.root ??= el;
       return;
     }
-    const feedLevel = parent === this.root || (depth === 2 && parent.name === 'channel');
-    if (feedLevel && ITEM_NAMES.has(el.name) && ++this.items > this.maxItems) {
-      // Past the cap: remember it among the last maxItems instead of in the tree.
-      const past = this.items - this.maxItems - 1;
-      if (this.ring.length < this.maxItems) this.ring.push(el);
-      else this.ring[past % this.maxItems] = el;
+    this.live++;
+    if (verdict === KEEP) {
+      if (this.openItem !== null) this.openItemSize++;
+      parent.children.push(el);
       return;
     }
-    parent.children.push(el);
+    if (++this.items > this.maxItems) {
+      // Past the cap: remember it among the last maxItems instead of in the tree.
+      const slot = (this.items - this.maxItems - 1) % this.maxItems;
+      if (slot < this.ring.length) this.live -= this.ringSizes[slot]!;
+      this.ring[slot] = el;
+      this.ringSizes[slot] = 1;
+      this.openSlot = slot;
+    } else {
+      parent.children.push(el);
+      this.openSlot = -1;
+    }
   }
 
   start(name: string, attrsFrom: number, attrsTo: number, empty: boolean): void {
     const canonical = this.canonical(name);
+    const verdict = this.admit(canonical);
+    if (verdict === DROP) {
+      if (!empty) this.stack.push(SKIPPED); // its end tag still comes
+      return;
+    }
     const el: XmlElement = {
       name: canonical,
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
@@ -122,8 +208,13 @@ export class TreeBuilder implements ScanSink {
       text: '',
       raw: empty && this.leaves.has(canonical),
     };
-    this.add(el);
-    if (!empty) this.stack.push(el);
+    this.attach(el, verdict);
+    if (empty) return;
+    this.stack.push(el);
+    if (verdict === ITEM) {
+      this.openItem = el;
+      this.openItemSize = 0;
+    }
   }
 
   leaf(
@@ -135,23 +226,30 @@ export class TreeBuilder implements ScanSink {
     cdataFrom: number,
     cdataTo: number,
   ): void {
+    const canonical = this.canonical(name);
+    const verdict = this.admit(canonical);
+    if (verdict === DROP) return;
     const cdata = cdataFrom >= 0;
     let raw = cdata ? this.src.slice(cdataFrom, cdataTo) : to > from ? this.src.slice(from, to) : '';
     if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
     if (!cdata && this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
     const el: XmlElement = {
-      name: this.canonical(name),
+      name: canonical,
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
       children: NO_CHILDREN,
       text: raw,
       raw: true,
     };
     if (cdata) el.cdata = true;
-    this.add(el);
+    this.attach(el, verdict);
   }
 
   end(): void {
-    this.stack.pop();
+    const el = this.stack.pop();
+    if (el !== undefined && el === this.openItem) {
+      if (this.openSlot !== -1) this.ringSizes[this.openSlot] = 1 + this.openItemSize;
+      this.openItem = null;
+    }
   }
 
   text(from: number, to: number): void {
@@ -160,12 +258,12 @@ export class TreeBuilder implements ScanSink {
     if (from === to) return; // indentation
     while (isSpace(s.charCodeAt(to - 1))) to--;
     const top = this.stack[this.stack.length - 1];
-    if (top) top.text += decodeEntities(s.slice(from, to));
+    if (top && top !== SKIPPED) top.text += decodeEntities(s.slice(from, to));
   }
 
   cdata(from: number, to: number): void {
     const top = this.stack[this.stack.length - 1];
-    if (top) top.text += this.src.slice(from, to);
+    if (top && top !== SKIPPED) top.text += this.src.slice(from, to);
   }
 
   /** name="value" pairs of a start tag, names canonical, values raw; junk between them skipped. */

@@ -98,7 +98,7 @@ const LEAVES = new Set([
 
 /** `repaired`: the document was cut off at its end and has been closed (wellformed.ts). */
 export type XmlParseResult =
-  | { ok: true; root: XmlElement; repaired: boolean; overflow: ItemOverflow | null }
+  | { ok: true; root: XmlElement; repaired: boolean; overflow: ItemOverflow | null; skipped: number }
   | { ok: false; problem: XmlProblem };
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
@@ -119,7 +119,13 @@ export function parseXml(
   if (check.problem) return { ok: false, problem: check.problem };
   if (builder.root === null)
     return { ok: false, problem: { message: 'There is no root element', line: 1, column: 1 } };
-  return { ok: true, root: builder.root, repaired: check.repaired !== null, overflow: builder.overflow() };
+  return {
+    ok: true,
+    root: builder.root,
+    repaired: check.repaired !== null,
+    overflow: builder.overflow(),
+    skipped: builder.dropped,
+  };
 }
 
 // ---- Reading helpers for the format readers ----
