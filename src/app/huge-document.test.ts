@@ -19,6 +19,8 @@ import type { FeedView } from './api.ts';
 
 const APP = fileURLToPath(new URL('../net/testdata/app-servers.ts', import.meta.url));
 const MIB = 1024 * 1024;
+/** The stall was 13-20 s; measured now ~150-350 ms on a shared 2-core machine at load ~15. */
+const SLOWEST_OK_MS = 2_000;
 
 let host: FeedHost;
 let dir: string;
@@ -145,8 +147,8 @@ describe('a huge feed document', () => {
     );
     expect(feed).toMatchObject({ status: 'ok', unread: 5000 });
     expect(feed!.notes!.join(' ')).toMatch(/600000 items; only the newest 5000/);
-    expect(slowest.api).toBeLessThan(1_000);
-    expect(slowest.receiver).toBeLessThan(1_000);
+    expect(slowest.api).toBeLessThan(SLOWEST_OK_MS);
+    expect(slowest.receiver).toBeLessThan(SLOWEST_OK_MS);
     expect(peakMb()).toBeLessThan(300);
   });
 
@@ -157,7 +159,7 @@ describe('a huge feed document', () => {
     );
     expect(feed).toMatchObject({ status: 'ok', unread: 5000 });
     expect(feed!.notes!.join(' ')).toMatch(/1000000 items; only the newest 5000/);
-    expect(slowest.api).toBeLessThan(1_000);
+    expect(slowest.api).toBeLessThan(SLOWEST_OK_MS);
     expect(peakMb()).toBeLessThan(300);
     // The newest, by document order (no dates): 1,000,000 down to 995,001.
     const river = (await call('river', { feedId: feed!.id, limit: 1 })) as {
