@@ -138,7 +138,7 @@ describe('tidings serve and signals', () => {
     mkdirSync(dir, { recursive: true });
     host.set('/slow.xml', {
       body: rssFeed('Slow', [{ title: 'kept', guid: 'k1' }]),
-      delayMs: 1_500,
+      delayMs: 4_000,
     });
     const store = openStore(join(dir, 'tidings.db'));
     store.addFeed({ url: `${host.url}/slow.xml` });
