@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFeed } from '../feed/parse.ts';
-import { createParsePool, type ParsePool } from './parse-pool.ts';
+import { createParsePool, PARSE_STOPPED, type ParsePool } from './parse-pool.ts';
 
 let pool: ParsePool | null = null;
 afterEach(async () => {
@@ -75,5 +75,17 @@ describe('parse pool', () => {
     pool = createParsePool({ offThreadBytes: 1024 });
     const answers = await Promise.all([1, 2, 3].map((n) => pool!.parse(rss(n * 100), {})));
     expect(answers.map((a) => (a.kind === 'feed' ? a.feed.items.length : -1))).toEqual([100, 200, 300]);
+  });
+
+  it('close() does not wait for a big document: it answers "stopping" at once, and later big ones too', async () => {
+    const p = createParsePool({ offThreadBytes: 1024 });
+    const reading = p.parse(rss(150_000), { maxParseMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = performance.now();
+    await p.close();
+    expect(await reading).toMatchObject({ kind: 'error', error: { code: PARSE_STOPPED } });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await p.parse(rss(3_000), {})).toMatchObject({ kind: 'error', error: { code: PARSE_STOPPED } });
+    expect((await p.parse(rss(2), {})).kind).toBe('feed'); // small ones are still read inline
   });
 });

@@ -55,6 +55,10 @@ interface Pending {
 
 const failure = (code: string, message: string): ParseResult => ({ kind: 'error', error: { code, message } });
 
+/** The answer to parses cut short by close(): not the document's fault, so nothing to record. */
+export const PARSE_STOPPED = 'feed.parseStopped';
+const stopping = () => failure(PARSE_STOPPED, 'The app is stopping; the document was not read.');
+
 function workerFile(): URL | null {
   for (const name of ['parse-worker.js', 'parse-worker.ts']) {
     const url = new URL(`./${name}`, import.meta.url);
@@ -197,8 +201,10 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
       return offThread;
     },
     parse(body, options) {
-      if (closed || !file || body.byteLength < offThreadBytes)
+      if (body.byteLength < offThreadBytes || (!file && !closed))
         return Promise.resolve(parseFeed(body, options));
+      // Stopping: a big document is not read now (inline it would hold up the stop).
+      if (closed) return Promise.resolve(stopping());
       return new Promise((resolve) => {
         queue.push({ job: { id: nextId++, body, options }, bytes: body.byteLength, resolve, timer: null });
         pump();
@@ -207,10 +213,10 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
     async close() {
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
-      for (const p of queue.splice(0)) p.resolve(failure('feed.parseFailed', 'The app is stopping.'));
+      for (const p of queue.splice(0)) p.resolve(stopping());
       const w = worker;
       worker = null;
-      if (current) settle(failure('feed.parseFailed', 'The app is stopping.'));
+      if (current) settle(stopping());
       await w?.thread.terminate();
     },
   };

@@ -13,6 +13,7 @@ import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
+import { PARSE_STOPPED } from './parse-pool.ts';
 
 export interface RefreshOutcome {
   feedId: number;
@@ -75,8 +76,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     maxParseMs: ctx.maxParseMs,
     maxItems: ctx.settings().maxItemsPerDocument ?? DEFAULT_MAX_ITEMS,
   });
-  // The subscription may have gone while the document was being read.
-  if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
+  // The subscription may have gone while the document was being read, or the app is stopping.
+  if (!sameSubscription(ctx, feed) || (parsed.kind === 'error' && parsed.error.code === PARSE_STOPPED))
+    return { feedId, kind: 'skipped', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
     recordError(ctx, feed, parsed.error.code, parsed.error.message, result.cache);

@@ -149,8 +149,10 @@ export function createTidings(options: TidingsOptions): Tidings {
     async stop() {
       pruneTimer?.cancel();
       await realtime?.stop();
+      // A huge document being read is not waited for (its feed is read again next start).
+      const parsing = ctx.parser.close();
       await ctx.scheduler.stop();
-      await ctx.parser.close();
+      await parsing;
       http.close();
       store.close();
     },
