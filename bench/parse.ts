@@ -6,13 +6,22 @@
  * htmlparser2 are measured per format and overall on both; rss-parser and feedsmith overall on
  * ours. Rounds are interleaved so JIT warm-up and GC fall on all parsers alike; each figure is
  * the median MB/s over the rounds, timed in process CPU time (user + system, GC threads
- * included) so that other processes on a busy machine do not decide the result.
+ * included) so that other processes on a busy machine do not decide the result. CPU time is
+ * counted in scheduler ticks: keep the corpus at its default size or larger (tens of MB per
+ * format), or the figures are noise.
  *
  * Run: npm run bench:parse -- [--feeds 300] [--items 50] [--rounds 7]
  * Ends with one JSON line: tidings_mbps, htmlparser2_mbps, rss_parser_mbps, feedsmith_mbps,
  * tidings_{rss,atom,rdf}_mbps, htmlparser2_{rss,atom,rdf}_mbps, the same prefixed shapes_ for the
- * second corpus, and min_ratio_vs_htmlparser2 (the worst per-format ratio; goal >= 1.3).
+ * second corpus, and min_ratio_vs_htmlparser2 (the worst per-format ratio; goal >= 1.3); then,
+ * unless --no-huge, huge documents each parsed in a fresh process (parse-huge.ts):
+ * huge_rss_ms/huge_rss_peak_mb (600,000 items), huge_json_ms/huge_json_peak_mb (1,000,000 JSON Feed
+ * items), junk_tags_peak_mb (20 MiB of empty tags), nested_peak_mb (20 MiB of nested children).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseFeed as feedsmithParse } from 'feedsmith';
 import { parseFeed as htmlparser2Parse } from 'htmlparser2';
@@ -255,12 +264,48 @@ function table(title: string, figures: Record<string, number>, runners: string[]
   }
 }
 
+/** Each huge document written by one child process and parsed by another (see parse-huge.ts). */
+function hugeDocuments(): Record<string, number> {
+  const script = new URL('./parse-huge.ts', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-parse-'));
+  const run = (...args: string[]) => execFileSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+  const figures: Record<string, number> = {};
+  console.log('\nhuge documents (each parsed in a fresh process)');
+  try {
+    for (const [kind, key] of [
+      ['rss-items', 'huge_rss'],
+      ['json-items', 'huge_json'],
+      ['junk-tags', 'junk_tags'],
+      ['nested-children', 'nested'],
+    ] as const) {
+      const file = join(dir, kind);
+      run('write', kind, file);
+      const r = JSON.parse(run('parse', file).trim().split('\n').pop()!) as {
+        ms: number;
+        peak_rss_mb: number;
+        items: number;
+        notes: string[];
+      };
+      console.log(
+        `  ${kind.padEnd(16)} ${String(r.ms).padStart(6)} ms  peak RSS ${r.peak_rss_mb} MB  ${r.items} items  ${r.notes.join(', ')}`,
+      );
+      if (key === 'huge_rss' || key === 'huge_json') figures[`${key}_ms`] = r.ms;
+      figures[`${key}_peak_mb`] = r.peak_rss_mb;
+      rmSync(file, { force: true });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       feeds: { type: 'string', default: '300' },
       items: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '7' },
+      'no-huge': { type: 'boolean', default: false },
     },
   });
   const feeds = Number(values.feeds);
@@ -317,6 +362,7 @@ async function main(): Promise<void> {
   }
   out.min_ratio_vs_htmlparser2 = minRatio;
   out.ratio_vs_rss_parser = Math.round((first.tidings_mbps! / rest.rss_parser_mbps!) * 100) / 100;
+  if (!values['no-huge']) Object.assign(out, hugeDocuments());
   console.log(JSON.stringify(out));
 }
 
