@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
 import { waitFor } from '../testing/wait.ts';
 import { type RunningServer, type ServeLimits, serve } from './serve.ts';
 
@@ -127,5 +128,36 @@ describe('serve() limits', () => {
     expect(await get(s, '127.0.0.2')).toBe('HTTP/1.1 200 OK');
     expect(s.connections().evicted).toBe(1);
     expect(held[0]!.closed).toBe(true);
+  });
+
+  it('a socket taken over by an upgrade (WebSocket) outlives the timeouts and is never evicted', async () => {
+    const s = await start({
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 400,
+      idleTimeoutMs: 300,
+      keepAliveTimeoutMs: 300,
+      maxConnections: 3,
+      maxConnectionsPerPeer: 3,
+    });
+    const wss = new WebSocketServer({ noServer: true });
+    s.server.on('upgrade', (req, socket, head) => {
+      s.keep(socket);
+      wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', (m) => ws.send(`echo ${m}`)));
+    });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/`);
+    try {
+      await new Promise((r) => ws.once('open', r));
+      // Newcomers at the cap evict idle sockets, never the WebSocket.
+      for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) await connect(s, from);
+      await waitFor(() => s.connections().evicted === 1, 2_000, 'one idle socket evicted');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(ws.readyState).toBe(WebSocket.OPEN);
+      ws.send('still there');
+      const answer = await new Promise<string>((r) => ws.once('message', (d) => r(String(d))));
+      expect(answer).toBe('echo still there');
+    } finally {
+      ws.close();
+      wss.close();
+    }
   });
 });
