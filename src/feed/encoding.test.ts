@@ -80,6 +80,10 @@ describe('encodings', () => {
     expect(chooseEncoding(rssBytes('x', 'iso-8859-2'), 'text/xml; charset=koi8-r')).toBe('koi8-r');
     expect(chooseEncoding(rssBytes('x', 'iso-8859-2'))).toBe('iso-8859-2');
     expect(chooseEncoding(rssBytes('x'))).toBe('utf-8');
+    expect(chooseEncoding(Buffer.from(' \n\t<?xml version="1.0" encoding="ISO-8859-2"?><rss/>'))).toBe(
+      'iso-8859-2',
+    );
+    expect(chooseEncoding(Buffer.from('<rss/><?xml version="1.0" encoding="ISO-8859-2"?>'))).toBe('utf-8');
   });
 
   it('windows-1252 is decoded the same on every Node (Node 20 TextDecoder drops 0x80-0x9F)', () => {
