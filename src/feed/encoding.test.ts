@@ -103,5 +103,9 @@ describe('encodings', () => {
       new DataView(be.buffer).setUint32(i * 4, c.codePointAt(0)!, false);
     });
     expect(titleOf(be, 'text/xml; charset=utf-32')).toBe('Grüße 😀');
+    expect(titleOf(be, 'text/xml; charset=UTF-32BE')).toBe('Grüße 😀');
+    expect(titleOf(be, 'text/xml; charset=ISO-10646-UCS-4')).toBe('Grüße 😀');
+    const le = Buffer.from(be).swap32();
+    expect(titleOf(le, 'text/xml; charset=utf-32le')).toBe('Grüße 😀');
   });
 });

@@ -86,6 +86,19 @@ export function decodeUtf32(bytes: Uint8Array, littleEndian: boolean, fatal: boo
   return parts.join('');
 }
 
+/** UTF-32 labels (TextDecoder has none) and the byte order each names ('' = either). */
+const UTF32_LABELS: Readonly<Record<string, '' | 'le' | 'be'>> = {
+  'utf-32': '',
+  utf32: '',
+  'ucs-4': '',
+  'iso-10646-ucs-4': '',
+  csucs4: '',
+  'utf-32le': 'le',
+  'ucs-4le': 'le',
+  'utf-32be': 'be',
+  'ucs-4be': 'be',
+};
+
 /** Decoders by label; only labels that exist are kept, so the map stays as small as the standard. */
 const DECODERS = new Map<string, Decode>();
 
@@ -102,8 +115,11 @@ function decoderFor(label: string): Decode | null {
 }
 
 function makeDecoder(label: string): Decode | null {
-  if (label === 'utf-32' || label === 'utf-32le' || label === 'utf-32be' || label === 'ucs-4') {
-    return (bytes, fatal) => decodeUtf32(bytes, label === 'utf-32le' || guessUtf32Le(bytes), fatal);
+  const utf32 = UTF32_LABELS[label];
+  if (utf32 !== undefined) {
+    // A label without a byte order ('utf-32') leaves it to the bytes.
+    return (bytes, fatal) =>
+      decodeUtf32(bytes, utf32 === 'le' || (utf32 === '' && guessUtf32Le(bytes)), fatal);
   }
   let encoding: string;
   try {
