@@ -10,8 +10,8 @@
  *    `river.changed` event for that feed (cloud reads the feed, notifies us, we fetch, parse, store).
  * 2. tunnel: the same through the local tunnel server (cloud -> tunnel server -> tunnel -> receiver).
  * 3. capacity: notifications at the receiver for a live feed (each one queues a coalesced fetch
- *    and is logged), from 64 keep-alive connections, at offered rates stepped up (2,000/s, then
- *    4,000, 6,000, ... for STEP_SECONDS each) until a step has errors or p99 > 50 ms;
+ *    and is logged), from 64 keep-alive connections, at offered rates stepped up (500/s, 1,000,
+ *    2,000, 4,000, ... for STEP_SECONDS each) until a step has errors or p99 > 50 ms;
  *    `notify_max_per_s` is the rate answered by the last step that held, with memory sampled
  *    throughout (it must level off, not grow with the count).
  *
@@ -30,7 +30,8 @@ import { startTunnelServer } from '../src/testing/tunnel-server.ts';
 
 const PINGS = Number(process.env.PINGS ?? 200);
 const WARMUP = 10;
-const RATES = process.env.RATES ?? '2000,4000,6000,8000,10000,12000,14000,16000,20000,24000,28000,32000';
+const RATES =
+  process.env.RATES ?? '500,1000,2000,4000,6000,8000,10000,12000,14000,16000,20000,24000,28000,32000';
 const STEP_SECONDS = Number(process.env.STEP_SECONDS ?? 5);
 const MAX_P99_MS = 50;
 const here = import.meta.dirname;
