@@ -66,7 +66,7 @@ describe('resources per pleaseNotify', () => {
 
 describe('work per caller per minute', () => {
   it('cuts a burst short with a readable sentence, and lets the caller back in as the minute passes', async () => {
-    cloud = await startCloud({ callerLimits: { perMinute: 10 } });
+    cloud = await startCloud({ callerLimits: { perMinute: 10, burst: 10 } });
     const clock = cloud.clock as ManualClock;
     peer.route('POST', '/feedupdated', 200, 'Thanks!');
     const urls = Array.from({ length: 6 }, (_, i) => `${peer.url}/f${i}.xml`);
@@ -93,7 +93,7 @@ describe('work per caller per minute', () => {
 describe('CallerBudget', () => {
   it('refills continuously, keeps callers apart, and never lets one request exceed a full minute', () => {
     let now = 0;
-    const budget = new CallerBudget({ now: () => now }, { perMinute: 60 });
+    const budget = new CallerBudget({ now: () => now }, { perMinute: 60, burst: 60 });
     expect(budget.spend('a', 60)).toEqual({ ok: true });
     expect(budget.spend('a', 1)).toEqual({ ok: false, left: 0, retryAfterSec: 1 });
     expect(budget.spend('b', 60)).toEqual({ ok: true });
@@ -102,5 +102,21 @@ describe('CallerBudget', () => {
     expect(budget.spend('a', 30)).toEqual({ ok: true });
     // Asking for more than a minute's worth waits for a full bucket, not for ever.
     expect(budget.spend('a', 500)).toMatchObject({ ok: false, retryAfterSec: 60 });
+  });
+
+  it('lets a burst through after a quiet spell, then holds the caller to the rate', () => {
+    let now = 0;
+    const budget = new CallerBudget({ now: () => now }, { perMinute: 60, burst: 300 });
+    expect(budget.spend('a', 300)).toEqual({ ok: true }); // e.g. 150 registrations at start
+    expect(budget.spend('a', 2)).toEqual({ ok: false, left: 0, retryAfterSec: 2 });
+    now += 60_000;
+    expect(budget.spend('a', 60)).toEqual({ ok: true });
+    expect(budget.spend('a', 1)).toMatchObject({ ok: false });
+    // The default: 1,000 a minute on average, 5,000 at once (2,500 registrations).
+    expect(new CallerBudget({ now: () => 0 }).limits).toEqual({
+      maxUrlsPerRequest: 100,
+      perMinute: 1_000,
+      burst: 5_000,
+    });
   });
 });
