@@ -3,6 +3,7 @@
  *
  *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR] [--allow-loopback] [--allow-private]
  *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
+ *                 [--max-resources N] [--work-per-minute N]
  *   tidings cloud user add NAME [--data DIR] [--password-stdin]
  *   tidings cloud user passwd NAME [--data DIR] [--password-stdin]
  *   tidings cloud user remove NAME [--data DIR]
@@ -45,6 +46,9 @@ Options:
   --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
   --trust-proxy           A reverse proxy is in front: take the caller's address from X-Forwarded-For
   --min-ping-interval S   Refuse pings of one feed closer together than S seconds (default 0: no limit)
+  --max-resources N       Resources one pleaseNotify may name (default 100)
+  --work-per-minute N     Feed reads and handler tests one caller may cause per minute, on average
+                          (default 1000; up to 5x that at once after a quiet spell)
   -h, --help              This text
 
 Accounts for rssCloud.saveRss: tidings cloud user --help`;
@@ -113,6 +117,8 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
         'allow-private': { type: 'boolean' },
         'trust-proxy': { type: 'boolean' },
         'min-ping-interval': { type: 'string' },
+        'max-resources': { type: 'string' },
+        'work-per-minute': { type: 'string' },
       },
     }),
   );
@@ -124,6 +130,8 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`unexpected argument "${positionals[0]}" (try tidings cloud --help)`);
   const port = integer(values.port ?? '5337', '--port', 0, 65535);
   const minPingIntervalSec = integer(values['min-ping-interval'] ?? '0', '--min-ping-interval', 0, 86_400);
+  const maxUrlsPerRequest = integer(values['max-resources'] ?? '100', '--max-resources', 1, 100_000);
+  const perMinute = integer(values['work-per-minute'] ?? '1000', '--work-per-minute', 1, 10_000_000);
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
     throw new CliError(`--public-url must be an http or https address, not "${publicUrl}"`);
@@ -142,6 +150,7 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     howToAllow: HOW_TO_ALLOW,
     trustProxy: values['trust-proxy'] === true,
     minPingIntervalSec,
+    callerLimits: { maxUrlsPerRequest, perMinute, burst: perMinute * 5 },
     ...(publicUrl ? { publicBaseUrl: publicUrl } : {}),
   });
   let server: Awaited<ReturnType<typeof serve>>;

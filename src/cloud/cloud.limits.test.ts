@@ -3,9 +3,14 @@
  * one caller may make it read and test at most so many times per minute. Refusals carry a sentence
  * in the reference cloud's style, and nothing is read or tested for a refused request.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../common/clock.ts';
 import { CallerBudget } from './budget.ts';
+import { runCloudCli } from './cli.ts';
 import { messages } from './messages.ts';
 import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
 
@@ -118,5 +123,47 @@ describe('CallerBudget', () => {
       perMinute: 1_000,
       burst: 5_000,
     });
+  });
+});
+
+describe('tidings cloud flags', () => {
+  it('--max-resources and --work-per-minute set the limits; bad values are usage errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidings-cloud-flags-'));
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let stop = () => {};
+    const stopSignal = new Promise<void>((r) => {
+      stop = r;
+    });
+    const io = { stdout, stderr, stdin: new PassThrough(), stopSignal };
+    const listening = new Promise<string>((resolve) => {
+      let out = '';
+      stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+?)\/? /.exec(out);
+        if (m) resolve(m[1]!);
+      });
+    });
+    const exited = runCloudCli(
+      ['--port', '0', '--data', dir, '--allow-loopback', '--max-resources', '2', '--work-per-minute', '3'],
+      io,
+    );
+    try {
+      const url = await listening;
+      const urls = [1, 2, 3].map((i) => `${peer.url}/f${i}.xml`);
+      const three = await postForm(`${url}/pleaseNotify`, form(urls), 'application/json');
+      expect(JSON.parse(three.text)).toEqual({ success: false, msg: messages.tooManyResources(2, 3) });
+      // A bucket of 5 x 3 = 15 units: 15 pings pass (each reads, and fails: nothing is served),
+      // the 16th is refused.
+      for (let i = 0; i < 15; i++) await postForm(`${url}/ping`, { url: urls[0]! }, 'application/json');
+      const over = await postForm(`${url}/ping`, { url: urls[0]! }, 'application/json');
+      expect(JSON.parse(over.text)).toEqual({ success: false, msg: messages.overBudget(3, 20) });
+    } finally {
+      stop();
+      expect(await exited).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bad = await runCloudCli(['--work-per-minute', 'lots'], { ...io, stopSignal: Promise.resolve() });
+    expect(bad).toBe(2);
   });
 });
