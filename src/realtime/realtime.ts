@@ -11,6 +11,7 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import type { RunningServer } from '../net/serve.ts';
 import { type ActivityInput, type ActivityRow, RealtimeStore } from '../store/realtime.ts';
 import type { Store } from '../store/store.ts';
+import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
 import { type Mount, startReceiverServer } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
@@ -87,6 +88,7 @@ const TOKEN_SETTING = 'realtime.receiverToken';
 
 export function createRealtime(deps: RealtimeDeps): Realtime {
   const rt = new RealtimeStore(deps.db);
+  const gate = new NotifyGate({ clock: deps.clock, fetchNow: (feedId) => deps.scheduler.fetchNow(feedId) });
   const settings: RealtimeSettings = { ...deps.settings };
   const renewAfterDownMs = deps.renewAfterDownMs ?? 60_000;
   let receiver: Receiver | null = null;
@@ -207,8 +209,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
         manager.notified(hit.feedId);
         // The cloud's test call while we first ask is not news: nothing to fetch.
         if (hit.verifying) return 'verification call answered; nothing fetched';
-        deps.scheduler.fetchNow(hit.feedId);
-        return 'fetch queued';
+        return gate.notified(hit.feedId);
       },
       log: record,
     });
@@ -246,15 +247,20 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       running = false;
       tunnel?.stop();
       tunnel = null;
+      gate.stop();
       await manager.stop();
       await server?.close();
       server = null;
       rt.flushActivity(); // the last calls' log entries, before the owner closes the database
     },
     onFeedChanged: (feedId) => {
+      gate.changed(feedId);
       if (running) manager.sync(feedId);
     },
-    onFeedRemoved: (feedId) => manager.remove(feedId),
+    onFeedRemoved: (feedId) => {
+      gate.forget(feedId);
+      manager.remove(feedId);
+    },
     statusFor: (feedId) => manager.statusFor(feedId),
     activity: (limit = 100) => rt.listActivity(limit),
     info: () => ({
