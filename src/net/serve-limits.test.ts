@@ -127,7 +127,21 @@ describe('serve() limits', () => {
     await waitFor(() => s.connections().open === 9, 2_000, 'nine open');
     expect(await get(s, '127.0.0.2')).toBe('HTTP/1.1 200 OK');
     expect(s.connections().evicted).toBe(1);
-    expect(held[0]!.closed).toBe(true);
+    await waitFor(() => held[0]!.closed, 2_000, 'the oldest idle socket to be closed');
+  });
+
+  it('a request still sending its body is not busy: at the cap it is evicted for a whole request', async () => {
+    const s = await start({ maxConnectionsPerPeer: 1, maxConnections: 3 });
+    const trickling: net.Socket[] = [];
+    for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
+      const socket = await connect(s, from);
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nab');
+      trickling.push(socket);
+    }
+    await waitFor(() => s.connections().open === 3, 2_000, 'three open');
+    expect(await get(s, '127.0.0.2')).toBe('HTTP/1.1 200 OK');
+    expect(s.connections()).toMatchObject({ evicted: 1, refusedFull: 0 });
+    await waitFor(() => trickling[0]!.closed, 2_000, 'the oldest trickling socket to be closed');
   });
 
   it('a socket taken over by an upgrade (WebSocket) outlives the timeouts and is never evicted', async () => {

@@ -12,9 +12,10 @@
  * - a cap per peer address: one address past `maxConnectionsPerPeer` has its new socket destroyed
  *   at once (one attacker cannot take the room of everyone else);
  * - a total cap: at `maxConnections`, a new connection evicts the oldest one that is not busy
- *   (still waiting for its headers, or idle between keep-alive requests), so a newcomer who sends
- *   a whole request at once is served even while thousands of slow sockets come from many
- *   addresses; when every connection is busy with a request, the newcomer is refused.
+ *   (still sending its headers or its body, or idle between keep-alive requests), so a newcomer
+ *   who sends a whole request at once is served even while thousands of slow sockets come from
+ *   many addresses; only a connection whose whole request is being answered is busy, and when
+ *   every one is, the newcomer is refused.
  * Refused sockets are destroyed, never just end()ed (end() waits for a peer that never closes).
  */
 import type { Server } from 'node:http';
@@ -62,7 +63,7 @@ export interface ConnectionStats {
 
 interface Tracked {
   peer: string;
-  /** Requests being handled on it now; a busy socket is never evicted. */
+  /** Whole requests being answered on it now; a busy socket is never evicted. */
   busy: number;
   /** Taken over (a WebSocket): exempt from eviction. */
   kept: boolean;
@@ -70,6 +71,8 @@ interface Tracked {
 
 export interface ConnectionGuard {
   stats(): ConnectionStats;
+  /** The socket's request was received whole and is being answered; call the result when done. */
+  busy(socket: Duplex): () => void;
   /** A socket an upgrade handler took over (WebSocket): never evicted. */
   keep(socket: Duplex): void;
 }
@@ -113,15 +116,6 @@ export function guardConnections(server: Server, limits: ServeLimits): Connectio
     });
   });
 
-  server.on('request', (req, res) => {
-    const t = sockets.get(req.socket as Socket);
-    if (!t) return;
-    t.busy++;
-    res.once('close', () => {
-      t.busy--;
-    });
-  });
-
   function evictOne(): boolean {
     for (const [socket, t] of sockets) {
       if (t.busy > 0 || t.kept) continue;
@@ -138,6 +132,16 @@ export function guardConnections(server: Server, limits: ServeLimits): Connectio
 
   return {
     stats: () => ({ open: sockets.size, peers: perPeer.size, ...stats }),
+    busy: (socket) => {
+      const t = sockets.get(socket as Socket);
+      if (!t) return () => {};
+      t.busy++;
+      let done = false;
+      return () => {
+        if (!done) t.busy--;
+        done = true;
+      };
+    },
     keep: (socket) => {
       const t = sockets.get(socket as Socket);
       if (t) t.kept = true;

@@ -150,6 +150,8 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       else res.destroy();
       return;
     }
+    // Received whole: from now on the connection is working, not lingering (serve-limits.ts).
+    res.once('close', guard.busy(req.socket));
     try {
       const request = toWebRequest(req, body, origin);
       const response = await handler(request, { remoteAddress: req.socket.remoteAddress ?? '' });
