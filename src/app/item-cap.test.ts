@@ -54,3 +54,23 @@ it('keeps the newest maxItemsPerDocument items and says so in the feed status', 
   expect(after!.notes).toEqual([]);
   expect(after!.unread).toBe(60);
 });
+
+it('raising the cap reads again, in full, the feeds that had items left out', async () => {
+  await app.updateSettings({ maxItemsPerDocument: 50 });
+  host.set('/big.xml', { etag: '"same"', body: rssFeed('Big', items(200)) });
+  host.set('/small.xml', { etag: '"s"', body: rssFeed('Small', items(5)) });
+  for (const path of ['/big.xml', '/small.xml']) {
+    const sub = await app.subscribe({ url: `${host.url}${path}` });
+    if (!sub.ok) throw new Error(sub.error.message);
+  }
+  await app.context.scheduler.idle();
+  const smallHits = host.hits('/small.xml');
+
+  // The document did not change (same ETag): without this it would answer 304 and stay at 50.
+  await app.updateSettings({ maxItemsPerDocument: 150 });
+  await app.context.scheduler.idle();
+  const big = (await app.listFeeds()).find((f) => f.url.endsWith('/big.xml'))!;
+  expect(big).toMatchObject({ unread: 150 });
+  expect(big.notes).toEqual(['The document has 200 items; only the newest 150 were read.']);
+  expect(host.hits('/small.xml')).toBe(smallHits); // a feed that fitted is left alone
+});

@@ -97,10 +97,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   const now = ctx.clock.now();
   const { inserted } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
-  ctx.store.setParseNotes(
-    feedId,
-    parsed.notes.map((n) => n.message),
-  );
+  ctx.store.setParseNotes(feedId, parsed.notes);
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,

@@ -211,7 +211,17 @@ export function createTidings(options: TidingsOptions): Tidings {
         store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
       }
       if (patch.maxItemsPerDocument !== undefined) {
-        store.setSetting('maxItemsPerDocument', clamp(Math.round(patch.maxItemsPerDocument), 10, 1_000_000));
+        const before = settings().maxItemsPerDocument ?? DEFAULT_MAX_ITEMS;
+        const after = clamp(Math.round(patch.maxItemsPerDocument), 10, 1_000_000);
+        store.setSetting('maxItemsPerDocument', after);
+        // Feeds that had items left out are read again in full now (an unchanged document would
+        // otherwise be skipped by its validators until it changes).
+        if (after > before) {
+          for (const id of store.feedsWithNote('feed.itemsCapped')) {
+            store.updateFetchState(id, { etag: null, lastModified: null, bodyHash: null });
+            ctx.scheduler.fetchNow(id);
+          }
+        }
       }
       if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
       // A new default interval applies now, not after each feed's next fetch; a shorter

@@ -66,21 +66,40 @@ function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
   };
 }
 
+/** The stored notes' sentences (stored as `{code, message}` objects). */
 function parseNotes(text: unknown): string[] {
   if (typeof text !== 'string') return [];
   try {
     const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    if (!Array.isArray(v)) return [];
+    return v
+      .map((x) => (typeof x === 'string' ? x : (x as { message?: unknown } | null)?.message))
+      .filter((x): x is string => typeof x === 'string');
   } catch {
     return [];
   }
 }
 
+export interface StoredNote {
+  code: string;
+  message: string;
+}
+
 /** What the last good parse noted; an empty list clears it. */
-export function setParseNotes(ctx: StoreContext, id: number, notes: readonly string[]): void {
-  ctx
-    .stmt('UPDATE feeds SET parse_notes = ? WHERE id = ?')
-    .run(notes.length ? JSON.stringify(notes) : null, id);
+export function setParseNotes(ctx: StoreContext, id: number, notes: readonly StoredNote[]): void {
+  const value = notes.length ? JSON.stringify(notes.map(({ code, message }) => ({ code, message }))) : null;
+  ctx.stmt('UPDATE feeds SET parse_notes = ? WHERE id = ?').run(value, id);
+}
+
+/** Feeds whose last good parse noted `code` (e.g. feed.itemsCapped). */
+export function feedsWithNote(ctx: StoreContext, code: string): number[] {
+  const rows = ctx
+    .stmt(
+      `SELECT id FROM feeds WHERE parse_notes IS NOT NULL
+       AND EXISTS (SELECT 1 FROM json_each(parse_notes) WHERE json_extract(value, '$.code') = ?)`,
+    )
+    .all(code) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 export function getFeed(ctx: StoreContext, id: number): FeedRow | null {

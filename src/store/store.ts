@@ -96,8 +96,11 @@ export class Store {
   updateFetchState(id: number, patch: FetchStatePatch): void {
     feeds.updateFetchState(this.ctx, id, patch);
   }
-  setParseNotes(id: number, notes: readonly string[]): void {
+  setParseNotes(id: number, notes: readonly feeds.StoredNote[]): void {
     feeds.setParseNotes(this.ctx, id, notes);
+  }
+  feedsWithNote(code: string): number[] {
+    return feeds.feedsWithNote(this.ctx, code);
   }
   setFeedInterval(id: number, minutes: number | null): void {
     feeds.setFeedInterval(this.ctx, id, minutes);
