@@ -22,6 +22,7 @@ import type {
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
+import { attachPublish } from './publish-wiring.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -120,6 +121,8 @@ export function createTidings(options: TidingsOptions): Tidings {
     ? attachRealtime(ctx, { dataDir: options.dataDir, options: options.realtime, settings: rtSettings })
     : null;
 
+  const publish = attachPublish(ctx);
+
   let pruneTimer: TimerHandle | null = null;
   const prune = () => {
     store.prune(clock.now(), settings().retentionDays);
@@ -211,6 +214,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     realtimeInfo: async () => realtimeInfoOf(ctx),
+    ...publish,
   };
   return api;
 }
