@@ -1,0 +1,265 @@
+/**
+ * The composer: a dialog over the app, opened by `c`, the toolbar's "New post", the tray, or
+ * "Edit" in My posts. Live grapheme counter (the same counter the core uses), red past the limit;
+ * Post is refused with the reason. Link, enclosure (URL, picked or dropped file), tags, sub-items.
+ * A new post's draft is saved through the API as it is typed, so it survives a restart.
+ */
+import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import type { PostInput } from '../../../../src/app/api';
+import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
+import { errorMessage } from '../../api/api-error';
+import { getClient } from '../../api/client';
+import { CloseIcon } from '../../components/icons';
+import { useApp } from '../../store/context';
+import {
+  type ComposerDraft,
+  draftProblem,
+  emptyDraft,
+  fromPostInput,
+  fromPostView,
+  isEmpty,
+  toPostInput,
+} from './draft';
+import { EnclosureField } from './EnclosureField';
+import { OutlineEditor } from './OutlineEditor';
+import { readDroppedFile } from './read-file';
+import { useComposerKey } from './useComposerKey';
+import './publish.css';
+
+/** Typing pauses this long before the draft is saved. */
+const DRAFT_SAVE_MS = 400;
+
+/** Always mounted by the app: it owns the `c` key and shows the dialog while open. */
+export function Composer() {
+  useComposerKey();
+  const open = useApp((s) => s.composerOpen);
+  if (!open) return null;
+  return <ComposerDialog />;
+}
+
+function ComposerDialog() {
+  const setOpen = useApp((s) => s.setComposerOpen);
+  const editingId = useApp((s) => s.editingPostId);
+  const editing = useApp((s) =>
+    s.editingPostId === null ? null : (s.posts.find((p) => p.id === s.editingPostId) ?? null),
+  );
+  const setEditing = useApp((s) => s.setEditingPost);
+  const createPost = useApp((s) => s.createPost);
+  const editPost = useApp((s) => s.editPost);
+
+  const [draft, setDraft] = useState<ComposerDraft>(() => (editing ? fromPostView(editing) : emptyDraft()));
+  const [limit, setLimit] = useState(DEFAULT_CHAR_LIMIT);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  // The saved draft is loaded once; typing before it arrives wins over it.
+  const touched = useRef(false);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+
+  const latest = useRef(draft);
+  latest.current = draft;
+
+  const saveDraftNow = () => {
+    if (editingId !== null || !touched.current) return;
+    const d = latest.current;
+    getClient()
+      .saveDraft(isEmpty(d) ? null : toPostInput(d))
+      .catch(() => {});
+  };
+
+  // Closing keeps what was typed: the pending autosave is flushed, not dropped.
+  const close = (posted = false) => {
+    if (!posted) saveDraftNow();
+    setOpen(false);
+    setEditing(null);
+  };
+
+  useEffect(() => {
+    textRef.current?.focus();
+    const client = getClient();
+    let live = true;
+    client.getPublishSettings().then(
+      (s) => live && setLimit(s.charLimit),
+      () => {},
+    );
+    if (editingId === null) {
+      client.getDraft().then(
+        (saved) => {
+          if (live && saved && !touched.current) setDraft(fromPostInput(saved));
+        },
+        () => {},
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [editingId]);
+
+  // Autosave a new post's draft (an edit is not a draft: its post is already stored).
+  useEffect(() => {
+    if (editingId !== null || !touched.current) return;
+    const input: PostInput | null = isEmpty(draft) ? null : toPostInput(draft);
+    const timer = setTimeout(() => {
+      getClient()
+        .saveDraft(input)
+        .catch(() => {});
+    }, DRAFT_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [draft, editingId]);
+
+  const change = (patch: Partial<ComposerDraft>) => {
+    touched.current = true;
+    setDraft((d) => ({ ...d, ...patch }));
+    setError(null);
+  };
+
+  async function attach(file: File) {
+    try {
+      change({ enclosureFile: await readDroppedFile(file), enclosureUrl: '' });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (busy) return;
+    const problem = draftProblem(draft, limit);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      const input = toPostInput(draft);
+      const result = editingId === null ? await createPost(input) : await editPost(editingId, input);
+      if (!result.ok) {
+        setError(result.error.message);
+        return;
+      }
+      touched.current = false;
+      if (editingId === null) await getClient().saveDraft(null);
+      close(true);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const n = countGraphemes(draft.text);
+  const over = n > limit;
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) void attach(file);
+  };
+
+  return (
+    <div className="composer-backdrop">
+      <form
+        className={dragging ? 'composer dragging' : 'composer'}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="composer-title"
+        data-testid="composer"
+        onSubmit={submit}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            close();
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            void submit();
+          }
+        }}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) {
+            e.preventDefault();
+            setDragging(true);
+          }
+        }}
+        onDragLeave={(e) => {
+          if (e.target === e.currentTarget) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <header className="composer-head">
+          <h2 id="composer-title">{editingId === null ? 'New post' : 'Edit post'}</h2>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Close the composer (the draft is kept)"
+            onClick={() => close()}
+          >
+            <CloseIcon />
+          </button>
+        </header>
+        <div className="composer-text">
+          <textarea
+            ref={textRef}
+            value={draft.text}
+            rows={4}
+            aria-label="Post text"
+            aria-describedby="composer-count"
+            aria-invalid={over}
+            placeholder="What's new?"
+            onChange={(e) => change({ text: e.target.value })}
+            data-testid="composer-text"
+          />
+          <span
+            id="composer-count"
+            className={over ? 'char-count over' : 'char-count'}
+            data-testid="composer-count"
+            title={`${n} of ${limit} characters`}
+          >
+            {over ? `${n - limit} over` : `${limit - n} left`}
+          </span>
+        </div>
+        <label className="composer-field">
+          <span>Link</span>
+          <input
+            type="url"
+            inputMode="url"
+            placeholder="https://… (optional)"
+            value={draft.link}
+            onChange={(e) => change({ link: e.target.value })}
+            data-testid="composer-link"
+          />
+        </label>
+        <EnclosureField
+          url={draft.enclosureUrl}
+          file={draft.enclosureFile}
+          onUrl={(enclosureUrl) => change({ enclosureUrl })}
+          onFile={(f) => void attach(f)}
+          onClearFile={() => change({ enclosureFile: null })}
+        />
+        <label className="composer-field">
+          <span>Tags</span>
+          <input
+            type="text"
+            placeholder="comma, separated (optional)"
+            value={draft.tags}
+            onChange={(e) => change({ tags: e.target.value })}
+            data-testid="composer-tags"
+          />
+        </label>
+        <OutlineEditor items={draft.children} limit={limit} onChange={(children) => change({ children })} />
+        {dragging && <p className="composer-drop-hint">Drop the file to attach it</p>}
+        <footer className="composer-actions">
+          {error && (
+            <p className="form-error" role="alert" data-testid="composer-error">
+              {error}
+            </p>
+          )}
+          <span className="composer-hint">Ctrl+Enter posts · Esc keeps the draft</span>
+          <button type="submit" className="primary" disabled={busy} data-testid="composer-post">
+            {busy ? 'Posting…' : editingId === null ? 'Post' : 'Save and republish'}
+          </button>
+        </footer>
+      </form>
+    </div>
+  );
+}
