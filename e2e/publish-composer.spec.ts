@@ -1,0 +1,122 @@
+/**
+ * The composer in browser mode against a real `tidings serve`: `c` opens it, the counter counts
+ * graphemes and turns red past the limit, Post is refused with the reason, a dropped file is
+ * attached, a draft survives a reload, and a post goes out (My posts shows its saves and pings,
+ * then it arrives in the writer's own river). Edit and delete from My posts.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
+
+const SHOTS = 'test-results/screenshots';
+const DOT_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const FAMILY = '👨‍👩‍👧‍👦';
+
+/** Nothing focused: keys go to the document, as after clicking an empty spot. */
+const blur = (page: Page) =>
+  page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
+
+test('the counter, the refusal, a dropped file and a kept draft', async ({ page, tidings }) => {
+  await page.goto(tidings.openUrl);
+  await expect(page.getByTestId('feed-list').or(page.getByTestId('add-feed-input')).first()).toBeVisible();
+
+  // With no feeds the add-feed field has the focus: `c` there is typing, not the shortcut.
+  await expect(page.getByTestId('add-feed-input')).toBeFocused();
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('composer')).toBeHidden();
+  await expect(page.getByTestId('add-feed-input')).toHaveValue('c');
+  await page.getByTestId('add-feed-input').fill('');
+  await blur(page);
+  await page.keyboard.press('c');
+  const composer = page.getByTestId('composer');
+  await expect(composer).toBeVisible();
+  const text = page.getByTestId('composer-text');
+  await expect(text).toBeFocused();
+
+  // 141 ZWJ families: 141 characters as people count them (781 UTF-16 units).
+  await text.fill(FAMILY.repeat(141));
+  const count = page.getByTestId('composer-count');
+  await expect(count).toHaveText('1 over');
+  await expect(count).toHaveClass(/over/);
+  await page.getByTestId('composer-post').click();
+  await expect(page.getByTestId('composer-error')).toContainText('141 characters; the limit is 140 (1 over)');
+  await expect(composer).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/publish-composer-over-limit.png` });
+
+  await text.fill(`${FAMILY.repeat(139)}é`);
+  await expect(count).toHaveText('0 left');
+  await expect(count).not.toHaveClass(/over/);
+
+  // Drag-and-drop a local file onto the composer: it is read and attached by name and size.
+  // (A string script: this file is type-checked without the DOM library.)
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const dt = new DataTransfer();
+    const png = Uint8Array.from(atob('${DOT_PNG}'), (c) => c.charCodeAt(0));
+    dt.items.add(new File([png], 'dot.png', { type: 'image/png' }));
+    return dt;
+  })()`);
+  await composer.dispatchEvent('dragover', { dataTransfer });
+  await composer.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByTestId('composer-file')).toContainText('dot.png (70 B)');
+
+  // A draft survives closing and a reload (it is kept by the core, not the page).
+  await text.fill('An unfinished thought');
+  await page.getByTestId('composer-tags').fill('drafts, e2e');
+  await page.keyboard.press('Escape');
+  await expect(composer).toBeHidden();
+  await page.reload();
+  await blur(page);
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('composer-text')).toHaveValue('An unfinished thought');
+  await expect(page.getByTestId('composer-tags')).toHaveValue('drafts, e2e');
+  await expect(page.getByTestId('composer-file')).toContainText('dot.png');
+});
+
+test('a post is published, shown in My posts with its saves and pings, edited and deleted', async ({
+  page,
+  tidings,
+}) => {
+  await page.goto(tidings.openUrl);
+  await page.getByTestId('new-post').click();
+  await page.getByTestId('composer-text').fill('Hello from the composer 👋 <b>not bold</b> & co');
+  await page.getByTestId('composer-link').fill('https://example.org/hello');
+  await page.getByTestId('composer-tags').fill('hello, tidings');
+  await page.getByTestId('composer-add-child').click();
+  await page.getByTestId('composer-child-input').fill('A sub-item');
+  await page.screenshot({ path: `${SHOTS}/publish-composer.png` });
+  await page.getByTestId('composer-post').click();
+  await expect(page.getByTestId('composer')).toBeHidden();
+
+  await page.getByTestId('my-posts-link').click();
+  const card = page.getByTestId('post-card').first();
+  await expect(card.getByTestId('post-text')).toHaveText('Hello from the composer 👋 <b>not bold</b> & co');
+  await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+  await expect(card).toContainText('A sub-item');
+  await expect(card).toContainText('hello');
+  await expect(card.getByTestId('post-save').first()).toContainText('ok');
+  await page.screenshot({ path: `${SHOTS}/publish-my-posts.png`, fullPage: true });
+
+  // The draft was cleared by posting.
+  await blur(page);
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('composer-text')).toHaveValue('');
+  await page.keyboard.press('Escape');
+
+  // Edit: the post is rebuilt and published again.
+  await card.getByTestId('post-edit').click();
+  await expect(page.getByTestId('composer-text')).toHaveValue(
+    'Hello from the composer 👋 <b>not bold</b> & co',
+  );
+  await page.getByTestId('composer-text').fill('Hello again, edited');
+  await page.getByTestId('composer-post').click();
+  await expect(card.getByTestId('post-text')).toHaveText('Hello again, edited');
+  await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+
+  // Delete asks once, then the post is gone.
+  await card.getByTestId('post-delete').click();
+  await card.getByTestId('post-delete-confirm').click();
+  await expect(page.getByTestId('post-card')).toHaveCount(0);
+});
