@@ -5,17 +5,13 @@
  * then it arrives in the writer's own river). Edit and delete from My posts.
  */
 import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
+import { blur } from './support/publish.ts';
 
 const SHOTS = 'test-results/screenshots';
 const DOT_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const FAMILY = '👨‍👩‍👧‍👦';
-
-/** Nothing focused: keys go to the document, as after clicking an empty spot. */
-const blur = (page: Page) =>
-  page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
 
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
