@@ -1,10 +1,23 @@
 /**
- * The writer's side of the API (issue 7): posts, drafts, publish settings. Placeholder until the
- * publish room lands: every command answers, nothing is published yet.
+ * The writer inside the app (issue 7; the work is in src/publish/): the Publisher on publish.db,
+ * its hosted site mounted at /site on the receiver's server (the one port the tunnel reaches),
+ * the API's post commands and events, and the user's own posts read into their own river.
+ *
+ * Own river: the app subscribes itself to its hosted feed on loopback (the receiver's local
+ * address) and fetches it right after every save, so a post enters the river by the same path as
+ * anyone's feed. Unsubscribing that row is respected: it is not added back.
  */
+import { join } from 'node:path';
+import { describeError, type Result } from '../common/errors.ts';
 import { countGraphemes } from '../publish/graphemes.ts';
-import type { PublishSettings, TidingsApi } from './api.ts';
+import { createHostingHandler, SITE_PREFIX } from '../publish/hosting.ts';
+import { Publisher } from '../publish/publisher.ts';
+import type { Mount } from '../realtime/receiver-server.ts';
+import type { ApiResult, TidingsApi } from './api.ts';
 import type { AppContext } from './context.ts';
+import { realtimeInfoOf } from './realtime-wiring.ts';
+import { exportOpml } from './subscribe.ts';
+import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export type PublishApi = Pick<
   TidingsApi,
@@ -20,40 +33,96 @@ export type PublishApi = Pick<
   | 'countChars'
 >;
 
-const DEFAULTS: PublishSettings = {
-  title: 'My posts',
-  description: 'Short posts written with Tidings',
-  link: null,
-  language: 'en',
-  charLimit: 140,
-  feedSize: 25,
-  hosting: { enabled: true, private: null },
-  folder: null,
-  saveRss: null,
-  cloud: 'own',
-  pingSinks: [],
-  shareBlogroll: false,
-};
+export interface PublishWiring {
+  api: PublishApi;
+  /** The hosted site on the receiver's server. */
+  mount: Mount;
+  publisher: Publisher;
+  start(): void;
+  stop(): Promise<void>;
+}
 
-export function attachPublish(_ctx: AppContext): PublishApi {
-  const notYet = {
-    ok: false as const,
-    error: { code: 'not_ready', message: 'Publishing is not wired yet.' },
+const OWN_FEED_KEY = 'ownFeedId';
+
+export function attachPublish(
+  ctx: AppContext,
+  opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number } },
+): PublishWiring {
+  const mediaDir = join(opts.dataDir, 'publish-media');
+  const publisher: Publisher = new Publisher({
+    dbPath: join(opts.dataDir, 'publish.db'),
+    mediaDir,
+    http: ctx.http,
+    clock: ctx.clock,
+    generator: `Tidings ${APP_VERSION} (${PROJECT_URL})`,
+    publicBase: () => ctx.realtime?.info().publicUrl ?? null,
+    localBase: () => ctx.realtime?.info().receiverUrl ?? null,
+    ownCloud: () => realtimeInfoOf(ctx).cloud,
+    blogroll: () => exportOpml(ctx, 'Blogroll'),
+    onChange: (view) => ctx.events.emit('post.changed', view),
+    onDeleted: (id) => ctx.events.emit('post.deleted', { id }),
+    onHostedSave: (url) => readIntoRiver(url),
+    ...(opts.retry ? { retry: opts.retry } : {}),
+  });
+
+  function readIntoRiver(url: string): void {
+    try {
+      const known = publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
+      let id = known;
+      if (id === null) {
+        const { feed } = ctx.store.addFeed({ url, folder: null, credentials: ownLogin() });
+        id = feed.id;
+        publisher.store.setValue(OWN_FEED_KEY, id);
+        ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+      } else {
+        const feed = ctx.store.getFeed(id);
+        if (!feed) return; // the user unsubscribed from their own feed: respected
+        if (feed.url !== url) ctx.store.moveFeedUrl(id, url); // the receiver's port changed
+      }
+      ctx.scheduler.fetchNow(id);
+    } catch (e) {
+      ctx.events.emit('notice', {
+        level: 'warning',
+        message: `Your post could not reach your river: ${describeError(e)}`,
+      });
+    }
+  }
+
+  const ownLogin = () => {
+    const p = publisher.settings().hosting.private;
+    return p ? { scheme: p.scheme, username: p.username, password: p.password } : null;
   };
+
+  const hosting = createHostingHandler({
+    store: publisher.store,
+    mediaDir,
+    now: () => ctx.clock.now(),
+    login: () => publisher.settings().hosting.private,
+  });
+
+  const api: PublishApi = {
+    post: async (input) => apiResult(await publisher.post(input)),
+    editPost: async (id, input) => apiResult(await publisher.edit(id, input)),
+    deletePost: async (id) => apiResult(publisher.delete(id)),
+    listPosts: async () => publisher.list(),
+    saveDraft: async (draft) => publisher.saveDraft(draft),
+    getDraft: async () => publisher.getDraft(),
+    getPublishSettings: async () => publisher.settings(),
+    updatePublishSettings: async (patch) => apiResult(publisher.updateSettings(patch)),
+    publishInfo: async () => publisher.info(),
+    countChars: async (text) => countGraphemes(String(text ?? '')),
+  };
+
   return {
-    post: async () => notYet,
-    editPost: async () => notYet,
-    deletePost: async () => notYet,
-    listPosts: async () => [],
-    saveDraft: async () => {},
-    getDraft: async () => null,
-    getPublishSettings: async () => DEFAULTS,
-    updatePublishSettings: async () => notYet,
-    publishInfo: async () => ({
-      feedUrls: { rss: null, atom: null, json: null, home: null },
-      publicUrls: [],
-      cloud: null,
-    }),
-    countChars: async (text) => countGraphemes(text),
+    api,
+    publisher,
+    mount: { prefix: SITE_PREFIX, handle: hosting },
+    start: () => publisher.start(),
+    stop: () => publisher.stop(),
   };
+}
+
+/** Only code and message cross the API (args and cause stay in the core). */
+function apiResult<T>(r: Result<T>): ApiResult<T> {
+  return r.ok ? r : { ok: false, error: { code: r.error.code, message: r.error.message } };
 }

@@ -10,6 +10,7 @@ import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
 import { describeError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../realtime/realtime.ts';
+import type { Mount } from '../realtime/receiver-server.ts';
 import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
@@ -102,7 +103,13 @@ export function realtimeSettings(store: Store, options: RealtimeOptions | null):
  */
 export function attachRealtime(
   ctx: AppContext,
-  opts: { dataDir: string; options: RealtimeOptions; settings: RealtimeSettingsAccess },
+  opts: {
+    dataDir: string;
+    options: RealtimeOptions;
+    settings: RealtimeSettingsAccess;
+    /** More routes on the receiver's port (the writer's hosted site). */
+    extra?: readonly Mount[];
+  },
 ): { start(): void; stop(): Promise<void> } {
   const { store, events } = ctx;
   const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
@@ -127,7 +134,10 @@ export function attachRealtime(
     allow,
   });
   const realtime = createRealtime({
-    extra: [{ prefix: OWN_CLOUD_PATH, handle: (req, info) => ownCloud.handle(req, info), strip: false }],
+    extra: [
+      { prefix: OWN_CLOUD_PATH, handle: (req, info) => ownCloud.handle(req, info), strip: false },
+      ...(opts.extra ?? []),
+    ],
     store,
     db,
     http: ctx.http,

@@ -51,6 +51,8 @@ export interface TidingsOptions {
    * Absent or null: off, nothing listens. Values here win over saved settings for this run.
    */
   realtime?: RealtimeOptions | null;
+  /** The writer's retry back-off (tests shorten it). */
+  publishRetry?: { baseMs?: number; capMs?: number };
 }
 
 export type { RealtimeOptions } from './realtime-wiring.ts';
@@ -117,11 +119,19 @@ export function createTidings(options: TidingsOptions): Tidings {
     }),
   };
 
+  // The writer (src/publish via publish-wiring.ts): its hosted site rides on the receiver's server.
+  const publish = attachPublish(ctx, {
+    dataDir: options.dataDir,
+    ...(options.publishRetry ? { retry: options.publishRetry } : {}),
+  });
   const realtime = options.realtime
-    ? attachRealtime(ctx, { dataDir: options.dataDir, options: options.realtime, settings: rtSettings })
+    ? attachRealtime(ctx, {
+        dataDir: options.dataDir,
+        options: options.realtime,
+        settings: rtSettings,
+        extra: [publish.mount],
+      })
     : null;
-
-  const publish = attachPublish(ctx);
 
   let pruneTimer: TimerHandle | null = null;
   const prune = () => {
@@ -139,9 +149,11 @@ export function createTidings(options: TidingsOptions): Tidings {
       }
       ctx.scheduler.start();
       realtime?.start();
+      publish.start();
     },
     async stop() {
       pruneTimer?.cancel();
+      await publish.stop();
       await realtime?.stop();
       await ctx.scheduler.stop();
       http.close();
@@ -214,7 +226,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     realtimeInfo: async () => realtimeInfoOf(ctx),
-    ...publish,
+    ...publish.api,
   };
   return api;
 }

@@ -1,0 +1,335 @@
+/**
+ * publish.db: the writer's own SQLite file beside the reader's (posts are not feed items).
+ * Posts, the durable outbox (one row per save or ping still owed), the hosted documents, the
+ * draft and the publish settings. A post and its first tasks are written in one transaction, so
+ * after a crash the post is either absent (the caller was told it failed) or owed its publishing.
+ * Tasks are claimed with a lease, so two processes on one data folder (the app and `tidings
+ * post`) never run the same task twice.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { openDatabase, transaction } from '../store/sqlite.ts';
+import type { PostContent, StoredPost } from './post.ts';
+
+const MIGRATIONS = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE posts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guid TEXT NOT NULL UNIQUE,
+        content TEXT NOT NULL,
+        rev INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE tasks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        post_id INTEGER,
+        rev INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,
+        endpoint TEXT NOT NULL DEFAULT '',
+        url TEXT NOT NULL DEFAULT '',
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER NOT NULL,
+        last_at INTEGER,
+        message TEXT,
+        public_url TEXT,
+        lease_until INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX tasks_due ON tasks (state, next_at);
+      CREATE INDEX tasks_post ON tasks (post_id, rev);
+      CREATE TABLE documents (
+        path TEXT PRIMARY KEY,
+        body BLOB NOT NULL,
+        content_type TEXT NOT NULL,
+        etag TEXT NOT NULL,
+        modified_at INTEGER NOT NULL
+      );
+      CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+];
+
+export type TaskKind = 'save' | 'ping';
+export type TaskState = 'pending' | 'done' | 'failed';
+
+export interface TaskRow {
+  id: number;
+  postId: number | null;
+  rev: number;
+  kind: TaskKind;
+  /** save: hosting | folder | saveRss; ping: cloud | weblogUpdates | httpGet | rssPing. */
+  target: string;
+  endpoint: string;
+  /** ping: the feed URL pinged. */
+  url: string;
+  state: TaskState;
+  attempts: number;
+  nextAt: number;
+  lastAt: number | null;
+  message: string | null;
+  publicUrl: string | null;
+  leaseUntil: number;
+}
+
+export interface NewTask {
+  postId: number | null;
+  rev: number;
+  kind: TaskKind;
+  target: string;
+  endpoint?: string;
+  url?: string;
+}
+
+export interface StoredDocument {
+  path: string;
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+  modifiedAt: number;
+}
+
+type Row = Record<string, unknown>;
+
+export class PublishStore {
+  readonly db: DatabaseSync;
+
+  constructor(path: string) {
+    this.db = openDatabase(path, MIGRATIONS);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  // ---- posts
+
+  insertPost(
+    guid: string,
+    content: PostContent,
+    now: number,
+    tasks: Omit<NewTask, 'postId' | 'rev'>[],
+  ): StoredPost {
+    return transaction(this.db, () => {
+      const r = this.db
+        .prepare('INSERT INTO posts (guid, content, rev, created_at, updated_at) VALUES (?, ?, 1, ?, ?)')
+        .run(guid, JSON.stringify(content), now, now);
+      const id = Number(r.lastInsertRowid);
+      for (const t of tasks) this.addTask({ ...t, postId: id, rev: 1 }, now);
+      return this.getPost(id)!;
+    });
+  }
+
+  /** A new revision: pending tasks of older revisions are dropped (the new save covers them). */
+  updatePost(
+    id: number,
+    content: PostContent,
+    now: number,
+    tasks: Omit<NewTask, 'postId' | 'rev'>[],
+  ): StoredPost | null {
+    return transaction(this.db, () => {
+      const post = this.getPost(id);
+      if (!post) return null;
+      const rev = post.rev + 1;
+      this.db
+        .prepare('UPDATE posts SET content = ?, rev = ?, updated_at = ? WHERE id = ?')
+        .run(JSON.stringify(content), rev, now, id);
+      this.db.prepare("DELETE FROM tasks WHERE post_id = ? AND state = 'pending'").run(id);
+      for (const t of tasks) this.addTask({ ...t, postId: id, rev }, now);
+      return this.getPost(id);
+    });
+  }
+
+  /** Removes the post and its tasks; `tasks` (post-less) rebuild the feed without it. */
+  deletePost(id: number, now: number, tasks: Omit<NewTask, 'postId' | 'rev'>[]): boolean {
+    return transaction(this.db, () => {
+      const r = this.db.prepare('DELETE FROM posts WHERE id = ?').run(id);
+      if (Number(r.changes) === 0) return false;
+      this.db.prepare('DELETE FROM tasks WHERE post_id = ?').run(id);
+      for (const t of tasks) this.addTask({ ...t, postId: null, rev: 0 }, now);
+      return true;
+    });
+  }
+
+  getPost(id: number): StoredPost | null {
+    const row = this.db.prepare('SELECT * FROM posts WHERE id = ?').get(id) as Row | undefined;
+    return row ? toPost(row) : null;
+  }
+
+  /** Newest first. */
+  listPosts(limit = -1): StoredPost[] {
+    return (
+      this.db.prepare('SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as Row[]
+    ).map(toPost);
+  }
+
+  // ---- outbox
+
+  addTask(t: NewTask, now: number): number {
+    const r = this.db
+      .prepare(
+        'INSERT INTO tasks (post_id, rev, kind, target, endpoint, url, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(t.postId, t.rev, t.kind, t.target, t.endpoint ?? '', t.url ?? '', now);
+    return Number(r.lastInsertRowid);
+  }
+
+  /**
+   * Takes up to `limit` due tasks for this runner with a lease: a task another process holds is
+   * skipped until its lease ends (a crashed holder's tasks come back after it).
+   */
+  claimDue(now: number, leaseMs: number, limit: number): TaskRow[] {
+    return transaction(this.db, () => {
+      const rows = (
+        this.db
+          .prepare(
+            "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id LIMIT ?",
+          )
+          .all(now, now, limit) as Row[]
+      ).map(toTask);
+      const lease = this.db.prepare('UPDATE tasks SET lease_until = ? WHERE id = ?');
+      for (const t of rows) lease.run(now + leaseMs, t.id);
+      return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
+    });
+  }
+
+  /** When the next pending task falls due (null: none). */
+  nextDueAt(): number | null {
+    const row = this.db
+      .prepare("SELECT MIN(MAX(next_at, lease_until)) AS at FROM tasks WHERE state = 'pending'")
+      .get() as { at: number | null };
+    return row.at;
+  }
+
+  /** Marks a task done and adds the tasks it leads to (a save's pings) in the same transaction. */
+  completeTask(
+    id: number,
+    now: number,
+    message: string,
+    publicUrl: string | null,
+    follow: NewTask[],
+  ): boolean {
+    return transaction(this.db, () => {
+      const r = this.db
+        .prepare(
+          "UPDATE tasks SET state = 'done', attempts = attempts + 1, last_at = ?, message = ?, public_url = ?, lease_until = 0 WHERE id = ? AND state = 'pending'",
+        )
+        .run(now, message, publicUrl, id);
+      if (Number(r.changes) === 0) return false; // superseded by an edit or a delete meanwhile
+      for (const t of follow) this.addTask(t, now);
+      return true;
+    });
+  }
+
+  failTask(id: number, now: number, message: string, nextAt: number | null): void {
+    this.db
+      .prepare(
+        "UPDATE tasks SET state = ?, attempts = attempts + 1, last_at = ?, message = ?, next_at = COALESCE(?, next_at), lease_until = 0 WHERE id = ? AND state = 'pending'",
+      )
+      .run(nextAt === null ? 'failed' : 'pending', now, message, nextAt, id);
+  }
+
+  /** Tasks of a post's current revision, in order. */
+  tasksOf(postId: number, rev: number): TaskRow[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM tasks WHERE post_id = ? AND rev = ? ORDER BY id')
+        .all(postId, rev) as Row[]
+    ).map(toTask);
+  }
+
+  getTask(id: number): TaskRow | null {
+    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    return row ? toTask(row) : null;
+  }
+
+  /** Settings changed (a new target, a new cloud): failed tasks get another chance now. */
+  retryFailed(now: number): void {
+    this.db
+      .prepare("UPDATE tasks SET state = 'pending', next_at = ?, attempts = 0 WHERE state = 'failed'")
+      .run(now);
+  }
+
+  // ---- hosted documents
+
+  putDocument(doc: StoredDocument): void {
+    this.db
+      .prepare(
+        `INSERT INTO documents (path, body, content_type, etag, modified_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET body = excluded.body, content_type = excluded.content_type,
+           etag = excluded.etag, modified_at = excluded.modified_at WHERE documents.etag <> excluded.etag`,
+      )
+      .run(doc.path, doc.body, doc.contentType, doc.etag, doc.modifiedAt);
+  }
+
+  getDocument(path: string): StoredDocument | null {
+    const row = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(path) as Row | undefined;
+    if (!row) return null;
+    return {
+      path: String(row.path),
+      body: row.body as Uint8Array,
+      contentType: String(row.content_type),
+      etag: String(row.etag),
+      modifiedAt: Number(row.modified_at),
+    };
+  }
+
+  // ---- settings and draft
+
+  getValue<T>(key: string, fallback: T): T {
+    const row = this.db.prepare('SELECT value FROM kv WHERE key = ?').get(key) as
+      | { value: string }
+      | undefined;
+    if (!row) return fallback;
+    try {
+      return JSON.parse(row.value) as T;
+    } catch {
+      return fallback;
+    }
+  }
+
+  setValue(key: string, value: unknown): void {
+    if (value === null || value === undefined) {
+      this.db.prepare('DELETE FROM kv WHERE key = ?').run(key);
+      return;
+    }
+    this.db
+      .prepare(
+        'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, JSON.stringify(value));
+  }
+}
+
+function toPost(row: Row): StoredPost {
+  const content = JSON.parse(String(row.content)) as PostContent;
+  return {
+    ...content,
+    id: Number(row.id),
+    guid: String(row.guid),
+    rev: Number(row.rev),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toTask(row: Row): TaskRow {
+  return {
+    id: Number(row.id),
+    postId: row.post_id === null ? null : Number(row.post_id),
+    rev: Number(row.rev),
+    kind: row.kind as TaskKind,
+    target: String(row.target),
+    endpoint: String(row.endpoint),
+    url: String(row.url),
+    state: row.state as TaskState,
+    attempts: Number(row.attempts),
+    nextAt: Number(row.next_at),
+    lastAt: row.last_at === null ? null : Number(row.last_at),
+    message: row.message === null ? null : String(row.message),
+    publicUrl: row.public_url === null ? null : String(row.public_url),
+    leaseUntil: Number(row.lease_until),
+  };
+}
