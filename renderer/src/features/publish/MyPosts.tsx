@@ -176,8 +176,22 @@ function Outline({ items }: { items: PostView[] }) {
   );
 }
 
+/** Seconds tick only while a retry is planned, so "retries in 4 s" counts down. */
+function useRetryClock(post: PostView): number {
+  const waiting = [...post.saves, ...post.pings].some((x) => x.nextRetryAt !== null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!waiting) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  return now;
+}
+
 /** Saves and pings, each with its answer: the proof of where the post went. */
 function PublishLog({ post }: { post: PostView }) {
+  const now = useRetryClock(post);
   if (post.saves.length === 0 && post.pings.length === 0 && !post.cloudAnswer) return null;
   return (
     <details className="post-log" open={post.state !== 'published'} data-testid="post-log">
@@ -201,7 +215,7 @@ function PublishLog({ post }: { post: PostView }) {
             >
               <th scope="row">{TARGET_LABEL[s.target] ?? s.target}</th>
               <td className="url">{s.publicUrl ?? ''}</td>
-              <td>{outcomeLine(s)}</td>
+              <td>{outcomeLine(s, now)}</td>
             </tr>
           ))}
           {post.pings.map((p) => (
@@ -214,7 +228,7 @@ function PublishLog({ post }: { post: PostView }) {
                 {PING_LABEL[p.kind]} → {p.endpoint}
               </th>
               <td className="url">{p.url}</td>
-              <td>{outcomeLine(p)}</td>
+              <td>{outcomeLine(p, now)}</td>
             </tr>
           ))}
         </tbody>
