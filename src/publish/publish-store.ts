@@ -36,7 +36,8 @@ const MIGRATIONS = [
         last_at INTEGER,
         message TEXT,
         public_url TEXT,
-        lease_until INTEGER NOT NULL DEFAULT 0
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        lease_owner INTEGER
       );
       CREATE INDEX tasks_due ON tasks (state, next_at);
       CREATE INDEX tasks_post ON tasks (post_id, rev);
@@ -180,7 +181,7 @@ export class PublishStore {
    * Takes up to `limit` due tasks for this runner with a lease: a task another process holds is
    * skipped until its lease ends (a crashed holder's tasks come back after it).
    */
-  claimDue(now: number, leaseMs: number, limit: number): TaskRow[] {
+  claimDue(now: number, leaseMs: number, limit: number, owner: number = process.pid): TaskRow[] {
     return transaction(this.db, () => {
       const rows = (
         this.db
@@ -189,10 +190,28 @@ export class PublishStore {
           )
           .all(now, now, limit) as Row[]
       ).map(toTask);
-      const lease = this.db.prepare('UPDATE tasks SET lease_until = ? WHERE id = ?');
-      for (const t of rows) lease.run(now + leaseMs, t.id);
+      const lease = this.db.prepare('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
+      for (const t of rows) lease.run(now + leaseMs, owner, t.id);
       return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
     });
+  }
+
+  /**
+   * Leases held by processes that no longer run (a kill -9 mid-publish) are released at once,
+   * so a restart does not wait the lease out.
+   */
+  releaseDeadLeases(now: number, alive: (pid: number) => boolean): void {
+    const owners = this.db
+      .prepare(
+        "SELECT DISTINCT lease_owner AS pid FROM tasks WHERE state = 'pending' AND lease_until > ? AND lease_owner IS NOT NULL",
+      )
+      .all(now) as { pid: number }[];
+    for (const { pid } of owners) {
+      if (!alive(pid))
+        this.db
+          .prepare('UPDATE tasks SET lease_until = 0 WHERE lease_owner = ? AND lease_until > ?')
+          .run(pid, now);
+    }
   }
 
   /** When the next pending task falls due (null: none). */

@@ -275,6 +275,7 @@ export class Publisher {
 
   private async runBatch(): Promise<number> {
     if (!this.store.db.isOpen) return 0;
+    this.store.releaseDeadLeases(this.deps.clock.now(), pidAlive);
     const tasks = this.store.claimDue(this.deps.clock.now(), this.deps.leaseMs ?? 60_000, 16);
     // Saves first and alone (each save renders the whole site); pings in parallel.
     for (const t of tasks.filter((t) => t.kind === 'save')) await this.runTask(t);
@@ -578,4 +579,15 @@ export function folderFeedUrl(publicUrl: string): string {
 
 function mediaFiles(p: PostContent): string[] {
   return [...(p.enclosure?.file ? [p.enclosure.file] : []), ...p.children.flatMap(mediaFiles)];
+}
+
+/** Whether a process runs (signal 0 checks without sending anything). Our own pid always does. */
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
