@@ -71,7 +71,8 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
   const homeRow = w.getByTestId('publish-urls').locator('li').filter({ hasText: 'Home page' });
   await expect(homeRow).toContainText(/\.localhost:\d+/, { timeout: 20_000 });
   const home = (await homeRow.locator('code').textContent())!.trim();
-  await w.screenshot({ path: `${SHOTS}/publish-writer-settings.png`, fullPage: true });
+  await w.getByTestId('publish-urls').scrollIntoViewIfNeeded();
+  await w.screenshot({ path: `${SHOTS}/publish-writer-settings.png` });
   await w.getByTestId('settings-toggle').click();
 
   // The first post makes the feed non-empty; the reader then subscribes by the SITE address.
@@ -125,7 +126,8 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
   await w.getByTestId('settings-toggle').click();
   const feedUrl = `${cloud.url}/feeds/alice.xml`;
   await expect(w.getByTestId('publish-urls')).toContainText(feedUrl, { timeout: 15_000 });
-  await w.screenshot({ path: `${SHOTS}/publish-writer-saverss-settings.png`, fullPage: true });
+  await w.getByTestId('publish-urls').scrollIntoViewIfNeeded();
+  await w.screenshot({ path: `${SHOTS}/publish-writer-saverss-settings.png` });
   await w.getByTestId('settings-toggle').click();
 
   const r = await openPage(browser, reader.openUrl);
