@@ -72,7 +72,9 @@ async function startReader(
 }
 
 async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise<number[]> {
-  const writer = spawn(process.execPath, [join(here, 'support', 'publish-writer.ts'), mode, tunnel.url], {
+  // PROFILE_DIR=dir: the writer writes a CPU profile there (node --cpu-prof), to find its hot spots.
+  const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
+  const writer = spawn(process.execPath, [...profile, join(here, 'support', 'publish-writer.ts'), mode, tunnel.url], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const out = createInterface({ input: writer.stdout! });
@@ -126,6 +128,7 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
   );
   const exited = new Promise((r) => writer.once('exit', r));
   writer.stdin!.write('stop\n');
+  console.log(`${mode}: ${await nextLine(out)}`);
   await exited;
   await app.stop();
   rmSync(dir, { recursive: true, force: true });

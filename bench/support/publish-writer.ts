@@ -58,13 +58,32 @@ await until('the first 25 posts to be published', () => published.size >= FEED_S
 const home = (await app.publishInfo()).feedUrls.home!;
 console.log(`ready ${home}`);
 
+// Post -> 'published' (saved and the cloud's answer in) per measured post, for the breakdown.
+const startedAt = new Map<number, number>();
+const toPublished: number[] = [];
+app.on('post.changed', (p) => {
+  const t = startedAt.get(p.id);
+  if (t !== undefined && p.state === 'published') {
+    toPublished.push(performance.now() - t);
+    startedAt.delete(p.id);
+  }
+});
+
 const lines = createInterface({ input: process.stdin });
 lines.on('line', async (line) => {
   const [cmd, n] = line.trim().split(' ');
   if (cmd === 'post') {
+    const t = performance.now();
     const r = await app.post({ text: `Bench post ${n} (${mode})`, tags: ['bench'] });
+    if (r.ok) startedAt.set(r.value.id, t);
     console.log(r.ok ? `posted ${n} ok` : `posted ${n} error ${r.error.message}`);
   } else if (cmd === 'stop') {
+    const sorted = toPublished.sort((a, b) => a - b);
+    const q = (x: number) =>
+      (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * x) - 1)] ?? 0).toFixed(2);
+    console.log(
+      `writer: post -> published (stored, saved, cloud answered): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`,
+    );
     await app.stop();
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
