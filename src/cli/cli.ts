@@ -7,6 +7,7 @@ import { describeError } from '../common/errors.ts';
 import { runFetch } from './cli-fetch.ts';
 import { runOpml } from './cli-opml.ts';
 import { runParse } from './cli-parse.ts';
+import { runPost, runPosts } from './cli-post.ts';
 import { runServe } from './cli-serve.ts';
 
 export class UsageError extends Error {}
@@ -20,6 +21,9 @@ Commands:
   opml import <file> [--data DIR]   Import subscriptions (folders kept)
   opml export [--data DIR]          Print your subscriptions as OPML 2.0
   cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
+  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+                                    Write a post: saved and pinged (see tidings post --help)
+  posts [--json] [--data DIR]       Your posts with their publish state
 
 Run tidings <command> --help for a command's options.`;
 
@@ -35,6 +39,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runServe(rest);
       case 'opml':
         return await runOpml(rest);
+      case 'post':
+        return await runPost(rest);
+      case 'posts':
+        return await runPosts(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);
@@ -60,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 export interface ParsedCommand {
   values: Record<string, string | boolean | undefined>;

@@ -181,15 +181,24 @@ export class PublishStore {
    * Takes up to `limit` due tasks for this runner with a lease: a task another process holds is
    * skipped until its lease ends (a crashed holder's tasks come back after it).
    */
-  claimDue(now: number, leaseMs: number, limit: number, owner: number = process.pid): TaskRow[] {
+  claimDue(
+    now: number,
+    leaseMs: number,
+    limit: number,
+    handles: (t: TaskRow) => boolean = () => true,
+    owner: number = process.pid,
+  ): TaskRow[] {
     return transaction(this.db, () => {
       const rows = (
         this.db
           .prepare(
-            "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id LIMIT ?",
+            "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id",
           )
-          .all(now, now, limit) as Row[]
-      ).map(toTask);
+          .all(now, now) as Row[]
+      )
+        .map(toTask)
+        .filter(handles)
+        .slice(0, limit);
       const lease = this.db.prepare('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
       for (const t of rows) lease.run(now + leaseMs, owner, t.id);
       return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
@@ -214,12 +223,17 @@ export class PublishStore {
     }
   }
 
-  /** When the next pending task falls due (null: none). */
-  nextDueAt(): number | null {
-    const row = this.db
-      .prepare("SELECT MIN(MAX(next_at, lease_until)) AS at FROM tasks WHERE state = 'pending'")
-      .get() as { at: number | null };
-    return row.at;
+  /** When the next pending task (of those `handles` accepts) falls due (null: none). */
+  nextDueAt(handles?: (t: TaskRow) => boolean): number | null {
+    if (!handles) {
+      const row = this.db
+        .prepare("SELECT MIN(MAX(next_at, lease_until)) AS at FROM tasks WHERE state = 'pending'")
+        .get() as { at: number | null };
+      return row.at;
+    }
+    const rows = (this.db.prepare("SELECT * FROM tasks WHERE state = 'pending'").all() as Row[]).map(toTask);
+    const due = rows.filter(handles).map((t) => Math.max(t.nextAt, t.leaseUntil));
+    return due.length ? Math.min(...due) : null;
   }
 
   /** Marks a task done and adds the tasks it leads to (a save's pings) in the same transaction. */

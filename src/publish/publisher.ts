@@ -63,6 +63,8 @@ export interface PublisherDeps {
   leaseMs?: number;
   /** How often the runner looks for tasks another process (`tidings post`) added. */
   pollMs?: number;
+  /** Which tasks this runner can do (the CLI, without a receiver, leaves hosting to the app). */
+  handles?: (task: TaskRow) => boolean;
 }
 
 type SaveTarget = 'hosting' | 'folder' | 'saveRss';
@@ -227,22 +229,14 @@ export class Publisher {
     this.timer = this.deps.clock.setTimer(0, () => void this.tick());
   }
 
-  /**
-   * For the CLI: run until nothing is due or the deadline passes; true when nothing was left
-   * pending that was due.
-   */
+  /** For the CLI: runs the tasks this runner handles until none is due before the deadline. */
   async drain(deadlineMs: number): Promise<void> {
     const until = this.deps.clock.now() + deadlineMs;
     for (;;) {
-      const did = await this.runBatch();
-      if (did === 0) {
-        const next = this.store.nextDueAt();
-        if (next === null || next > until) return;
-        const wait = Math.max(10, next - this.deps.clock.now());
-        if (this.deps.clock.now() + wait > until) return;
-        await new Promise((r) => setTimeout(r, wait));
-      }
-      if (this.deps.clock.now() > until) return;
+      if ((await this.runBatch()) > 0) continue;
+      const next = this.store.nextDueAt(this.deps.handles);
+      if (next === null || next > until) return;
+      await new Promise((r) => setTimeout(r, Math.max(10, next - this.deps.clock.now())));
     }
   }
 
@@ -276,7 +270,12 @@ export class Publisher {
   private async runBatch(): Promise<number> {
     if (!this.store.db.isOpen) return 0;
     this.store.releaseDeadLeases(this.deps.clock.now(), pidAlive);
-    const tasks = this.store.claimDue(this.deps.clock.now(), this.deps.leaseMs ?? 60_000, 16);
+    const tasks = this.store.claimDue(
+      this.deps.clock.now(),
+      this.deps.leaseMs ?? 60_000,
+      16,
+      this.deps.handles,
+    );
     // Saves first and alone (each save renders the whole site); pings in parallel.
     for (const t of tasks.filter((t) => t.kind === 'save')) await this.runTask(t);
     await Promise.all(tasks.filter((t) => t.kind === 'ping').map((t) => this.runTask(t)));
@@ -320,7 +319,7 @@ export class Publisher {
 
   private cloudElement(): CloudElement | null {
     const c = this.settings().cloud;
-    if (c === 'own') return this.deps.ownCloud();
+    if (c === 'own') return this.remembered('lastOwnCloud', this.deps.ownCloud());
     return {
       domain: c.domain,
       port: c.port,
@@ -330,8 +329,19 @@ export class Publisher {
     };
   }
 
+  /**
+   * The app's own cloud and public address, remembered, so a `tidings post` run without the
+   * receiver writes the same <cloud> and media URLs as the app that last ran.
+   */
+  private remembered<T>(key: string, live: T | null): T | null {
+    if (live === null) return this.store.getValue<T | null>(key, null);
+    if (JSON.stringify(this.store.getValue<T | null>(key, null)) !== JSON.stringify(live))
+      this.store.setValue(key, live);
+    return live;
+  }
+
   private hostingBase(): string | null {
-    const b = this.deps.publicBase() ?? this.deps.localBase();
+    const b = this.remembered('lastPublicBase', this.deps.publicBase()) ?? this.deps.localBase();
     return b ? `${b.replace(/\/+$/, '')}${SITE_PREFIX}` : null;
   }
 
