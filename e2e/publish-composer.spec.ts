@@ -72,6 +72,26 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
   await expect(page.getByTestId('composer-text')).toHaveValue('An unfinished thought');
   await expect(page.getByTestId('composer-tags')).toHaveValue('drafts, e2e');
   await expect(page.getByTestId('composer-file')).toContainText('dot.png');
+
+  // Tab stays inside the dialog: back from the text, past the close button, comes Post.
+  await page.getByTestId('composer-text').focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByTestId('composer-post')).toBeFocused();
+
+  // A file dropped anywhere on the window, composer closed, opens it with the file attached,
+  // added to the kept draft.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('composer')).toBeHidden();
+  const another = await page.evaluateHandle(`(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(2048)], 'notes.mp3', { type: 'audio/mpeg' }));
+    return dt;
+  })()`);
+  await page.locator('main').dispatchEvent('dragover', { dataTransfer: another });
+  await page.locator('main').dispatchEvent('drop', { dataTransfer: another });
+  await expect(page.getByTestId('composer-file')).toContainText('notes.mp3 (2.0 KB)');
+  await expect(page.getByTestId('composer-text')).toHaveValue('An unfinished thought');
 });
 
 test('a post is published, shown in My posts with its saves and pings, edited and deleted', async ({

@@ -4,7 +4,7 @@
  * Post is refused with the reason. Link, enclosure (URL, picked or dropped file), tags, sub-items.
  * A new post's draft is saved through the API as it is typed, so it survives a restart.
  */
-import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { type DragEvent, type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { PostInput } from '../../../../src/app/api';
 import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
 import { errorMessage } from '../../api/api-error';
@@ -29,15 +29,61 @@ import './publish.css';
 /** Typing pauses this long before the draft is saved. */
 const DRAFT_SAVE_MS = 400;
 
-/** Always mounted by the app: it owns the `c` key and shows the dialog while open. */
+const hasFiles = (e: globalThis.DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+
+/**
+ * Always mounted by the app: it owns the `c` key, and a file dropped anywhere on the window opens
+ * the composer with that file attached (instead of the browser navigating away to the file).
+ */
 export function Composer() {
   useComposerKey();
   const open = useApp((s) => s.composerOpen);
+  const setOpen = useApp((s) => s.setComposerOpen);
+  // A file dropped while the composer was closed waits here for the dialog to take it.
+  const pendingFile = useRef<File | null>(null);
+  // While the dialog is open: how it attaches a file dropped outside its form.
+  const attachRef = useRef<((file: File) => void) | null>(null);
+
+  useEffect(() => {
+    const over = (e: globalThis.DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const drop = (e: globalThis.DragEvent) => {
+      if (e.defaultPrevented || !hasFiles(e)) return;
+      e.preventDefault();
+      const file = e.dataTransfer?.files[0];
+      if (!file) return;
+      if (attachRef.current) attachRef.current(file);
+      else {
+        pendingFile.current = file;
+        setOpen(true);
+      }
+    };
+    document.addEventListener('dragover', over);
+    document.addEventListener('drop', drop);
+    return () => {
+      document.removeEventListener('dragover', over);
+      document.removeEventListener('drop', drop);
+    };
+  }, [setOpen]);
+
+  const takePendingFile = useCallback(() => {
+    const file = pendingFile.current;
+    pendingFile.current = null;
+    return file;
+  }, []);
+
   if (!open) return null;
-  return <ComposerDialog />;
+  return <ComposerDialog takePendingFile={takePendingFile} attachRef={attachRef} />;
 }
 
-function ComposerDialog() {
+function ComposerDialog({
+  takePendingFile,
+  attachRef,
+}: {
+  takePendingFile(): File | null;
+  attachRef: { current: ((file: File) => void) | null };
+}) {
   const setOpen = useApp((s) => s.setComposerOpen);
   const editingId = useApp((s) => s.editingPostId);
   const editing = useApp((s) =>
@@ -75,6 +121,8 @@ function ComposerDialog() {
   };
 
   useEffect(() => {
+    // Focus returns where it was when the dialog closes (the river item, the toolbar button).
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     textRef.current?.focus();
     const client = getClient();
     let live = true;
@@ -82,18 +130,24 @@ function ComposerDialog() {
       (s) => live && setLimit(s.charLimit),
       () => {},
     );
-    if (editingId === null) {
-      client.getDraft().then(
-        (saved) => {
+    const dropped = takePendingFile();
+    void (async () => {
+      if (editingId === null) {
+        try {
+          const saved = await client.getDraft();
           if (live && saved && !touched.current) setDraft(fromPostInput(saved));
-        },
-        () => {},
-      );
-    }
+        } catch {
+          // No draft to restore: the form starts empty.
+        }
+      }
+      // A file dropped on the window is attached after the draft is in, so it adds to it.
+      if (live && dropped) attachRef.current?.(dropped);
+    })();
     return () => {
       live = false;
+      before?.focus();
     };
-  }, [editingId]);
+  }, [editingId, takePendingFile, attachRef]);
 
   // Autosave a new post's draft (an edit is not a draft: its post is already stored).
   useEffect(() => {
@@ -120,6 +174,13 @@ function ComposerDialog() {
       setError(errorMessage(e));
     }
   }
+  attachRef.current = (file) => void attach(file);
+  useEffect(
+    () => () => {
+      attachRef.current = null;
+    },
+    [attachRef],
+  );
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -173,6 +234,8 @@ function ComposerDialog() {
           } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
             void submit();
+          } else if (e.key === 'Tab') {
+            keepFocusInside(e.currentTarget, e);
           }
         }}
         onDragOver={(e) => {
@@ -262,4 +325,21 @@ function ComposerDialog() {
       </form>
     </div>
   );
+}
+
+/** A modal keeps Tab inside it: past the last control comes the first, and back. */
+function keepFocusInside(dialog: HTMLElement, e: { shiftKey: boolean; preventDefault(): void }): void {
+  const controls = [
+    ...dialog.querySelectorAll<HTMLElement>('button, input, textarea, select, a[href], [tabindex]'),
+  ].filter((el) => !el.hasAttribute('disabled') && el.tabIndex >= 0 && !el.hidden);
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
 }
