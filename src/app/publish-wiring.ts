@@ -43,6 +43,7 @@ export interface PublishWiring {
 }
 
 const OWN_FEED_KEY = 'ownFeedId';
+const OWN_RIVER_DELAY_MS = 150;
 
 export function attachPublish(
   ctx: AppContext,
@@ -61,7 +62,9 @@ export function attachPublish(
     blogroll: () => exportOpml(ctx, 'Blogroll'),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),
-    onHostedSave: (url) => readIntoRiver(url),
+    // A moment later: the cloud's read of the new feed and its notifications go first (the
+    // latency readers see); our own river is not in that race.
+    onHostedSave: (url) => ctx.clock.setTimer(OWN_RIVER_DELAY_MS, () => readIntoRiver(url)),
     ...(opts.retry ? { retry: opts.retry } : {}),
   });
 

@@ -297,6 +297,13 @@ export class PublishStore {
       .run(doc.path, doc.body, doc.contentType, doc.etag, doc.modifiedAt);
   }
 
+  /** A whole site in one transaction: readers never see the RSS of one save and the Atom of another. */
+  putDocuments(docs: readonly Omit<StoredDocument, 'modifiedAt'>[], now: number): void {
+    transaction(this.db, () => {
+      for (const d of docs) this.putDocument({ ...d, modifiedAt: now });
+    });
+  }
+
   getDocument(path: string): StoredDocument | null {
     const row = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(path) as Row | undefined;
     if (!row) return null;

@@ -377,9 +377,7 @@ export class Publisher {
       if (!hosted || !local)
         return { ok: false, message: 'Built-in hosting needs the receiver running (real-time reading on).' };
       const now = this.deps.clock.now();
-      for (const d of renderSite(this.site(hosted, null, hostedMedia), this.blogroll())) {
-        this.store.putDocument({ ...d, modifiedAt: now });
-      }
+      this.store.putDocuments(renderSite(this.site(hosted, null, hostedMedia), this.blogroll()), now);
       this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}/feed.xml`);
       if (!this.deps.publicBase()) {
         return {
