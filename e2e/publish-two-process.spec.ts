@@ -41,7 +41,10 @@ async function startReader(): Promise<TidingsProcess> {
 }
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // The public-URL Copy buttons write to the clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
   await page.goto(url);
   return page;
 }
@@ -71,6 +74,9 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
   const homeRow = w.getByTestId('publish-urls').locator('li').filter({ hasText: 'Home page' });
   await expect(homeRow).toContainText(/\.localhost:\d+/, { timeout: 20_000 });
   const home = (await homeRow.locator('code').textContent())!.trim();
+  await homeRow.getByTestId('copy-url').click();
+  await expect(homeRow.getByTestId('copy-url')).toHaveText('Copied');
+  expect(await w.evaluate('navigator.clipboard.readText()')).toBe(home);
   await w.getByTestId('publish-urls').scrollIntoViewIfNeeded();
   await w.screenshot({ path: `${SHOTS}/publish-writer-settings.png` });
   await w.getByTestId('settings-toggle').click();
