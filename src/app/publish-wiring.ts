@@ -9,6 +9,8 @@
  */
 import { join } from 'node:path';
 import { describeError, type Result } from '../common/errors.ts';
+import { stripUserinfo, writeOpml } from '../feed/opml.ts';
+import { isLoopbackOrPrivateUrl } from '../publish/blogroll.ts';
 import { countGraphemes } from '../publish/graphemes.ts';
 import { createHostingHandler, SITE_PREFIX } from '../publish/hosting.ts';
 import { Publisher } from '../publish/publisher.ts';
@@ -16,7 +18,6 @@ import type { Mount } from '../realtime/receiver-server.ts';
 import type { ApiResult, TidingsApi } from './api.ts';
 import type { AppContext } from './context.ts';
 import { realtimeInfoOf } from './realtime-wiring.ts';
-import { exportOpml } from './subscribe.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export type PublishApi = Pick<
@@ -59,7 +60,7 @@ export function attachPublish(
     publicBase: () => ctx.realtime?.info().publicUrl ?? null,
     localBase: () => ctx.realtime?.info().receiverUrl ?? null,
     ownCloud: () => realtimeInfoOf(ctx).cloud,
-    blogroll: () => exportOpml(ctx, 'Blogroll'),
+    blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),
     // A moment later: the cloud's read of the new feed and its notifications go first (the
@@ -90,6 +91,20 @@ export function attachPublish(
       });
     }
   }
+
+  /**
+   * The shared blogroll: public subscriptions only (not our own loopback row, nothing on this
+   * machine or the local network, no credentials, no private feeds).
+   */
+  const blogroll = () =>
+    writeOpml({
+      title: `${publisher.settings().title}: blogroll`,
+      dateCreated: ctx.clock.now(),
+      subscriptions: ctx.store
+        .listFeeds()
+        .filter((f) => !isLoopbackOrPrivateUrl(f.url) && ctx.store.getCredentials(f.id) === null)
+        .map((f) => ({ url: stripUserinfo(f.url), title: f.title, siteUrl: f.siteUrl, folder: f.folder })),
+    });
 
   const ownLogin = () => {
     const p = publisher.settings().hosting.private;

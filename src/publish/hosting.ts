@@ -67,7 +67,14 @@ export function createHostingHandler(deps: HostingDeps): Handler {
       etag: doc.etag,
       'cache-control': doc.modifiedAt === 0 && !login ? 'public, max-age=31536000, immutable' : cacheControl,
       vary: 'Accept-Encoding',
+      'x-content-type-options': 'nosniff',
     });
+    // Hosted files are the user's, not ours to run: an SVG or HTML file gets no script here.
+    if (doc.modifiedAt === 0)
+      headers.set(
+        'content-security-policy',
+        "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
+      );
     if (doc.modifiedAt > 0) headers.set('last-modified', new Date(doc.modifiedAt).toUTCString());
     if (notModified(req.headers, doc.etag, doc.modifiedAt))
       return new Response(null, { status: 304, headers });

@@ -150,6 +150,18 @@ describe('publishing from the app', () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect((await fetch(`${base}/site/nothing-here`)).status).toBe(404);
+    // A shared blogroll lists public subscriptions only (not our own loopback row).
+    expect((await fetch(`${base}/site/blogroll.opml`)).status).toBe(404);
+    await app.subscribe({ url: `${base}/site/feed.json` }); // loopback: left out
+    const shared = await app.updatePublishSettings({ shareBlogroll: true });
+    expect(shared.ok).toBe(true);
+    await waitFor(async () => (await fetch(`${base}/site/blogroll.opml`)).status === 200, 5000, 'blogroll');
+    const opml = await (await fetch(`${base}/site/blogroll.opml`)).text();
+    expect(opml).toContain('<opml version="2.0">');
+    expect(opml).not.toContain('127.0.0.1');
+    expect(await (await fetch(`${base}/site/feed.xml`)).text()).toContain(
+      `<source:blogroll>${base}/site/blogroll.opml</source:blogroll>`,
+    );
     // The API stays off this port; the home page names the feeds.
     const home = await (await fetch(`${base}/site/`)).text();
     expect(home).toContain(`href="${base}/site/feed.xml"`);
