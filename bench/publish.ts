@@ -74,9 +74,13 @@ async function startReader(
 async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise<number[]> {
   // PROFILE_DIR=dir: the writer writes a CPU profile there (node --cpu-prof), to find its hot spots.
   const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
-  const writer = spawn(process.execPath, [...profile, join(here, 'support', 'publish-writer.ts'), mode, tunnel.url], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const writer = spawn(
+    process.execPath,
+    [...profile, join(here, 'support', 'publish-writer.ts'), mode, tunnel.url],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const out = createInterface({ input: writer.stdout! });
   const ready = await nextLine(out);
   if (!ready.startsWith('ready ')) throw new Error(`writer: ${ready}`);
