@@ -64,8 +64,11 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
   // A draft survives closing and a reload (it is kept by the core, not the page).
   await text.fill('An unfinished thought');
   await page.getByTestId('composer-tags').fill('drafts, e2e');
+  // Closing flushes the draft to the core at once (no waiting for the autosave pause).
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/saveDraft') && r.ok());
   await page.keyboard.press('Escape');
   await expect(composer).toBeHidden();
+  await saved;
   await page.reload();
   await blur(page);
   await page.keyboard.press('c');
