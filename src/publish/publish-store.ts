@@ -264,6 +264,15 @@ export class PublishStore {
       .run(nextAt === null ? 'failed' : 'pending', now, message, nextAt, id);
   }
 
+  /** Drops post-less rebuilds not yet running (a new one is about to cover them). */
+  dropOwedRebuilds(now: number): void {
+    this.db
+      .prepare(
+        "DELETE FROM tasks WHERE post_id IS NULL AND kind = 'save' AND state = 'pending' AND lease_until <= ?",
+      )
+      .run(now);
+  }
+
   /** Tasks of a post's current revision, in order. */
   tasksOf(postId: number, rev: number): TaskRow[] {
     return (

@@ -195,6 +195,15 @@ describe('publishing from the app', () => {
     expect(stale.status).toBe(401);
     expect(await stale.text()).toContain('stale');
     expect((await fetch(url, { headers: wsseHeaders('ann', 'wrong', Date.now()) })).status).toBe(401);
+
+    // Our own river still reads the private feed (it follows the login).
+    const next = await app.post({ text: 'private and still in my river' });
+    await published(app, next.ok ? next.value.id : 0);
+    await waitFor(
+      async () => (await riverTexts(app)).some((t) => t === 'private and still in my river'),
+      10_000,
+      'own river reads the private feed',
+    );
   });
 
   it('refuses a post over the limit with the reason, and keeps the draft across a restart', async () => {

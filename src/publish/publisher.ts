@@ -103,6 +103,8 @@ export class Publisher {
     // New targets, cloud or title: rebuild and save everywhere, and give failed tasks a new chance.
     const now = this.deps.clock.now();
     this.store.retryFailed(now);
+    // A settings panel may save often: one owed rebuild covers every change before it.
+    this.store.dropOwedRebuilds(now);
     for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);
     this.kick();
     return next;
@@ -377,7 +379,10 @@ export class Publisher {
       if (!hosted || !local)
         return { ok: false, message: 'Built-in hosting needs the receiver running (real-time reading on).' };
       const now = this.deps.clock.now();
-      this.store.putDocuments(renderSite(this.site(hosted, null, hostedMedia), this.blogroll()), now);
+      // A private feed names no cloud and pings none: a cloud could not read it to verify.
+      const priv = s.hosting.private !== null;
+      const site = this.site(hosted, null, hostedMedia);
+      this.store.putDocuments(renderSite(priv ? { ...site, cloud: null } : site, this.blogroll()), now);
       this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}/feed.xml`);
       if (!this.deps.publicBase()) {
         return {
@@ -385,7 +390,11 @@ export class Publisher {
           message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
         };
       }
-      return { ok: true, message: 'Hosted.', publicUrl: siteUrls(hosted).rss };
+      return {
+        ok: true,
+        message: priv ? 'Hosted (private: no cloud is pinged).' : 'Hosted.',
+        publicUrl: siteUrls(hosted).rss,
+      };
     }
     if (target === 'folder') {
       if (!s.folder) return { ok: false, message: 'No folder is set.' };
@@ -424,6 +433,7 @@ export class Publisher {
     const s = this.settings();
     const base = { postId: save.postId, rev: save.rev, kind: 'ping' as const, url: publicUrl };
     const out: NewTask[] = [];
+    if (save.target === 'hosting' && s.hosting.private) return out; // see runSave
     // 'own' is resolved when the ping runs (the receiver's port and address may change meanwhile).
     out.push({
       ...base,

@@ -220,3 +220,26 @@ describe('enclosures', () => {
     expect(missing.ok || missing.error.code).toBe('enclosure.unreadable');
   });
 });
+
+describe('settings', () => {
+  it('refuses bad settings with a reason, and many quick changes owe one rebuild', async () => {
+    const { server, ...cloud } = await quietCloud();
+    const h = await harness({ cloud }, { start: false });
+    const bad = h.publisher.updateSettings({
+      folder: { enabled: true, path: 'relative/path', publicUrl: 'https://x/' },
+    });
+    expect(bad.ok || bad.error.message).toBe('The folder must be a full path.');
+    expect(h.publisher.updateSettings({ charLimit: 0 }).ok).toBe(false);
+    expect(h.publisher.updateSettings({ pingSinks: [{ kind: 'weblogUpdates', url: 'ftp://x' }] }).ok).toBe(
+      false,
+    );
+    for (const title of ['M', 'My', 'My p', 'My posts!'])
+      expect(h.publisher.updateSettings({ title }).ok).toBe(true);
+    h.publisher.start();
+    const deadline = Date.now() + 5000;
+    while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.requests.filter((q) => q.path === '/ping')).toHaveLength(1);
+    expect(await (await fetch(`${h.base}/site/feed.xml`)).text()).toContain('<title>My posts!</title>');
+  });
+});
