@@ -4,11 +4,13 @@
  * attached, a draft survives a reload, and a post goes out (My posts shows its saves and pings,
  * then it arrives in the writer's own river). Edit and delete from My posts.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
-import { blur } from './support/publish.ts';
+import { blur, serveOn } from './support/publish.ts';
 import { startTidings } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -165,3 +167,33 @@ async function publishEditDelete(page: Page, openUrl: string): Promise<void> {
   await card.getByTestId('post-delete-confirm').click();
   await expect(page.getByTestId('post-card')).toHaveCount(0);
 }
+
+test('a draft survives a restart of the app', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tidings-e2e-draft-'));
+  try {
+    const first = await serveOn(dataDir);
+    await page.goto(first.openUrl);
+    await page.getByTestId('new-post').click();
+    await page.getByTestId('composer-text').fill('Written before the restart ✍️');
+    await page.getByTestId('composer-link').fill('https://example.org/later');
+    // The autosave pause passes while the composer stays open: the draft is kept as it is typed.
+    await page.waitForResponse(
+      (r) =>
+        r.url().endsWith('/api/saveDraft') && r.ok() && (r.request().postData() ?? '').includes('/later'),
+    );
+    await first.stop();
+
+    const second = await serveOn(dataDir);
+    try {
+      await page.goto(second.openUrl);
+      await blur(page);
+      await page.keyboard.press('c');
+      await expect(page.getByTestId('composer-text')).toHaveValue('Written before the restart ✍️');
+      await expect(page.getByTestId('composer-link')).toHaveValue('https://example.org/later');
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -71,6 +71,51 @@ export async function startCloudWithAccount(user: string, password: string): Pro
   };
 }
 
+/**
+ * `tidings serve` on a data folder the caller owns (kept when it stops), so a test can stop the
+ * app and start it again on the same data: a restart.
+ */
+export async function serveOn(
+  dataDir: string,
+  args: string[] = [],
+): Promise<{ openUrl: string; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--no-tunnel', '--data', dataDir, ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const openUrl = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tidings serve did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /Open (http:\/\/\S+)/.exec(output);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolvePromise(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tidings serve exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    openUrl,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /** Nothing focused: keys go to the document, as after clicking an empty spot. */
 export const blur = (page: Page) =>
   page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
