@@ -111,7 +111,7 @@ export async function pingWeblogUpdates(
   const r =
     extended.ok || !extended.fault
       ? extended
-      : await xmlRpcCall(http, endpoint, 'weblogUpdates.ping', [site.name, site.feedUrl], TIMEOUT_MS);
+      : await xmlRpcCall(http, endpoint, 'weblogUpdates.ping', [site.name, site.siteUrl], TIMEOUT_MS);
   if (!r.ok) return { ok: false, message: r.message };
   const v = r.value as { flerror?: unknown; message?: unknown } | null;
   if (!v || typeof v !== 'object')

@@ -92,6 +92,13 @@ describe('publishing from the app', () => {
       10_000,
       'own river',
     );
+    // ...read on loopback from a copy without <cloud>: no cloud is asked to watch a loopback URL.
+    const own = (await writer.listFeeds()).find((f) => f.url === `${base}/site/river.xml`);
+    expect(own?.status).toBe('ok');
+    const asked = (await writer.activity(50)).filter(
+      (e) => e.direction === 'out' && /pleasenotify/i.test(e.procedure),
+    );
+    expect(asked).toEqual([]);
 
     // A reader given the SITE address finds the feed and subscribes to it with the cloud.
     const sub = await reader.subscribe({ url: `${base}/site/` });

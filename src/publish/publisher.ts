@@ -70,6 +70,8 @@ export interface PublisherDeps {
 type SaveTarget = 'hosting' | 'folder' | 'saveRss';
 
 const SETTINGS_KEY = 'settings';
+/** Where the app's own river reads the hosted feed (see runSave). */
+export const OWN_RIVER_PATH = '/river.xml';
 const DRAFT_KEY = 'draft';
 const SAVED_URL_KEY = (t: string) => `publicUrl.${t}`;
 
@@ -382,8 +384,18 @@ export class Publisher {
       // A private feed names no cloud and pings none: a cloud could not read it to verify.
       const priv = s.hosting.private !== null;
       const site = this.site(hosted, null, hostedMedia);
-      this.store.putDocuments(renderSite(priv ? { ...site, cloud: null } : site, this.blogroll()), now);
-      this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}/feed.xml`);
+      const docs = renderSite(priv ? { ...site, cloud: null } : site, this.blogroll());
+      // The copy the app's own river reads on loopback: no <cloud>, so the reader does not ask
+      // the cloud to watch a loopback address (it reads this right after each save instead).
+      docs.push(
+        document(
+          OWN_RIVER_PATH,
+          writePostsRss({ ...site, cloud: null }),
+          'application/rss+xml; charset=utf-8',
+        ),
+      );
+      this.store.putDocuments(docs, now);
+      this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}${OWN_RIVER_PATH}`);
       if (!this.deps.publicBase()) {
         return {
           ok: false,
