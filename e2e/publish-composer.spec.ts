@@ -72,6 +72,8 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
   await expect(composer).toBeHidden();
   await saved;
   await page.reload();
+  // The app focuses the add-feed field once it knows there are no feeds: wait for that, then leave it.
+  await expect(page.getByTestId('add-feed-input')).toBeFocused();
   await blur(page);
   await page.keyboard.press('c');
   await expect(page.getByTestId('composer-text')).toHaveValue('An unfinished thought');
@@ -186,8 +188,7 @@ test('a draft survives a restart of the app', async ({ page }) => {
     const second = await serveOn(dataDir);
     try {
       await page.goto(second.openUrl);
-      await blur(page);
-      await page.keyboard.press('c');
+      await page.getByTestId('new-post').click();
       await expect(page.getByTestId('composer-text')).toHaveValue('Written before the restart ✍️');
       await expect(page.getByTestId('composer-link')).toHaveValue('https://example.org/later');
     } finally {
