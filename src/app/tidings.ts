@@ -153,8 +153,9 @@ export function createTidings(options: TidingsOptions): Tidings {
     },
     async stop() {
       pruneTimer?.cancel();
-      await publish.stop();
+      // The receiver's server (which serves the hosted site) closes before publish.db does.
       await realtime?.stop();
+      await publish.stop();
       await ctx.scheduler.stop();
       http.close();
       store.close();
