@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { createTidings, type Tidings } from '../src/app/tidings.ts';
@@ -139,10 +139,17 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
   return samples;
 }
 
+// Tails on a shared machine follow its load: print it beside the figures.
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+console.log(`load average at start: ${load()} (${cpus().length} cores)`);
 const tunnel = await startTunnelServer();
 try {
   const direct = stats(await measure('direct', tunnel));
   const viaTunnel = stats(await measure('tunnel', tunnel));
+  console.log(`load average at end: ${load()}`);
   const r = (x: number) => Math.round(x * 100) / 100;
   console.log(
     JSON.stringify({
