@@ -95,6 +95,8 @@ function ComposerDialog({
 
   const [draft, setDraft] = useState<ComposerDraft>(() => (editing ? fromPostView(editing) : emptyDraft()));
   const [limit, setLimit] = useState(DEFAULT_CHAR_LIMIT);
+  // Where a post goes (the feed's public URLs); null until known.
+  const [goesTo, setGoesTo] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -128,6 +130,10 @@ function ComposerDialog({
     let live = true;
     client.getPublishSettings().then(
       (s) => live && setLimit(s.charLimit),
+      () => {},
+    );
+    client.publishInfo().then(
+      (info) => live && setGoesTo(info.publicUrls),
       () => {},
     );
     const dropped = takePendingFile();
@@ -317,7 +323,15 @@ function ComposerDialog({
               {error}
             </p>
           )}
-          <span className="composer-hint">Ctrl+Enter posts · Esc keeps the draft</span>
+          <span className="composer-hint">
+            {goesTo !== null && goesTo.length === 0 ? (
+              <span className="composer-warn" data-testid="composer-nowhere">
+                Not public yet: the post is kept and goes out once a target has an address (Settings).
+              </span>
+            ) : (
+              'Ctrl+Enter posts · Esc keeps the draft'
+            )}
+          </span>
           <button type="submit" className="primary" disabled={busy} data-testid="composer-post">
             {busy ? 'Posting…' : editingId === null ? 'Post' : 'Save and republish'}
           </button>
