@@ -141,8 +141,10 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
   const river = r.getByTestId('river');
   await expect(river).toContainText('First post, saved on the cloud');
 
+  const urlBefore = r.url();
   await postFromComposer(w, 'Second post, through saveRss and the cloud');
   await expect(river).toContainText('Second post, through saveRss and the cloud', { timeout: 10_000 });
+  expect(r.url()).toBe(urlBefore);
 
   await w.getByTestId('my-posts-link').click();
   const card = w.getByTestId('post-card').first();
