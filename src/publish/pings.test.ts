@@ -223,3 +223,29 @@ describe('pinging after a save', () => {
     expect(cloud.requests.filter((q) => q.path === '/ping')).toHaveLength(1);
   });
 });
+
+describe('giving up', () => {
+  it('after the last try the post shows failed with the reason; new settings try again', async () => {
+    const port = await freePort();
+    const h = await startHarness(
+      { cloud: { domain: '127.0.0.1', port, path: '/pleaseNotify', protocol: 'http-post' } },
+      { maxAttempts: 3 },
+    );
+    closers.push(() => h.close());
+    const r = await h.publisher.post({ text: 'nobody listens' });
+    const id = r.ok ? r.value.id : 0;
+    const v = await untilState(h, id, 'failed');
+    expect(v.saves[0]).toMatchObject({ ok: true });
+    expect(v.pings[0]).toMatchObject({ kind: 'cloud', ok: false, nextRetryAt: null });
+    expect(v.cloudAnswer?.ok).toBe(false);
+
+    // The cloud is fixed in settings: what failed is tried again, and gets through.
+    const cloud = await server((_req, res) =>
+      xmlrpc(res, '<result success="true" msg="Thanks for the ping."/>'),
+    );
+    h.publisher.updateSettings({
+      cloud: { domain: '127.0.0.1', port: cloud.port, path: '/pleaseNotify', protocol: 'http-post' },
+    });
+    await untilState(h, id, 'published');
+  });
+});

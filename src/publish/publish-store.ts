@@ -185,20 +185,16 @@ export class PublishStore {
     now: number,
     leaseMs: number,
     limit: number,
-    handles: (t: TaskRow) => boolean = () => true,
+    handles: ((t: TaskRow) => boolean) | undefined = undefined,
     owner: number = process.pid,
   ): TaskRow[] {
     return transaction(this.db, () => {
-      const rows = (
-        this.db
-          .prepare(
-            "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id",
-          )
-          .all(now, now) as Row[]
-      )
-        .map(toTask)
-        .filter(handles)
-        .slice(0, limit);
+      const due =
+        "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id";
+      // Without a filter SQL does the limit; a filtering runner (the CLI) looks at every due task.
+      const rows = handles
+        ? (this.db.prepare(due).all(now, now) as Row[]).map(toTask).filter(handles).slice(0, limit)
+        : (this.db.prepare(`${due} LIMIT ?`).all(now, now, limit) as Row[]).map(toTask);
       const lease = this.db.prepare('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
       for (const t of rows) lease.run(now + leaseMs, owner, t.id);
       return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
@@ -262,6 +258,27 @@ export class PublishStore {
         "UPDATE tasks SET state = ?, attempts = attempts + 1, last_at = ?, message = ?, next_at = COALESCE(?, next_at), lease_until = 0 WHERE id = ? AND state = 'pending'",
       )
       .run(nextAt === null ? 'failed' : 'pending', now, message, nextAt, id);
+  }
+
+  /**
+   * New ping settings apply to pings still owed: cloud pings go to the cloud now chosen, and pings
+   * to sinks no longer listed are dropped.
+   */
+  repointPings(cloudEndpoint: string, sinks: readonly { kind: string; url: string }[]): void {
+    transaction(this.db, () => {
+      this.db
+        .prepare("UPDATE tasks SET endpoint = ? WHERE kind = 'ping' AND target = 'cloud' AND state <> 'done'")
+        .run(cloudEndpoint);
+      const owed = this.db
+        .prepare(
+          "SELECT id, target, endpoint FROM tasks WHERE kind = 'ping' AND target <> 'cloud' AND state <> 'done'",
+        )
+        .all() as { id: number; target: string; endpoint: string }[];
+      const drop = this.db.prepare('DELETE FROM tasks WHERE id = ?');
+      for (const t of owed) {
+        if (!sinks.some((s) => s.kind === t.target && s.url === t.endpoint)) drop.run(t.id);
+      }
+    });
   }
 
   /** Drops post-less rebuilds not yet running (a new one is about to cover them). */

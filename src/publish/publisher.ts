@@ -105,6 +105,11 @@ export class Publisher {
     // New targets, cloud or title: rebuild and save everywhere, and give failed tasks a new chance.
     const now = this.deps.clock.now();
     this.store.retryFailed(now);
+    const cloud = this.cloudElement();
+    this.store.repointPings(
+      next.value.cloud === 'own' || !cloud ? 'own' : cloudPingEndpoint(cloud).url,
+      next.value.pingSinks,
+    );
     // A settings panel may save often: one owed rebuild covers every change before it.
     this.store.dropOwedRebuilds(now);
     for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);

@@ -26,7 +26,7 @@ export interface Harness {
 
 export async function startHarness(
   settings: Partial<PublishSettings>,
-  opts: { dir?: string; leaseMs?: number; start?: boolean; publicBase?: boolean } = {},
+  opts: { dir?: string; leaseMs?: number; start?: boolean; publicBase?: boolean; maxAttempts?: number } = {},
 ): Promise<Harness> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'tidings-publisher-'));
   const http = createHttpClient({ hostPolicy: { allowLoopback: true, allowPrivate: true } });
@@ -44,7 +44,7 @@ export async function startHarness(
     blogroll: () => null,
     onChange: (v) => changes.push(v),
     onDeleted: () => {},
-    retry: { baseMs: 40, capMs: 150 },
+    retry: { baseMs: 40, capMs: 150, ...(opts.maxAttempts ? { maxAttempts: opts.maxAttempts } : {}) },
     leaseMs: opts.leaseMs ?? 30_000,
     pollMs: 50,
   });
