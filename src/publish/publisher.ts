@@ -8,15 +8,8 @@
  * one row, so it is in the feed once however often its save is retried.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  PostInput,
-  PostPingState,
-  PostTargetState,
-  PostView,
-  PublishInfo,
-  PublishSettings,
-} from '../app/api.ts';
-import type { Clock, TimerHandle } from '../common/clock.ts';
+import type { PostInput, PostView, PublishInfo, PublishSettings } from '../app/api.ts';
+import type { Clock } from '../common/clock.ts';
 import { describeError, fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
@@ -24,6 +17,7 @@ import { document, renderSite, siteUrls } from './documents.ts';
 import { resolveEnclosure } from './enclosure.ts';
 import { saveToFolder } from './folder-target.ts';
 import { SITE_PREFIX } from './hosting.ts';
+import { OutboxRunner } from './outbox-runner.ts';
 import {
   cloudPingEndpoint,
   type PingOutcome,
@@ -35,6 +29,7 @@ import {
   sha1Hex,
 } from './pings.ts';
 import { checkPostInput, type PostContent, type StoredPost } from './post.ts';
+import { postView } from './post-view.ts';
 import { type NewTask, PublishStore, type TaskRow } from './publish-store.ts';
 import { xmlRpcCall } from './rpc.ts';
 import { applyPatch, DEFAULT_PUBLISH_SETTINGS } from './settings.ts';
@@ -78,15 +73,19 @@ const SAVED_URL_KEY = (t: string) => `publicUrl.${t}`;
 export class Publisher {
   readonly store: PublishStore;
   private readonly deps: PublisherDeps;
-  private timer: TimerHandle | null = null;
-  private running = false;
-  private inFlight = new Set<Promise<void>>();
-  private ticking = false;
-  private again = false;
+  private readonly runner: OutboxRunner;
 
   constructor(deps: PublisherDeps) {
     this.deps = deps;
     this.store = new PublishStore(deps.dbPath);
+    this.runner = new OutboxRunner({
+      store: this.store,
+      clock: deps.clock,
+      run: (task) => this.runTask(task),
+      ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      ...(deps.handles ? { handles: deps.handles } : {}),
+    });
   }
 
   // ---- settings, drafts, info
@@ -216,79 +215,25 @@ export class Publisher {
     return out;
   }
 
-  // ---- the runner
+  // ---- the runner (outbox-runner.ts decides when; runTask does the work)
 
   start(): void {
-    this.running = true;
-    this.kick();
+    this.runner.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.timer?.cancel();
-    this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
+    await this.runner.stop();
     this.store.close();
   }
 
   /** Runs due tasks now (and again as they fall due). */
   kick(): void {
-    if (!this.running) return;
-    this.timer?.cancel();
-    this.timer = this.deps.clock.setTimer(0, () => void this.tick());
+    this.runner.kick();
   }
 
-  /** For the CLI: runs the tasks this runner handles until none is due before the deadline. */
-  async drain(deadlineMs: number): Promise<void> {
-    const until = this.deps.clock.now() + deadlineMs;
-    for (;;) {
-      if ((await this.runBatch()) > 0) continue;
-      const next = this.store.nextDueAt(this.deps.handles);
-      if (next === null || next > until) return;
-      await new Promise((r) => setTimeout(r, Math.max(10, next - this.deps.clock.now())));
-    }
-  }
-
-  private async tick(): Promise<void> {
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = true;
-    const work = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (this.running && (await this.runBatch()) > 0) {}
-        } while (this.again && this.running);
-      } finally {
-        this.ticking = false;
-      }
-    })();
-    this.inFlight.add(work);
-    await work.finally(() => this.inFlight.delete(work));
-    if (!this.running) return;
-    const now = this.deps.clock.now();
-    const next = this.store.nextDueAt();
-    const poll = this.deps.pollMs ?? 5_000;
-    const at = next === null ? now + poll : Math.min(Math.max(next, now), now + poll);
-    this.timer?.cancel();
-    this.timer = this.deps.clock.setTimer(at - now, () => void this.tick());
-  }
-
-  private async runBatch(): Promise<number> {
-    if (!this.store.db.isOpen) return 0;
-    this.store.releaseDeadLeases(this.deps.clock.now(), pidAlive);
-    const tasks = this.store.claimDue(
-      this.deps.clock.now(),
-      this.deps.leaseMs ?? 60_000,
-      16,
-      this.deps.handles,
-    );
-    // Saves first and alone (each save renders the whole site); pings in parallel.
-    for (const t of tasks.filter((t) => t.kind === 'save')) await this.runTask(t);
-    await Promise.all(tasks.filter((t) => t.kind === 'ping').map((t) => this.runTask(t)));
-    return tasks.length;
+  /** For the CLI: runs the tasks this process handles until none is due before the deadline. */
+  drain(deadlineMs: number): Promise<void> {
+    return this.runner.drain(deadlineMs);
   }
 
   private async runTask(task: TaskRow): Promise<void> {
@@ -512,96 +457,13 @@ export class Publisher {
   // ---- views
 
   view(p: StoredPost): PostView {
-    const tasks = this.store.tasksOf(p.id, p.rev);
-    const now = this.deps.clock.now();
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-    const okOf = (t: TaskRow) => (t.state === 'done' ? true : t.attempts > 0 ? false : null);
-    const retryOf = (t: TaskRow) => (t.state === 'pending' && t.attempts > 0 ? iso(t.nextAt) : null);
-    const saves: PostTargetState[] = tasks
-      .filter((t) => t.kind === 'save')
-      .map((t) => ({
-        target: t.target,
-        publicUrl: t.publicUrl,
-        ok: okOf(t),
-        message: t.message,
-        at: iso(t.lastAt),
-        nextRetryAt: retryOf(t),
-      }));
-    const pings: PostPingState[] = tasks
-      .filter((t) => t.kind === 'ping')
-      .map((t) => ({
-        kind: t.target as PostPingState['kind'],
-        endpoint: t.endpoint === 'own' ? 'own cloud' : t.endpoint,
-        url: t.url,
-        ok: okOf(t),
-        message: t.message,
-        at: iso(t.lastAt),
-        nextRetryAt: retryOf(t),
-      }));
-    let state: PostView['state'] = 'published';
-    if (tasks.length === 0) state = 'queued';
-    else if (tasks.some((t) => t.state === 'failed')) state = 'failed';
-    else if (tasks.some((t) => t.state === 'pending' && t.leaseUntil > now)) state = 'publishing';
-    else if (tasks.some((t) => t.state === 'pending' && t.attempts > 0)) state = 'retrying';
-    else if (tasks.some((t) => t.state === 'pending')) state = 'queued';
-    const cloudPing = tasks
-      .filter((t) => t.kind === 'ping' && t.target === 'cloud' && t.lastAt !== null)
-      .at(-1);
-    return {
-      ...contentView(p, this.hostingBase()),
-      id: p.id,
-      guid: p.guid,
-      createdAt: new Date(p.createdAt).toISOString(),
-      updatedAt: new Date(p.updatedAt).toISOString(),
-      state,
-      saves,
-      pings,
-      cloudAnswer: cloudPing
-        ? {
-            ok: cloudPing.state === 'done',
-            message: cloudPing.message ?? '',
-            cloud: cloudName(cloudPing.endpoint, this.cloudElement()),
-          }
-        : null,
-    };
-  }
-}
-
-function contentView(
-  c: PostContent,
-  hostedBase: string | null,
-): Omit<PostView, 'id' | 'guid' | 'createdAt' | 'updatedAt' | 'state' | 'saves' | 'pings' | 'cloudAnswer'> & {
-  children: PostView[];
-} {
-  const e = c.enclosure;
-  const url = e
-    ? (e.url ?? (hostedBase && e.file ? `${hostedBase}/media/${e.file}` : `media/${e.file}`))
-    : null;
-  return {
-    text: c.text,
-    link: c.link,
-    enclosure: e && url ? { url, type: e.type, length: e.length } : null,
-    tags: c.tags,
-    children: c.children.map((child) => ({
-      ...contentView(child, hostedBase),
-      id: 0,
-      guid: '',
-      createdAt: '',
-      updatedAt: '',
-      state: 'published',
-      saves: [],
-      pings: [],
-      cloudAnswer: null,
-    })),
-  };
-}
-
-function cloudName(endpoint: string, cloud: CloudElement | null): string {
-  if (endpoint === 'own') return 'Your own cloud';
-  try {
-    return new URL(endpoint).host;
-  } catch {
-    return cloud?.domain ?? 'The cloud';
+    return postView(
+      p,
+      this.store.tasksOf(p.id, p.rev),
+      this.deps.clock.now(),
+      this.hostingBase(),
+      this.cloudElement(),
+    );
   }
 }
 
@@ -614,15 +476,4 @@ export function folderFeedUrl(publicUrl: string): string {
 
 function mediaFiles(p: PostContent): string[] {
   return [...(p.enclosure?.file ? [p.enclosure.file] : []), ...p.children.flatMap(mediaFiles)];
-}
-
-/** Whether a process runs (signal 0 checks without sending anything). Our own pid always does. */
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
