@@ -82,6 +82,9 @@ export function attachPublish(
         const feed = ctx.store.getFeed(id);
         if (!feed) return; // the user unsubscribed from their own feed: respected
         if (feed.url !== url) ctx.store.moveFeedUrl(id, url); // the receiver's port changed
+        // Made private (or public again) since: our own reading follows the login.
+        const login = ownLogin();
+        if (JSON.stringify(ctx.store.getCredentials(id)) !== JSON.stringify(login)) ctx.store.setCredentials(id, login);
       }
       ctx.scheduler.fetchNow(id);
     } catch (e) {
@@ -134,7 +137,7 @@ export function attachPublish(
   return {
     api,
     publisher,
-    mount: { prefix: SITE_PREFIX, handle: hosting },
+    mount: { prefix: SITE_PREFIX, handle: hosting, root: true },
     start: () => publisher.start(),
     stop: () => publisher.stop(),
   };

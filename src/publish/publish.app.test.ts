@@ -100,8 +100,8 @@ describe('publishing from the app', () => {
     );
     expect(asked).toEqual([]);
 
-    // A reader given the SITE address finds the feed and subscribes to it with the cloud.
-    const sub = await reader.subscribe({ url: `${base}/site/` });
+    // A reader given the bare public address finds the feed and subscribes to it with the cloud.
+    const sub = await reader.subscribe({ url: base });
     expect(sub.ok && sub.value.url).toBe(`${base}/site/feed.xml`);
     await waitFor(
       async () => (await reader.listFeeds())[0]?.delivery.startsWith('real-time') ?? false,
