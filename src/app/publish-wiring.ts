@@ -84,7 +84,8 @@ export function attachPublish(
         if (feed.url !== url) ctx.store.moveFeedUrl(id, url); // the receiver's port changed
         // Made private (or public again) since: our own reading follows the login.
         const login = ownLogin();
-        if (JSON.stringify(ctx.store.getCredentials(id)) !== JSON.stringify(login)) ctx.store.setCredentials(id, login);
+        if (JSON.stringify(ctx.store.getCredentials(id)) !== JSON.stringify(login))
+          ctx.store.setCredentials(id, login);
       }
       ctx.scheduler.fetchNow(id);
     } catch (e) {
