@@ -12,6 +12,7 @@ import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
 import { blur, serveOn } from './support/publish.ts';
 import { startTidings } from './support/servers.ts';
+import { emit, openWithBridge } from './support/shell-bridge.ts';
 
 const SHOTS = 'test-results/screenshots';
 const DOT_PNG =
@@ -200,4 +201,13 @@ test('a draft survives a restart of the app', async ({ page }) => {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test("the desktop shell's New post (tray, menu) opens the composer", async ({ page, tidings }) => {
+  // Electron's preload stood in for: main's 'shell.command' event reaches the page as in the app.
+  await openWithBridge(page, tidings.openUrl);
+  await expect(page.getByTestId('composer')).toBeHidden();
+  await emit(page, 'shell.command', { command: 'composer.open' });
+  await expect(page.getByTestId('composer')).toBeVisible();
+  await expect(page.getByTestId('composer-text')).toBeFocused();
 });
