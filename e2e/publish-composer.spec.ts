@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
-import { blur, serveOn } from './support/publish.ts';
+import { blur, postFromComposer, serveOn } from './support/publish.ts';
 import { startTidings } from './support/servers.ts';
 import { emit, openWithBridge } from './support/shell-bridge.ts';
 
@@ -210,4 +210,42 @@ test("the desktop shell's New post (tray, menu) opens the composer", async ({ pa
   await emit(page, 'shell.command', { command: 'composer.open' });
   await expect(page.getByTestId('composer')).toBeVisible();
   await expect(page.getByTestId('composer-text')).toBeFocused();
+});
+
+test('a ping sink that is down: the post is published where it can be and the ping is retried', async ({
+  page,
+}) => {
+  const port = await freePort();
+  const deadSink = `http://127.0.0.1:${await freePort()}/ping`; // nothing listens there
+  const tidings = await startTidings([
+    '--no-tunnel',
+    '--public-url',
+    `http://127.0.0.1:${port}`,
+    '--receiver-port',
+    String(port),
+    '--allow-loopback',
+  ]);
+  try {
+    await page.goto(tidings.openUrl);
+    await page.getByTestId('settings-toggle').click();
+    await page.getByText('+ Ping sink').click();
+    await page.getByLabel('Ping 1 kind').selectOption('httpGet');
+    await page.getByLabel('Ping 1 address').fill(deadSink);
+    await page.getByTestId('publish-settings-save').click();
+    await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
+    await page.getByTestId('settings-toggle').click();
+
+    await postFromComposer(page, 'Posted while the ping sink is down');
+    await page.getByTestId('my-posts-link').click();
+    const card = page.getByTestId('post-card').first();
+    await expect(card.getByTestId('post-state')).toHaveText('Retrying', { timeout: 15_000 });
+    // Saved, the cloud answered; only the sink failed, and it says when it tries again.
+    await expect(card.getByTestId('post-save').first()).toContainText('ok');
+    const sink = card.getByTestId('post-ping').filter({ hasText: deadSink });
+    await expect(sink).toContainText(/failed · .+ · retries in \d+ s/);
+    await expect(card.getByTestId('post-ping').filter({ hasText: 'rssCloud ping' })).toContainText('ok');
+    await page.screenshot({ path: `${SHOTS}/publish-sink-down.png` });
+  } finally {
+    await tidings.stop();
+  }
 });
