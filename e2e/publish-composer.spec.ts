@@ -4,13 +4,13 @@
  * attached, a draft survives a reload, and a post goes out (My posts shows its saves and pings,
  * then it arrives in the writer's own river). Edit and delete from My posts.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
-import { blur, postFromComposer, serveOn } from './support/publish.ts';
+import { blur, postFromComposer, serveFolder, serveOn } from './support/publish.ts';
 import { startTidings } from './support/servers.ts';
 import { emit, openWithBridge } from './support/shell-bridge.ts';
 
@@ -247,5 +247,53 @@ test('a ping sink that is down: the post is published where it can be and the pi
     await page.screenshot({ path: `${SHOTS}/publish-sink-down.png` });
   } finally {
     await tidings.stop();
+  }
+});
+
+test('a folder target that cannot be written: a clear error, retried, published once it is fixed', async ({
+  page,
+}) => {
+  const root = mkdtempSync(join(tmpdir(), 'tidings-e2e-folder-'));
+  const notAFolder = join(root, 'a-file');
+  writeFileSync(notAFolder, 'this is a file, not a folder');
+  const site = join(root, 'site');
+  mkdirSync(site);
+  const web = await serveFolder(site);
+  const tidings = await startTidings(['--no-tunnel', '--allow-loopback']);
+  const setFolder = async (path: string, first: boolean) => {
+    await page.getByTestId('settings-toggle').click();
+    if (first) {
+      await page.getByTestId('publish-hosting').uncheck();
+      await page.getByTestId('publish-folder').check();
+      await page.getByLabel("The folder's public URL").fill(`${web.url}/`);
+    }
+    await page.getByLabel('Folder path').fill(path);
+    await page.getByTestId('publish-settings-save').click();
+    await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
+    await page.getByTestId('settings-toggle').click();
+  };
+  try {
+    await page.goto(tidings.openUrl);
+    await setFolder(notAFolder, true);
+    await postFromComposer(page, 'Saved to a folder, eventually');
+    await page.getByTestId('my-posts-link').click();
+    const card = page.getByTestId('post-card').first();
+    await expect(card.getByTestId('post-state')).toHaveText('Retrying', { timeout: 15_000 });
+    await expect(card.getByTestId('post-save').first()).toContainText(
+      `failed · ${notAFolder} is not a folder.`,
+    );
+    await expect(card.getByTestId('post-save').first()).toContainText(/retries in \d+ s/);
+    await page.screenshot({ path: `${SHOTS}/publish-folder-failed.png` });
+
+    // Once the setting is fixed the next try writes it: saved, pinged, published; nothing was lost.
+    await setFolder(site, false);
+    await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+    await expect(card.getByTestId('post-save').first()).toContainText(`ok · Written to ${site}.`);
+    expect(existsSync(join(site, 'feed.xml'))).toBe(true);
+    await expect(card.getByTestId('post-text')).toHaveText('Saved to a folder, eventually');
+  } finally {
+    await tidings.stop();
+    await web.stop();
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -3,9 +3,11 @@
  * account made by its own CLI first (same data folder), and small page helpers.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, normalize, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -113,6 +115,29 @@ export async function serveOn(
       child.kill('SIGTERM');
       await exited;
     },
+  };
+}
+
+/** A static web server on 127.0.0.1 over `dir`: the "public URL" of a folder save target. */
+export async function serveFolder(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    try {
+      const body = readFileSync(join(dir, path.endsWith('/') ? `${path}index.html` : path));
+      const type = path.endsWith('.xml') ? 'application/rss+xml; charset=utf-8' : 'text/html; charset=utf-8';
+      res.writeHead(200, { 'content-type': type }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
