@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
 import { blur, postFromComposer, serveFolder, serveOn } from './support/publish.ts';
-import { startTidings } from './support/servers.ts';
+import { startFeedHost, startTidings } from './support/servers.ts';
 import { emit, openWithBridge } from './support/shell-bridge.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -117,19 +117,28 @@ test('a post is published, shown in My posts with its saves and pings, edited an
     String(port),
     '--allow-loopback',
   ]);
+  // An enclosure by URL: the core asks the host for its type and length.
+  const media = await startFeedHost();
+  media.set('/episode.mp3', {
+    body: new Uint8Array(1234),
+    type: 'audio/mpeg',
+    headers: { 'content-length': '1234' },
+  });
   try {
-    await publishEditDelete(page, tidings.openUrl);
+    await publishEditDelete(page, tidings.openUrl, `${media.url}/episode.mp3`);
   } finally {
     await tidings.stop();
+    await media.close();
   }
 });
 
-async function publishEditDelete(page: Page, openUrl: string): Promise<void> {
+async function publishEditDelete(page: Page, openUrl: string, enclosureUrl: string): Promise<void> {
   await page.goto(openUrl);
   await page.getByTestId('new-post').click();
   await page.getByTestId('composer-text').fill('Hello from the composer 👋 <b>not bold</b> & co');
   await page.getByTestId('composer-link').fill('https://example.org/hello');
   await page.getByTestId('composer-tags').fill('hello, tidings');
+  await page.getByTestId('composer-enclosure-url').fill(enclosureUrl);
   await expect(page.getByTestId('composer-nowhere')).toBeHidden();
   await page.getByTestId('composer-add-child').click();
   await page.getByTestId('composer-child-input').fill('A sub-item');
@@ -142,6 +151,7 @@ async function publishEditDelete(page: Page, openUrl: string): Promise<void> {
   await expect(card.getByTestId('post-text')).toHaveText('Hello from the composer 👋 <b>not bold</b> & co');
   await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
   await expect(card).toContainText('A sub-item');
+  await expect(card).toContainText(`${enclosureUrl} (audio/mpeg, 1234 bytes)`);
   await expect(card).toContainText('hello');
   await expect(card.getByTestId('post-save').first()).toContainText('ok');
   await page.screenshot({ path: `${SHOTS}/publish-my-posts.png`, fullPage: true });
