@@ -15,6 +15,8 @@ export interface OutboxRunnerDeps {
   leaseMs?: number;
   pollMs?: number;
   handles?: (task: TaskRow) => boolean;
+  /** Called before each look at the outbox (the publisher notices a new public address). */
+  onTick?: () => void;
 }
 
 const BATCH = 16;
@@ -70,6 +72,7 @@ export class OutboxRunner {
     this.ticking = true;
     const work = (async () => {
       try {
+        this.deps.onTick?.();
         do {
           this.again = false;
           while (this.running && (await this.runBatch()) > 0) {}

@@ -249,3 +249,33 @@ describe('giving up', () => {
     await untilState(h, id, 'published');
   });
 });
+
+describe('a new public address', () => {
+  it('rebuilds the hosted feed with the new self URL and pings the cloud at it', async () => {
+    const cloud = await server((_req, res) =>
+      xmlrpc(res, '<result success="true" msg="Thanks for the ping."/>'),
+    );
+    const h = await harness({
+      cloud: { domain: '127.0.0.1', port: cloud.port, path: '/pleaseNotify', protocol: 'http-post' },
+    });
+    const r = await h.publisher.post({ text: 'before the move' });
+    await untilState(h, r.ok ? r.value.id : 0, 'published');
+    expect(await (await fetch(`${h.base}/site/feed.xml`)).text()).toContain(`href="${h.base}/site/feed.xml"`);
+
+    // The tunnel came back at another URL (here: the same server by another name).
+    const moved = h.base.replace('127.0.0.1', 'localhost');
+    h.setPublicBase(moved);
+    const deadline = Date.now() + 5000;
+    while (
+      !cloud.requests.some((q) => q.body.includes(encodeURIComponent(`${moved}/site/feed.xml`))) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    expect(await (await fetch(`${h.base}/site/feed.xml`)).text()).toContain(`href="${moved}/site/feed.xml"`);
+    expect(cloud.requests.filter((q) => q.path === '/ping').map((q) => decodeURIComponent(q.body))).toEqual([
+      `url=${h.base}/site/feed.xml`,
+      `url=${moved}/site/feed.xml`,
+    ]);
+  });
+});

@@ -281,6 +281,16 @@ export class PublishStore {
     });
   }
 
+  hasOwedHostingSave(): boolean {
+    return (
+      this.db
+        .prepare(
+          "SELECT 1 FROM tasks WHERE kind = 'save' AND target = 'hosting' AND state = 'pending' LIMIT 1",
+        )
+        .get() !== undefined
+    );
+  }
+
   /** Drops post-less rebuilds not yet running (a new one is about to cover them). */
   dropOwedRebuilds(now: number): void {
     this.db

@@ -68,6 +68,8 @@ const SETTINGS_KEY = 'settings';
 /** Where the app's own river reads the hosted feed (see runSave). */
 export const OWN_RIVER_PATH = '/river.xml';
 const DRAFT_KEY = 'draft';
+/** The public address the hosted site was last built for. */
+const HOSTED_AT_KEY = 'hostedAt';
 const SAVED_URL_KEY = (t: string) => `publicUrl.${t}`;
 
 export class Publisher {
@@ -82,6 +84,7 @@ export class Publisher {
       store: this.store,
       clock: deps.clock,
       run: (task) => this.runTask(task),
+      onTick: () => this.followAddress(),
       ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
       ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
       ...(deps.handles ? { handles: deps.handles } : {}),
@@ -226,6 +229,20 @@ export class Publisher {
     this.store.close();
   }
 
+  /**
+   * A new public address (a new tunnel URL, the user's own address): the hosted feed names its
+   * self URL and cloud by it, so it is rebuilt and pinged at the new URL.
+   */
+  private followAddress(): void {
+    const live = this.deps.publicBase();
+    if (!live || !this.settings().hosting.enabled || !this.store.db.isOpen) return;
+    const built = this.store.getValue<string | null>(HOSTED_AT_KEY, null);
+    if (built === null || built === live || this.store.hasOwedHostingSave()) return;
+    const now = this.deps.clock.now();
+    this.store.dropOwedRebuilds(now);
+    for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);
+  }
+
   /** Runs due tasks now (and again as they fall due). */
   kick(): void {
     this.runner.kick();
@@ -352,6 +369,7 @@ export class Publisher {
           message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
         };
       }
+      this.store.setValue(HOSTED_AT_KEY, this.deps.publicBase());
       return {
         ok: true,
         message: priv ? 'Hosted (private: no cloud is pinged).' : 'Hosted.',

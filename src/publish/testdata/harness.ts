@@ -21,6 +21,8 @@ export interface Harness {
   base: string;
   http: HttpClient;
   changes: PostView[];
+  /** Pretends the public address changed (a new tunnel URL). */
+  setPublicBase(url: string | null): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startHarness(
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'tidings-publisher-'));
   const http = createHttpClient({ hostPolicy: { allowLoopback: true, allowPrivate: true } });
   let server: RunningServer | null = null;
+  let publicOverride: string | null | undefined;
   const changes: PostView[] = [];
   const publisher = new Publisher({
     dbPath: join(dir, 'publish.db'),
@@ -38,7 +41,7 @@ export async function startHarness(
     http,
     clock: systemClock,
     generator: 'Tidings test',
-    publicBase: () => (opts.publicBase === false ? null : (server?.url ?? null)),
+    publicBase: () => (publicOverride !== undefined ? publicOverride : opts.publicBase === false ? null : (server?.url ?? null)),
     localBase: () => server?.url ?? null,
     ownCloud: () => null,
     blogroll: () => null,
@@ -69,6 +72,9 @@ export async function startHarness(
     base: server.url,
     http,
     changes,
+    setPublicBase(url) {
+      publicOverride = url;
+    },
     async close() {
       await publisher.stop();
       await server?.close();
