@@ -229,6 +229,24 @@ describe('every format parses back into what was written', () => {
     expect(html).toContain('<link rel="alternate" type="application/atom+xml"');
     expect(html).toContain('<link rel="alternate" type="application/feed+json"');
     expect(html).not.toContain('<script>');
+    const nested = writeHome(
+      site([
+        {
+          ...genPosts(11, 1)[0]!,
+          text: 'top',
+          children: [
+            {
+              text: 'child <1>',
+              link: null,
+              enclosure: null,
+              tags: [],
+              children: [{ text: 'grandchild', link: null, enclosure: null, tags: [], children: [] }],
+            },
+          ],
+        },
+      ]),
+    );
+    expect(nested).toContain('<ul><li>child &lt;1&gt;<ul><li>grandchild</li></ul></li></ul>');
   });
 
   it('cleans input so it can be carried: controls and lone surrogates dropped, CRLF folded', () => {

@@ -2,6 +2,7 @@
  * A small HTML home page of the posts, with <link rel="alternate"> tags for RSS, Atom and JSON
  * Feed, so a reader given the site's address finds the feed (autodiscovery).
  */
+import type { PostContent } from './post.ts';
 import { enclosureUrl, type SiteInput } from './site.ts';
 import { postHtml } from './text.ts';
 
@@ -20,6 +21,7 @@ export function writeHome(site: SiteInput): string {
         p.link ? `<p><a href="${esc(p.link)}">${esc(p.link)}</a></p>` : '',
         url ? `<p><a href="${esc(url)}">${esc(p.enclosure?.type ?? 'file')}</a></p>` : '',
         p.tags.length ? `<p class="tags">${p.tags.map(esc).join(' · ')}</p>` : '',
+        outline(p.children, site.mediaBase),
         `<footer><time datetime="${when}">${when.replace('T', ' ').slice(0, 16)} UTC</time></footer>`,
         '</article>',
       ].join('');
@@ -43,4 +45,16 @@ ${posts}
 </body>
 </html>
 `;
+}
+
+/** Sub-items as nested lists (the outline the RSS carries as rssCloud:item). */
+function outline(children: readonly PostContent[], mediaBase: string | null): string {
+  if (children.length === 0) return '';
+  const items = children.map((c) => {
+    const url = c.enclosure ? enclosureUrl(c.enclosure, mediaBase) : null;
+    const link = c.link ? ` <a href="${esc(c.link)}">(link)</a>` : '';
+    const media = url ? ` <a href="${esc(url)}">(${esc(c.enclosure?.type ?? 'file')})</a>` : '';
+    return `<li>${postHtml(c.text)}${link}${media}${outline(c.children, mediaBase)}</li>`;
+  });
+  return `<ul>${items.join('')}</ul>`;
 }
