@@ -65,6 +65,7 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
   await composer.dispatchEvent('dragover', { dataTransfer });
   await composer.dispatchEvent('drop', { dataTransfer });
   await expect(page.getByTestId('composer-file')).toContainText('dot.png (70 B)');
+  await expect(page.getByTestId('composer-file').locator('img')).toBeVisible(); // a preview of the image
 
   // A draft survives closing and a reload (it is kept by the core, not the page).
   await text.fill('An unfinished thought');
@@ -305,5 +306,52 @@ test('a folder target that cannot be written: a clear error, retried, published 
     await tidings.stop();
     await web.stop();
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a dropped photo is copied into the data folder, hosted, and shown in My posts', async ({ page }) => {
+  const port = await freePort();
+  const tidings = await startTidings([
+    '--no-tunnel',
+    '--public-url',
+    `http://127.0.0.1:${port}`,
+    '--receiver-port',
+    String(port),
+    '--allow-loopback',
+  ]);
+  try {
+    await page.goto(tidings.openUrl);
+    await page.getByTestId('new-post').click();
+    await page.getByTestId('composer-text').fill('A photo post');
+    // A real 300x160 PNG drawn in the page (a string script: no DOM types in this project).
+    const photo = await page.evaluateHandle(`(async () => {
+      const c = document.createElement('canvas');
+      c.width = 300;
+      c.height = 160;
+      const g = c.getContext('2d');
+      g.fillStyle = '#2563eb';
+      g.fillRect(0, 0, 300, 160);
+      const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], 'banner.png', { type: 'image/png' }));
+      return dt;
+    })()`);
+    await page.getByTestId('composer').dispatchEvent('drop', { dataTransfer: photo });
+    await expect(page.getByTestId('composer-file')).toContainText('banner.png');
+    await page.getByTestId('composer-post').click();
+
+    await page.getByTestId('my-posts-link').click();
+    const card = page.getByTestId('post-card').first();
+    await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+    await expect(card).toContainText(`http://127.0.0.1:${port}/site/media/`);
+    await expect(card).toContainText('(image/png,');
+    // The image loads from the built-in hosting: the bytes made the whole trip.
+    const image = card.locator('img.post-image');
+    await expect
+      .poll(() => image.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(300);
+    await page.screenshot({ path: `${SHOTS}/publish-photo-post.png` });
+  } finally {
+    await tidings.stop();
   }
 });

@@ -19,6 +19,9 @@ export function EnclosureField({ url, file, onUrl, onFile, onClearFile }: Props)
     <div className="composer-enclosure">
       {file ? (
         <p className="composer-file" data-testid="composer-file">
+          {file.type?.startsWith('image/') && (
+            <img className="composer-thumb" src={`data:${file.type};base64,${file.dataBase64}`} alt="" />
+          )}
           <span>
             Attached: <strong>{file.fileName}</strong> ({formatBytes(file.size)}), hosted by Tidings
           </span>

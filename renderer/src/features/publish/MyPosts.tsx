@@ -132,6 +132,15 @@ function PostCard({ post }: { post: PostView }) {
           </a>
         </p>
       )}
+      {post.enclosure?.type.startsWith('image/') && (
+        <img
+          className="post-image"
+          src={post.enclosure.url}
+          alt=""
+          loading="lazy"
+          referrerPolicy="no-referrer"
+        />
+      )}
       {post.enclosure && (
         <p className="post-meta">
           Enclosure:{' '}

@@ -12,6 +12,8 @@ export interface DroppedFile {
   dataBase64: string;
   /** Bytes, for the label only. */
   size: number;
+  /** The browser's guess from the name ("image/png"), for a preview only; the core decides the type. */
+  type?: string;
 }
 
 export interface ChildDraft {

@@ -17,7 +17,12 @@ export function readDroppedFile(file: File): Promise<DroppedFile> {
     reader.onload = () => {
       const url = String(reader.result);
       const comma = url.indexOf(',');
-      resolve({ fileName: file.name, dataBase64: comma >= 0 ? url.slice(comma + 1) : '', size: file.size });
+      resolve({
+        fileName: file.name,
+        dataBase64: comma >= 0 ? url.slice(comma + 1) : '',
+        size: file.size,
+        type: file.type,
+      });
     };
     reader.readAsDataURL(file);
   });
