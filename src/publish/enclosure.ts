@@ -16,10 +16,23 @@ export const MAX_MEDIA_BYTES = 200 * 1024 * 1024;
 
 export async function resolveEnclosure(
   input: PostInput['enclosure'],
-  deps: { http: HttpClient; mediaDir: string },
+  deps: { http: HttpClient; mediaDir: string; ownMediaBases?: readonly string[] },
 ): Promise<Result<StoredEnclosure | null>> {
   if (!input) return ok(null);
-  if (input.url && input.url.trim() !== '') return lookUpUrl(input.url.trim(), deps.http);
+  if (input.url && input.url.trim() !== '') {
+    const url = input.url.trim();
+    // One of our own hosted files (an edit sends back the URL it was shown): it stays a hosted
+    // file, so its address follows the public address instead of freezing today's.
+    const base = deps.ownMediaBases?.find((b) => url.startsWith(b));
+    const name = base ? decodeURIComponent(url.slice(base.length)) : null;
+    if (name && /^[A-Za-z0-9_-]{8,128}(\.[A-Za-z0-9]{1,10})?$/.test(name)) {
+      const info = await stat(join(deps.mediaDir, name)).catch(() => null);
+      if (info?.isFile()) {
+        return ok({ url: null, file: name, type: mediaType(name).replace(/;.*$/, ''), length: info.size });
+      }
+    }
+    return lookUpUrl(url, deps.http);
+  }
   if (input.filePath) {
     let bytes: Buffer;
     try {

@@ -198,6 +198,12 @@ export class Publisher {
     const enclosure = await resolveEnclosure(input.enclosure ?? null, {
       http: this.deps.http,
       mediaDir: this.deps.mediaDir,
+      ownMediaBases: [
+        this.hostingBase(),
+        this.deps.localBase() ? `${this.deps.localBase()}${SITE_PREFIX}` : null,
+      ]
+        .filter((b): b is string => b !== null)
+        .map((b) => `${b}/media/`),
     });
     if (!enclosure.ok) return enclosure;
     const children: PostContent[] = [];

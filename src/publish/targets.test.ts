@@ -216,6 +216,16 @@ describe('enclosures', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect((await res.arrayBuffer()).byteLength).toBe(2048);
+    // Editing sends the shown URL back: it stays our hosted file (no lookup, no frozen address).
+    const edited = await h.publisher.edit(r.ok ? r.value.id : 0, {
+      text: 'photo, edited',
+      enclosure: { url: enc!.url },
+    });
+    expect(edited.ok && edited.value.enclosure).toEqual(enc);
+    expect(h.publisher.store.getPost(r.ok ? r.value.id : 0)?.enclosure).toMatchObject({
+      url: null,
+      file: expect.stringMatching(/\.jpg$/),
+    });
     const missing = await h.publisher.post({ text: 'x', enclosure: { filePath: join(dir, 'nope.png') } });
     expect(missing.ok || missing.error.code).toBe('enclosure.unreadable');
   });
