@@ -80,6 +80,8 @@ export function applyPatch(
   return ok({
     ...next,
     title: next.title.trim(),
+    // A patch may send { enabled } alone: absent means public, not "private: undefined".
+    hosting: { enabled: h.enabled, private: h.private ?? null },
     ...(next.cloud !== 'own'
       ? { cloud: { ...next.cloud, registerProcedure: next.cloud.registerProcedure ?? '' } }
       : {}),

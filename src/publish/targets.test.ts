@@ -240,6 +240,8 @@ describe('settings', () => {
     });
     expect(bad.ok || bad.error.message).toBe('The folder must be a full path.');
     expect(h.publisher.updateSettings({ charLimit: 0 }).ok).toBe(false);
+    const partial = h.publisher.updateSettings({ hosting: { enabled: true } as never });
+    expect(partial.ok && partial.value.hosting).toEqual({ enabled: true, private: null });
     expect(h.publisher.updateSettings({ pingSinks: [{ kind: 'weblogUpdates', url: 'ftp://x' }] }).ok).toBe(
       false,
     );
