@@ -4,8 +4,9 @@
  * save succeeded, adds that save's pings in the same transaction that marks it done: the cloud
  * reads the feed to verify, so it is never pinged before the save. Failures are retried with capped
  * back-off; due times live in publish.db, so retries survive restarts. Tasks are leased, so a
- * crash mid-task (kill -9) leaves the task to be run again after the lease, and the post itself is
- * one row, so it is in the feed once however often its save is retried.
+ * crash mid-task (kill -9) leaves the task to be run again (at once: a dead holder's lease is
+ * released), and the post itself is one row, so it is in the feed once however often its save is
+ * retried. outbox-runner.ts decides when tasks run; post-view.ts shows a post's state.
  */
 import { randomUUID } from 'node:crypto';
 import type { PostInput, PostView, PublishInfo, PublishSettings } from '../app/api.ts';
