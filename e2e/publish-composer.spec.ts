@@ -351,6 +351,15 @@ test('a dropped photo is copied into the data folder, hosted, and shown in My po
       .poll(() => image.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
       .toBe(300);
     await page.screenshot({ path: `${SHOTS}/publish-photo-post.png` });
+
+    // Editing the text keeps the hosted photo (the composer sends back the URL it was shown).
+    const before = await card.locator('img.post-image').getAttribute('src');
+    await card.getByTestId('post-edit').click();
+    await page.getByTestId('composer-text').fill('A photo post, captioned again');
+    await page.keyboard.press('Control+Enter');
+    await expect(card.getByTestId('post-text')).toHaveText('A photo post, captioned again');
+    await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+    expect(await card.locator('img.post-image').getAttribute('src')).toBe(before);
   } finally {
     await tidings.stop();
   }
