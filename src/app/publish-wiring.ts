@@ -8,6 +8,7 @@
  * anyone's feed. Unsubscribing that row is respected: it is not added back.
  */
 import { join } from 'node:path';
+import type { TimerHandle } from '../common/clock.ts';
 import { describeError, type Result } from '../common/errors.ts';
 import { stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { isLoopbackOrPrivateUrl } from '../publish/blogroll.ts';
@@ -51,6 +52,8 @@ export function attachPublish(
   opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number } },
 ): PublishWiring {
   const mediaDir = join(opts.dataDir, 'publish-media');
+  let ownRiverUrl = '';
+  let ownRiverTimer: TimerHandle | null = null;
   const publisher: Publisher = new Publisher({
     dbPath: join(opts.dataDir, 'publish.db'),
     mediaDir,
@@ -63,9 +66,15 @@ export function attachPublish(
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),
-    // A moment later: the cloud's read of the new feed and its notifications go first (the
-    // latency readers see); our own river is not in that race.
-    onHostedSave: (url) => ctx.clock.setTimer(OWN_RIVER_DELAY_MS, () => readIntoRiver(url)),
+    // A moment later, once per burst: the cloud's read of the new feed and its notifications go
+    // first (the latency readers see); our own river is not in that race.
+    onHostedSave: (url) => {
+      ownRiverUrl = url;
+      ownRiverTimer ??= ctx.clock.setTimer(OWN_RIVER_DELAY_MS, () => {
+        ownRiverTimer = null;
+        readIntoRiver(ownRiverUrl);
+      });
+    },
     ...(opts.retry ? { retry: opts.retry } : {}),
   });
 
@@ -140,7 +149,10 @@ export function attachPublish(
     publisher,
     mount: { prefix: SITE_PREFIX, handle: hosting, root: true },
     start: () => publisher.start(),
-    stop: () => publisher.stop(),
+    stop: async () => {
+      ownRiverTimer?.cancel();
+      await publisher.stop();
+    },
   };
 }
 
