@@ -4,7 +4,7 @@
  * Post is refused with the reason. Link, enclosure (URL, picked or dropped file), tags, sub-items.
  * A new post's draft is saved through the API as it is typed, so it survives a restart.
  */
-import { type DragEvent, type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import type { PostInput } from '../../../../src/app/api';
 import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
 import { errorMessage } from '../../api/api-error';
@@ -21,15 +21,15 @@ import {
   toPostInput,
 } from './draft';
 import { EnclosureField } from './EnclosureField';
+import { keepFocusInside } from './focus-trap';
 import { OutlineEditor } from './OutlineEditor';
 import { readDroppedFile } from './read-file';
 import { useComposerKey } from './useComposerKey';
+import { useWindowFileDrop } from './useWindowFileDrop';
 import './publish.css';
 
 /** Typing pauses this long before the draft is saved. */
 const DRAFT_SAVE_MS = 400;
-
-const hasFiles = (e: globalThis.DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
 
 /**
  * Always mounted by the app: it owns the `c` key, and a file dropped anywhere on the window opens
@@ -39,39 +39,7 @@ export function Composer() {
   useComposerKey();
   const open = useApp((s) => s.composerOpen);
   const setOpen = useApp((s) => s.setComposerOpen);
-  // A file dropped while the composer was closed waits here for the dialog to take it.
-  const pendingFile = useRef<File | null>(null);
-  // While the dialog is open: how it attaches a file dropped outside its form.
-  const attachRef = useRef<((file: File) => void) | null>(null);
-
-  useEffect(() => {
-    const over = (e: globalThis.DragEvent) => {
-      if (hasFiles(e)) e.preventDefault();
-    };
-    const drop = (e: globalThis.DragEvent) => {
-      if (e.defaultPrevented || !hasFiles(e)) return;
-      e.preventDefault();
-      const file = e.dataTransfer?.files[0];
-      if (!file) return;
-      if (attachRef.current) attachRef.current(file);
-      else {
-        pendingFile.current = file;
-        setOpen(true);
-      }
-    };
-    document.addEventListener('dragover', over);
-    document.addEventListener('drop', drop);
-    return () => {
-      document.removeEventListener('dragover', over);
-      document.removeEventListener('drop', drop);
-    };
-  }, [setOpen]);
-
-  const takePendingFile = useCallback(() => {
-    const file = pendingFile.current;
-    pendingFile.current = null;
-    return file;
-  }, []);
+  const { takePendingFile, attachRef } = useWindowFileDrop(() => setOpen(true));
 
   if (!open) return null;
   return <ComposerDialog takePendingFile={takePendingFile} attachRef={attachRef} />;
@@ -339,21 +307,4 @@ function ComposerDialog({
       </form>
     </div>
   );
-}
-
-/** A modal keeps Tab inside it: past the last control comes the first, and back. */
-function keepFocusInside(dialog: HTMLElement, e: { shiftKey: boolean; preventDefault(): void }): void {
-  const controls = [
-    ...dialog.querySelectorAll<HTMLElement>('button, input, textarea, select, a[href], [tabindex]'),
-  ].filter((el) => !el.hasAttribute('disabled') && el.tabIndex >= 0 && !el.hidden);
-  const first = controls[0];
-  const last = controls[controls.length - 1];
-  if (!first || !last) return;
-  if (e.shiftKey && document.activeElement === first) {
-    e.preventDefault();
-    last.focus();
-  } else if (!e.shiftKey && document.activeElement === last) {
-    e.preventDefault();
-    first.focus();
-  }
 }
