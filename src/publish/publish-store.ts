@@ -6,7 +6,7 @@
  * Tasks are claimed with a lease, so two processes on one data folder (the app and `tidings
  * post`) never run the same task twice.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase, transaction } from '../store/sqlite.ts';
 import type { PostContent, StoredPost } from './post.ts';
 
@@ -101,6 +101,17 @@ export class PublishStore {
     this.db = openDatabase(path, MIGRATIONS);
   }
 
+  /** Statements are compiled once (the outbox asks the same few questions for every post). */
+  private statements = new Map<string, StatementSync>();
+  private sql(text: string): StatementSync {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare(text);
+      this.statements.set(text, st);
+    }
+    return st;
+  }
+
   close(): void {
     if (this.db.isOpen) this.db.close();
   }
@@ -114,9 +125,9 @@ export class PublishStore {
     tasks: Omit<NewTask, 'postId' | 'rev'>[],
   ): StoredPost {
     return transaction(this.db, () => {
-      const r = this.db
-        .prepare('INSERT INTO posts (guid, content, rev, created_at, updated_at) VALUES (?, ?, 1, ?, ?)')
-        .run(guid, JSON.stringify(content), now, now);
+      const r = this.sql(
+        'INSERT INTO posts (guid, content, rev, created_at, updated_at) VALUES (?, ?, 1, ?, ?)',
+      ).run(guid, JSON.stringify(content), now, now);
       const id = Number(r.lastInsertRowid);
       for (const t of tasks) this.addTask({ ...t, postId: id, rev: 1 }, now);
       return this.getPost(id)!;
@@ -134,10 +145,13 @@ export class PublishStore {
       const post = this.getPost(id);
       if (!post) return null;
       const rev = post.rev + 1;
-      this.db
-        .prepare('UPDATE posts SET content = ?, rev = ?, updated_at = ? WHERE id = ?')
-        .run(JSON.stringify(content), rev, now, id);
-      this.db.prepare("DELETE FROM tasks WHERE post_id = ? AND state = 'pending'").run(id);
+      this.sql('UPDATE posts SET content = ?, rev = ?, updated_at = ? WHERE id = ?').run(
+        JSON.stringify(content),
+        rev,
+        now,
+        id,
+      );
+      this.sql("DELETE FROM tasks WHERE post_id = ? AND state = 'pending'").run(id);
       for (const t of tasks) this.addTask({ ...t, postId: id, rev }, now);
       return this.getPost(id);
     });
@@ -146,34 +160,32 @@ export class PublishStore {
   /** Removes the post and its tasks; `tasks` (post-less) rebuild the feed without it. */
   deletePost(id: number, now: number, tasks: Omit<NewTask, 'postId' | 'rev'>[]): boolean {
     return transaction(this.db, () => {
-      const r = this.db.prepare('DELETE FROM posts WHERE id = ?').run(id);
+      const r = this.sql('DELETE FROM posts WHERE id = ?').run(id);
       if (Number(r.changes) === 0) return false;
-      this.db.prepare('DELETE FROM tasks WHERE post_id = ?').run(id);
+      this.sql('DELETE FROM tasks WHERE post_id = ?').run(id);
       for (const t of tasks) this.addTask({ ...t, postId: null, rev: 0 }, now);
       return true;
     });
   }
 
   getPost(id: number): StoredPost | null {
-    const row = this.db.prepare('SELECT * FROM posts WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM posts WHERE id = ?').get(id) as Row | undefined;
     return row ? toPost(row) : null;
   }
 
   /** Newest first. */
   listPosts(limit = -1): StoredPost[] {
     return (
-      this.db.prepare('SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as Row[]
+      this.sql('SELECT * FROM posts ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as Row[]
     ).map(toPost);
   }
 
   // ---- outbox
 
   addTask(t: NewTask, now: number): number {
-    const r = this.db
-      .prepare(
-        'INSERT INTO tasks (post_id, rev, kind, target, endpoint, url, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(t.postId, t.rev, t.kind, t.target, t.endpoint ?? '', t.url ?? '', now);
+    const r = this.sql(
+      'INSERT INTO tasks (post_id, rev, kind, target, endpoint, url, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(t.postId, t.rev, t.kind, t.target, t.endpoint ?? '', t.url ?? '', now);
     return Number(r.lastInsertRowid);
   }
 
@@ -193,9 +205,9 @@ export class PublishStore {
         "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id";
       // Without a filter SQL does the limit; a filtering runner (the CLI) looks at every due task.
       const rows = handles
-        ? (this.db.prepare(due).all(now, now) as Row[]).map(toTask).filter(handles).slice(0, limit)
-        : (this.db.prepare(`${due} LIMIT ?`).all(now, now, limit) as Row[]).map(toTask);
-      const lease = this.db.prepare('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
+        ? (this.sql(due).all(now, now) as Row[]).map(toTask).filter(handles).slice(0, limit)
+        : (this.sql(`${due} LIMIT ?`).all(now, now, limit) as Row[]).map(toTask);
+      const lease = this.sql('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
       for (const t of rows) lease.run(now + leaseMs, owner, t.id);
       return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
     });
@@ -206,28 +218,24 @@ export class PublishStore {
    * so a restart does not wait the lease out.
    */
   releaseDeadLeases(now: number, alive: (pid: number) => boolean): void {
-    const owners = this.db
-      .prepare(
-        "SELECT DISTINCT lease_owner AS pid FROM tasks WHERE state = 'pending' AND lease_until > ? AND lease_owner IS NOT NULL",
-      )
-      .all(now) as { pid: number }[];
+    const owners = this.sql(
+      "SELECT DISTINCT lease_owner AS pid FROM tasks WHERE state = 'pending' AND lease_until > ? AND lease_owner IS NOT NULL",
+    ).all(now) as { pid: number }[];
     for (const { pid } of owners) {
       if (!alive(pid))
-        this.db
-          .prepare('UPDATE tasks SET lease_until = 0 WHERE lease_owner = ? AND lease_until > ?')
-          .run(pid, now);
+        this.sql('UPDATE tasks SET lease_until = 0 WHERE lease_owner = ? AND lease_until > ?').run(pid, now);
     }
   }
 
   /** When the next pending task (of those `handles` accepts) falls due (null: none). */
   nextDueAt(handles?: (t: TaskRow) => boolean): number | null {
     if (!handles) {
-      const row = this.db
-        .prepare("SELECT MIN(MAX(next_at, lease_until)) AS at FROM tasks WHERE state = 'pending'")
-        .get() as { at: number | null };
+      const row = this.sql(
+        "SELECT MIN(MAX(next_at, lease_until)) AS at FROM tasks WHERE state = 'pending'",
+      ).get() as { at: number | null };
       return row.at;
     }
-    const rows = (this.db.prepare("SELECT * FROM tasks WHERE state = 'pending'").all() as Row[]).map(toTask);
+    const rows = (this.sql("SELECT * FROM tasks WHERE state = 'pending'").all() as Row[]).map(toTask);
     const due = rows.filter(handles).map((t) => Math.max(t.nextAt, t.leaseUntil));
     return due.length ? Math.min(...due) : null;
   }
@@ -241,11 +249,9 @@ export class PublishStore {
     follow: NewTask[],
   ): boolean {
     return transaction(this.db, () => {
-      const r = this.db
-        .prepare(
-          "UPDATE tasks SET state = 'done', attempts = attempts + 1, last_at = ?, message = ?, public_url = ?, lease_until = 0 WHERE id = ? AND state = 'pending'",
-        )
-        .run(now, message, publicUrl, id);
+      const r = this.sql(
+        "UPDATE tasks SET state = 'done', attempts = attempts + 1, last_at = ?, message = ?, public_url = ?, lease_until = 0 WHERE id = ? AND state = 'pending'",
+      ).run(now, message, publicUrl, id);
       if (Number(r.changes) === 0) return false; // superseded by an edit or a delete meanwhile
       for (const t of follow) this.addTask(t, now);
       return true;
@@ -253,11 +259,9 @@ export class PublishStore {
   }
 
   failTask(id: number, now: number, message: string, nextAt: number | null): void {
-    this.db
-      .prepare(
-        "UPDATE tasks SET state = ?, attempts = attempts + 1, last_at = ?, message = ?, next_at = COALESCE(?, next_at), lease_until = 0 WHERE id = ? AND state = 'pending'",
-      )
-      .run(nextAt === null ? 'failed' : 'pending', now, message, nextAt, id);
+    this.sql(
+      "UPDATE tasks SET state = ?, attempts = attempts + 1, last_at = ?, message = ?, next_at = COALESCE(?, next_at), lease_until = 0 WHERE id = ? AND state = 'pending'",
+    ).run(nextAt === null ? 'failed' : 'pending', now, message, nextAt, id);
   }
 
   /**
@@ -266,15 +270,13 @@ export class PublishStore {
    */
   repointPings(cloudEndpoint: string, sinks: readonly { kind: string; url: string }[]): void {
     transaction(this.db, () => {
-      this.db
-        .prepare("UPDATE tasks SET endpoint = ? WHERE kind = 'ping' AND target = 'cloud' AND state <> 'done'")
-        .run(cloudEndpoint);
-      const owed = this.db
-        .prepare(
-          "SELECT id, target, endpoint FROM tasks WHERE kind = 'ping' AND target <> 'cloud' AND state <> 'done'",
-        )
-        .all() as { id: number; target: string; endpoint: string }[];
-      const drop = this.db.prepare('DELETE FROM tasks WHERE id = ?');
+      this.sql(
+        "UPDATE tasks SET endpoint = ? WHERE kind = 'ping' AND target = 'cloud' AND state <> 'done'",
+      ).run(cloudEndpoint);
+      const owed = this.sql(
+        "SELECT id, target, endpoint FROM tasks WHERE kind = 'ping' AND target <> 'cloud' AND state <> 'done'",
+      ).all() as { id: number; target: string; endpoint: string }[];
+      const drop = this.sql('DELETE FROM tasks WHERE id = ?');
       for (const t of owed) {
         if (!sinks.some((s) => s.kind === t.target && s.url === t.endpoint)) drop.run(t.id);
       }
@@ -283,54 +285,44 @@ export class PublishStore {
 
   hasOwedHostingSave(): boolean {
     return (
-      this.db
-        .prepare(
-          "SELECT 1 FROM tasks WHERE kind = 'save' AND target = 'hosting' AND state = 'pending' LIMIT 1",
-        )
-        .get() !== undefined
+      this.sql(
+        "SELECT 1 FROM tasks WHERE kind = 'save' AND target = 'hosting' AND state = 'pending' LIMIT 1",
+      ).get() !== undefined
     );
   }
 
   /** Drops post-less rebuilds not yet running (a new one is about to cover them). */
   dropOwedRebuilds(now: number): void {
-    this.db
-      .prepare(
-        "DELETE FROM tasks WHERE post_id IS NULL AND kind = 'save' AND state = 'pending' AND lease_until <= ?",
-      )
-      .run(now);
+    this.sql(
+      "DELETE FROM tasks WHERE post_id IS NULL AND kind = 'save' AND state = 'pending' AND lease_until <= ?",
+    ).run(now);
   }
 
   /** Tasks of a post's current revision, in order. */
   tasksOf(postId: number, rev: number): TaskRow[] {
     return (
-      this.db
-        .prepare('SELECT * FROM tasks WHERE post_id = ? AND rev = ? ORDER BY id')
-        .all(postId, rev) as Row[]
+      this.sql('SELECT * FROM tasks WHERE post_id = ? AND rev = ? ORDER BY id').all(postId, rev) as Row[]
     ).map(toTask);
   }
 
   getTask(id: number): TaskRow | null {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
     return row ? toTask(row) : null;
   }
 
   /** Settings changed (a new target, a new cloud): failed tasks get another chance now. */
   retryFailed(now: number): void {
-    this.db
-      .prepare("UPDATE tasks SET state = 'pending', next_at = ?, attempts = 0 WHERE state = 'failed'")
-      .run(now);
+    this.sql("UPDATE tasks SET state = 'pending', next_at = ?, attempts = 0 WHERE state = 'failed'").run(now);
   }
 
   // ---- hosted documents
 
   putDocument(doc: StoredDocument): void {
-    this.db
-      .prepare(
-        `INSERT INTO documents (path, body, content_type, etag, modified_at) VALUES (?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO documents (path, body, content_type, etag, modified_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(path) DO UPDATE SET body = excluded.body, content_type = excluded.content_type,
            etag = excluded.etag, modified_at = excluded.modified_at WHERE documents.etag <> excluded.etag`,
-      )
-      .run(doc.path, doc.body, doc.contentType, doc.etag, doc.modifiedAt);
+    ).run(doc.path, doc.body, doc.contentType, doc.etag, doc.modifiedAt);
   }
 
   /** A whole site in one transaction: readers never see the RSS of one save and the Atom of another. */
@@ -341,7 +333,7 @@ export class PublishStore {
   }
 
   getDocument(path: string): StoredDocument | null {
-    const row = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(path) as Row | undefined;
+    const row = this.sql('SELECT * FROM documents WHERE path = ?').get(path) as Row | undefined;
     if (!row) return null;
     return {
       path: String(row.path),
@@ -355,9 +347,7 @@ export class PublishStore {
   // ---- settings and draft
 
   getValue<T>(key: string, fallback: T): T {
-    const row = this.db.prepare('SELECT value FROM kv WHERE key = ?').get(key) as
-      | { value: string }
-      | undefined;
+    const row = this.sql('SELECT value FROM kv WHERE key = ?').get(key) as { value: string } | undefined;
     if (!row) return fallback;
     try {
       return JSON.parse(row.value) as T;
@@ -368,14 +358,12 @@ export class PublishStore {
 
   setValue(key: string, value: unknown): void {
     if (value === null || value === undefined) {
-      this.db.prepare('DELETE FROM kv WHERE key = ?').run(key);
+      this.sql('DELETE FROM kv WHERE key = ?').run(key);
       return;
     }
-    this.db
-      .prepare(
-        'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      )
-      .run(key, JSON.stringify(value));
+    this.sql(
+      'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, JSON.stringify(value));
   }
 }
 
