@@ -54,6 +54,18 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
   await expect(count).toHaveText('0 left');
   await expect(count).not.toHaveClass(/over/);
 
+  // A file too large for browser mode's command channel is refused here, with the way out.
+  const huge = await page.evaluateHandle(`(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(8 * 1024 * 1024)], 'film.mov', { type: 'video/quicktime' }));
+    return dt;
+  })()`);
+  await composer.dispatchEvent('drop', { dataTransfer: huge });
+  await expect(page.getByTestId('composer-error')).toContainText(
+    'film.mov is 8 MB; files up to 7 MB can be attached here. Put it online and give its address',
+  );
+  await expect(page.getByTestId('composer-file')).toHaveCount(0);
+
   // Drag-and-drop a local file onto the composer: it is read and attached by name and size.
   // (A string script: this file is type-checked without the DOM library.)
   const dataTransfer = await page.evaluateHandle(`(() => {

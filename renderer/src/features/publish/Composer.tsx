@@ -5,7 +5,6 @@
  * A new post's draft is saved through the API as it is typed, so it survives a restart.
  */
 import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
-import type { PostInput } from '../../../../src/app/api';
 import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
 import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
@@ -17,13 +16,13 @@ import {
   emptyDraft,
   fromPostInput,
   fromPostView,
-  isEmpty,
+  toDraftInput,
   toPostInput,
 } from './draft';
 import { EnclosureField } from './EnclosureField';
 import { keepFocusInside } from './focus-trap';
 import { OutlineEditor } from './OutlineEditor';
-import { readDroppedFile } from './read-file';
+import { maxEnclosureBytes, readDroppedFile } from './read-file';
 import { useComposerKey } from './useComposerKey';
 import { useWindowFileDrop } from './useWindowFileDrop';
 import './publish.css';
@@ -79,7 +78,7 @@ function ComposerDialog({
     if (editingId !== null || !touched.current) return;
     const d = latest.current;
     getClient()
-      .saveDraft(isEmpty(d) ? null : toPostInput(d))
+      .saveDraft(toDraftInput(d))
       .catch(() => {});
   };
 
@@ -126,7 +125,7 @@ function ComposerDialog({
   // Autosave a new post's draft (an edit is not a draft: its post is already stored).
   useEffect(() => {
     if (editingId !== null || !touched.current) return;
-    const input: PostInput | null = isEmpty(draft) ? null : toPostInput(draft);
+    const input = toDraftInput(draft);
     const timer = setTimeout(() => {
       getClient()
         .saveDraft(input)
@@ -143,7 +142,8 @@ function ComposerDialog({
 
   async function attach(file: File) {
     try {
-      change({ enclosureFile: await readDroppedFile(file), enclosureUrl: '' });
+      const max = maxEnclosureBytes(getClient().transport);
+      change({ enclosureFile: await readDroppedFile(file, max), enclosureUrl: '' });
     } catch (e) {
       setError(errorMessage(e));
     }

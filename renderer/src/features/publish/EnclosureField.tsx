@@ -3,7 +3,7 @@
  * dropped anywhere on the composer (the drop itself is handled by the composer; this shows it).
  */
 import { useRef } from 'react';
-import { type DroppedFile, formatBytes } from './draft';
+import { DRAFT_FILE_MAX_BYTES, type DroppedFile, formatBytes } from './draft';
 
 interface Props {
   url: string;
@@ -24,6 +24,7 @@ export function EnclosureField({ url, file, onUrl, onFile, onClearFile }: Props)
           )}
           <span>
             Attached: <strong>{file.fileName}</strong> ({formatBytes(file.size)}), hosted by Tidings
+            {file.size > DRAFT_FILE_MAX_BYTES && ' (too large to keep in the draft: it goes out with Post)'}
           </span>
           <button type="button" className="link-button danger" onClick={onClearFile}>
             Remove

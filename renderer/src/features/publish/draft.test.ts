@@ -10,6 +10,7 @@ import {
   isEmpty,
   newChild,
   parseTags,
+  toDraftInput,
   toPostInput,
   updateChildren,
 } from './draft';
@@ -112,6 +113,22 @@ describe('composer draft', () => {
     const next = updateChildren(tree, [0], (list) => [...list, newChild('c')]);
     expect(next[0]?.children.map((c) => c.text)).toEqual(['b', 'c']);
     expect(tree[0]?.children).toHaveLength(1);
+  });
+
+  it('keeps a small file in the draft, leaves a large one for Post, and saves nothing for an empty form', () => {
+    const small = { fileName: 's.png', dataBase64: 'AAAA', size: 3 };
+    const large = { fileName: 'l.mov', dataBase64: 'AAAA', size: 3 * 1024 * 1024 };
+    expect(toDraftInput({ ...emptyDraft(), text: 'x', enclosureFile: small })?.enclosure).toEqual({
+      fileName: 's.png',
+      dataBase64: 'AAAA',
+    });
+    const kept = toDraftInput({ ...emptyDraft(), text: 'x', enclosureFile: large });
+    expect(kept?.text).toBe('x');
+    expect(kept?.enclosure).toBeNull();
+    expect(toPostInput({ ...emptyDraft(), text: 'x', enclosureFile: large }).enclosure).toMatchObject({
+      fileName: 'l.mov',
+    });
+    expect(toDraftInput(emptyDraft())).toBeNull();
   });
 
   it('knows an empty form and a base64 size', () => {

@@ -81,6 +81,20 @@ export function toPostInput(draft: ComposerDraft): PostInput {
   };
 }
 
+/** Files up to this size ride along in the saved draft; larger ones are sent only with Post. */
+export const DRAFT_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * What the draft keeps: the same as Post would send, minus a large attached file (the draft is
+ * saved again at every pause in typing; megabytes each time would make typing slow).
+ */
+export function toDraftInput(draft: ComposerDraft): PostInput | null {
+  if (isEmpty(draft)) return null;
+  const input = toPostInput(draft);
+  if (draft.enclosureFile && draft.enclosureFile.size > DRAFT_FILE_MAX_BYTES) input.enclosure = null;
+  return input;
+}
+
 function childrenFromInput(children: PostInput[] | undefined): ChildDraft[] {
   return (children ?? []).map((c) => ({ ...newChild(c.text), children: childrenFromInput(c.children) }));
 }

@@ -1,13 +1,23 @@
 /** A local file as base64 (no data: prefix), so a dropped photo crosses IPC/HTTP inside JSON. */
 import type { DroppedFile } from './draft';
 
-/** Larger files are refused here with a reason, before any bytes travel. */
-export const MAX_ENCLOSURE_BYTES = 50 * 1024 * 1024;
+/**
+ * The largest file the composer sends. Browser mode carries commands over HTTP with a 10 MB body
+ * cap (base64 adds a third): 7 MB fits. Electron's IPC has no such cap; 200 MB is the core's own.
+ */
+export function maxEnclosureBytes(transport: 'electron' | 'browser'): number {
+  return transport === 'browser' ? 7 * 1024 * 1024 : 200 * 1024 * 1024;
+}
 
-export function readDroppedFile(file: File): Promise<DroppedFile> {
-  if (file.size > MAX_ENCLOSURE_BYTES) {
+const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+
+export function readDroppedFile(file: File, maxBytes: number): Promise<DroppedFile> {
+  if (file.size > maxBytes) {
     return Promise.reject(
-      new Error(`${file.name} is ${Math.round(file.size / 1024 / 1024)} MB; the limit for a file is 50 MB.`),
+      new Error(
+        `${file.name} is ${mb(file.size)}; files up to ${mb(maxBytes)} can be attached here. ` +
+          'Put it online and give its address as the enclosure instead.',
+      ),
     );
   }
   return new Promise((resolve, reject) => {
