@@ -100,6 +100,14 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
   await expect(card.getByTestId('post-ping').first()).toContainText('ok');
   await w.screenshot({ path: `${SHOTS}/publish-writer-my-posts.png`, fullPage: true });
   await r.screenshot({ path: `${SHOTS}/publish-reader-river-tunnel.png`, fullPage: true });
+
+  // The hosted home page, as anyone on the internet sees it through the tunnel: both posts, and
+  // autodiscovery links for the three formats.
+  const site = await w.context().newPage();
+  await site.goto(home);
+  await expect(site.locator('body')).toContainText('Hello, reader 👋');
+  await expect(site.locator('link[rel="alternate"]')).toHaveCount(3);
+  await site.screenshot({ path: `${SHOTS}/publish-hosted-home.png`, fullPage: true });
 });
 
 test('saveRss to a standalone tidings cloud: a post reaches the reader through that cloud', async ({
