@@ -200,17 +200,23 @@ export class PublishStore {
     handles: ((t: TaskRow) => boolean) | undefined = undefined,
     owner: number = process.pid,
   ): TaskRow[] {
-    return transaction(this.db, () => {
-      const due =
-        "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id";
-      // Without a filter SQL does the limit; a filtering runner (the CLI) looks at every due task.
-      const rows = handles
-        ? (this.sql(due).all(now, now) as Row[]).map(toTask).filter(handles).slice(0, limit)
-        : (this.sql(`${due} LIMIT ?`).all(now, now, limit) as Row[]).map(toTask);
-      const lease = this.sql('UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ?');
-      for (const t of rows) lease.run(now + leaseMs, owner, t.id);
-      return rows.map((t) => ({ ...t, leaseUntil: now + leaseMs }));
-    });
+    const due =
+      "SELECT * FROM tasks WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY id";
+    // Without a filter SQL does the limit; a filtering runner (the CLI) looks at every due task.
+    const rows = handles
+      ? (this.sql(due).all(now, now) as Row[]).map(toTask).filter(handles).slice(0, limit)
+      : (this.sql(`${due} LIMIT ?`).all(now, now, limit) as Row[]).map(toTask);
+    // Nothing due (the common case): no write transaction at all.
+    if (rows.length === 0) return [];
+    // Leased only if still pending and free: another process may have taken it since we looked.
+    const lease = this.sql(
+      "UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ? AND state = 'pending' AND lease_until <= ?",
+    );
+    return transaction(this.db, () =>
+      rows
+        .filter((t) => Number(lease.run(now + leaseMs, owner, t.id, now).changes) === 1)
+        .map((t) => ({ ...t, leaseUntil: now + leaseMs })),
+    );
   }
 
   /**
