@@ -279,3 +279,35 @@ describe('a new public address', () => {
     ]);
   });
 });
+
+describe('edit and delete', () => {
+  it('rebuild the feed and ping again each time', async () => {
+    const cloud = await server((_req, res) =>
+      xmlrpc(res, '<result success="true" msg="Thanks for the ping."/>'),
+    );
+    const h = await harness({
+      cloud: { domain: '127.0.0.1', port: cloud.port, path: '/pleaseNotify', protocol: 'http-post' },
+    });
+    const pings = () => cloud.requests.filter((q) => q.path === '/ping').length;
+    const r = await h.publisher.post({ text: 'first words' });
+    const id = r.ok ? r.value.id : 0;
+    await untilState(h, id, 'published');
+    expect(pings()).toBe(1);
+    const e = await h.publisher.edit(id, { text: 'better words', tags: ['edited'] });
+    expect(e.ok && e.value.state).toBe('queued');
+    await untilState(h, id, 'published');
+    expect(pings()).toBe(2);
+    expect(await (await fetch(`${h.base}/site/feed.xml`)).text()).toContain(
+      '<description>better words</description>',
+    );
+    expect(h.publisher.delete(id).ok).toBe(true);
+    const deadline = Date.now() + 5000;
+    while (pings() < 3 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    expect(pings()).toBe(3);
+    expect(await (await fetch(`${h.base}/site/feed.xml`)).text()).not.toContain('<item>');
+    expect(h.publisher.delete(id)).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'post.notFound' }),
+    });
+  });
+});
