@@ -31,7 +31,20 @@ const TIMEOUT_MS = 10_000;
 const here = import.meta.dirname;
 let errors = 0;
 
-const nextLine = (lines: Interface) => new Promise<string>((resolve) => lines.once('line', resolve));
+/** The child's next line, or a readable failure when it says nothing in time (or died). */
+const nextLine = (lines: Interface, what: string, ms = 15_000) =>
+  new Promise<string>((resolve, reject) => {
+    const onLine = (line: string) => {
+      clearTimeout(timer);
+      resolve(line);
+    };
+    // A late line must not be taken by this (given-up) wait: the listener goes with the timeout.
+    const timer = setTimeout(() => {
+      lines.off('line', onLine);
+      reject(new Error(`bench: the writer did not answer (${what}) in ${ms} ms`));
+    }, ms);
+    lines.once('line', onLine);
+  });
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -82,7 +95,7 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
     },
   );
   const out = createInterface({ input: writer.stdout! });
-  const ready = await nextLine(out);
+  const ready = await nextLine(out, 'ready', 120_000);
   if (!ready.startsWith('ready ')) throw new Error(`writer: ${ready}`);
   const home = ready.slice('ready '.length);
   const { app, dir } = await startReader(mode, tunnel);
@@ -113,7 +126,7 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
     );
     const started = performance.now();
     writer.stdin!.write(`post ${n}\n`);
-    const answer = await nextLine(out);
+    const answer = await nextLine(out, `post ${n}`).catch((e: Error) => e.message);
     const outcome = await Promise.race([changed, timeout]);
     const elapsed = performance.now() - started;
     if (!answer.endsWith(' ok') || outcome === 'timeout') {
@@ -132,7 +145,7 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
   );
   const exited = new Promise((r) => writer.once('exit', r));
   writer.stdin!.write('stop\n');
-  console.log(`${mode}: ${await nextLine(out)}`);
+  console.log(`${mode}: ${await nextLine(out, 'stop').catch((e: Error) => e.message)}`);
   await exited;
   await app.stop();
   rmSync(dir, { recursive: true, force: true });
