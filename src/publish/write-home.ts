@@ -19,7 +19,7 @@ export function writeHome(site: SiteInput): string {
         `<article id="${esc(p.guid)}">`,
         `<p>${postHtml(p.text)}</p>`,
         p.link ? `<p><a href="${esc(p.link)}">${esc(p.link)}</a></p>` : '',
-        url ? `<p><a href="${esc(url)}">${esc(p.enclosure?.type ?? 'file')}</a></p>` : '',
+        url ? `<p>${media(url, p.enclosure?.type ?? '')}</p>` : '',
         p.tags.length ? `<p class="tags">${p.tags.map(esc).join(' · ')}</p>` : '',
         outline(p.children, site.mediaBase),
         `<footer><time datetime="${when}">${when.replace('T', ' ').slice(0, 16)} UTC</time></footer>`,
@@ -41,6 +41,7 @@ ${alt('application/feed+json', site.urls.json, `${site.title} (JSON Feed)`)}
 <body>
 <h1>${esc(site.title)}</h1>
 <p>${esc(site.description)}</p>
+${subscribe(site)}
 ${posts}
 </body>
 </html>
@@ -57,4 +58,29 @@ function outline(children: readonly PostContent[], mediaBase: string | null): st
     return `<li>${postHtml(c.text)}${link}${media}${outline(c.children, mediaBase)}</li>`;
   });
   return `<ul>${items.join('')}</ul>`;
+}
+
+/** Visible links to the feeds, for people (readers use the <link> tags). */
+function subscribe(site: SiteInput): string {
+  const links = (
+    [
+      ['RSS', site.urls.rss],
+      ['Atom', site.urls.atom],
+      ['JSON Feed', site.urls.json],
+      ['Blogroll', site.blogroll],
+    ] as const
+  )
+    .filter(([, url]) => url)
+    .map(([name, url]) => `<a href="${esc(url!)}">${name}</a>`);
+  return links.length ? `<p class="tags">Subscribe: ${links.join(' · ')}</p>` : '';
+}
+
+/** The enclosure shown as what it is: a picture, a player, or a link. */
+function media(url: string, type: string): string {
+  const u = esc(url);
+  if (type.startsWith('image/')) return `<img src="${u}" alt="" loading="lazy" style="max-width:100%">`;
+  if (type.startsWith('audio/')) return `<audio controls preload="none" src="${u}"></audio>`;
+  if (type.startsWith('video/'))
+    return `<video controls preload="none" src="${u}" style="max-width:100%"></video>`;
+  return `<a href="${u}">${esc(type || 'file')}</a>`;
 }
