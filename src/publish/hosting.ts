@@ -69,6 +69,13 @@ export function createHostingHandler(deps: HostingDeps): Handler {
       vary: 'Accept-Encoding',
       'x-content-type-options': 'nosniff',
     });
+    // The home page needs no script at all: say so, in case an escaping slip ever lets one in.
+    if (doc.contentType.startsWith('text/html')) {
+      headers.set(
+        'content-security-policy',
+        "default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'",
+      );
+    }
     // Hosted files are the user's, not ours to run: an SVG or HTML file gets no script here.
     if (doc.modifiedAt === 0)
       headers.set(

@@ -170,7 +170,9 @@ describe('publishing from the app', () => {
       `<source:blogroll>${base}/site/blogroll.opml</source:blogroll>`,
     );
     // The API stays off this port; the home page names the feeds.
-    const home = await (await fetch(`${base}/site/`)).text();
+    const homeRes = await fetch(`${base}/site/`);
+    expect(homeRes.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const home = await homeRes.text();
     expect(home).toContain(`href="${base}/site/feed.xml"`);
   });
 
