@@ -161,3 +161,47 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
   await w.screenshot({ path: `${SHOTS}/publish-writer-saverss-posts.png`, fullPage: true });
   await r.screenshot({ path: `${SHOTS}/publish-reader-river-saverss.png`, fullPage: true });
 });
+
+test('a private hosted feed (WSSE): refused without the login, read with it', async ({ browser }) => {
+  const port = await freePort();
+  const writer = track(
+    await startTidings([
+      '--no-tunnel',
+      '--public-url',
+      `http://127.0.0.1:${port}`,
+      '--receiver-port',
+      String(port),
+      '--allow-loopback',
+    ]),
+  );
+  const reader = await startReader();
+
+  const w = await openPage(browser, writer.openUrl);
+  await w.getByTestId('settings-toggle').click();
+  await w.getByTestId('publish-title').fill('Members Desk');
+  await w.getByLabel('Who may read it').selectOption('wsse');
+  await w.getByLabel("Readers' user name").fill('member');
+  await w.getByLabel("Readers' password").fill('s3cret words');
+  await w.getByTestId('publish-settings-save').click();
+  await expect(w.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  const rssRow = w.getByTestId('publish-urls').locator('li').filter({ hasText: 'RSS' });
+  const feedUrl = (await rssRow.locator('code').textContent())!.trim();
+  await w.getByTestId('settings-toggle').click();
+  await postFromComposer(w, 'For readers with the login');
+  await w.getByTestId('my-posts-link').click();
+  await expect(w.getByTestId('post-state').first()).toHaveText('Published', { timeout: 15_000 });
+
+  const r = await openPage(browser, reader.openUrl);
+  await r.getByTestId('add-feed-input').fill(feedUrl);
+  await r.getByTestId('add-feed-submit').click();
+  await expect(r.getByTestId('add-feed-error')).toContainText('401', { timeout: 15_000 });
+  await r.screenshot({ path: `${SHOTS}/publish-private-refused.png` });
+
+  await r.getByTestId('add-feed-login').locator('summary').click();
+  await r.getByTestId('add-feed-login').locator('select').selectOption('wsse');
+  await r.getByTestId('add-feed-username').fill('member');
+  await r.getByTestId('add-feed-password').fill('s3cret words');
+  await r.getByTestId('add-feed-submit').click();
+  await expect(r.getByTestId('river')).toContainText('For readers with the login', { timeout: 15_000 });
+  await expect(r.getByTestId('feed-row').filter({ hasText: 'Members Desk' })).toBeVisible();
+});
