@@ -35,6 +35,7 @@ export const createPostsSlice =
   (api: TidingsApi): SliceCreator<PostsSlice> =>
   (set, get) => {
     // Ids deleted while a listPosts() was in flight: its (older) answer must not bring them back.
+    // Kept for the page's life: post ids are never reused (publish.db's AUTOINCREMENT).
     const deleted = new Set<number>();
     // A command's answer is a snapshot from when the core answered; a 'post.changed' event that
     // beat it over the wire (WebSocket vs HTTP) is newer and must win (as in feeds-slice).
