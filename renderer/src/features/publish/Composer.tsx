@@ -173,7 +173,13 @@ function ComposerDialog({
         return;
       }
       touched.current = false;
-      if (editingId === null) await getClient().saveDraft(null);
+      // The post is stored: whatever happens to clearing the draft, the dialog closes (an error
+      // here must not invite a second Post of the same text).
+      if (editingId === null) {
+        await getClient()
+          .saveDraft(null)
+          .catch(() => {});
+      }
       close(true);
     } catch (e) {
       setError(errorMessage(e));
