@@ -100,6 +100,32 @@ describe('tidings post', () => {
     expect((await tidings('posts', '--data', data)).stdout.trim()).toBe('No posts yet.');
   });
 
+  it('shows and changes the publish settings, passwords masked, bad ones refused', async () => {
+    const data = join(root, 'settings');
+    const set = await tidings(
+      'publish-settings',
+      '--set',
+      JSON.stringify({
+        title: 'CLI notes',
+        saveRss: { enabled: true, cloudUrl: 'http://127.0.0.1:1/RPC2', username: 'me', password: 'secret' },
+      }),
+      '--data',
+      data,
+    );
+    expect(set.code).toBe(0);
+    const shown = JSON.parse(set.stdout);
+    expect(shown).toMatchObject({
+      title: 'CLI notes',
+      charLimit: 140,
+      saveRss: { username: 'me', password: '********' },
+    });
+    expect(set.stdout).not.toContain('secret');
+    const bad = await tidings('publish-settings', '--set', '{"charLimit":0}', '--data', data);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('tidings: The character limit must be a whole number from 1 to 100000.');
+    expect((await tidings('publish-settings', '--set', 'nope', '--data', data)).code).toBe(2);
+  });
+
   it('leaves built-in hosting to the app, which publishes the post when it runs', async () => {
     const data = dataWith('hosting', {});
     const r = await tidings('post', 'for the app to host', '--wait', '0', '--data', data);

@@ -142,3 +142,55 @@ export function describePost(p: PostView): string {
   if (p.saves.length === 0) lines.push('  no save target is on (see the publish settings)');
   return lines.join('\n');
 }
+
+const SETTINGS_HELP = `Usage: tidings publish-settings [--set JSON] [--data DIR]
+
+Prints the writer's settings as JSON (passwords masked); --set merges a JSON patch first, e.g.
+  tidings publish-settings --set '{"title":"My notes","folder":{"enabled":true,"path":"/srv/www/notes","publicUrl":"https://example.com/notes/"}}'
+Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss, cloud
+("own" or {domain,port,path,protocol}), pingSinks ([{kind,url}]), shareBlogroll.`;
+
+export async function runPublishSettings(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    set: { type: 'string' },
+    data: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(SETTINGS_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  let patch: object | null = null;
+  if (typeof values.set === 'string') {
+    try {
+      patch = JSON.parse(values.set) as object;
+    } catch (e) {
+      throw new UsageError(`--set needs a JSON object: ${(e as Error).message}`);
+    }
+    if (!patch || typeof patch !== 'object' || Array.isArray(patch))
+      throw new UsageError('--set needs a JSON object');
+  }
+  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  try {
+    if (patch) {
+      const r = publisher.updateSettings(patch);
+      if (!r.ok) {
+        console.error(`tidings: ${r.error.message}`);
+        return 1;
+      }
+    }
+    const s = publisher.settings();
+    const mask = (o: { password: string } | null) =>
+      o ? { ...o, password: o.password ? '********' : '' } : o;
+    console.log(
+      JSON.stringify(
+        { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  } finally {
+    await publisher.stop();
+  }
+}

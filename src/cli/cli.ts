@@ -7,7 +7,7 @@ import { describeError } from '../common/errors.ts';
 import { runFetch } from './cli-fetch.ts';
 import { runOpml } from './cli-opml.ts';
 import { runParse } from './cli-parse.ts';
-import { runPost, runPosts } from './cli-post.ts';
+import { runPost, runPosts, runPublishSettings } from './cli-post.ts';
 import { runServe } from './cli-serve.ts';
 
 export class UsageError extends Error {}
@@ -24,6 +24,7 @@ Commands:
   post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
                                     Write a post: saved and pinged (see tidings post --help)
   posts [--json] [--data DIR]       Your posts with their publish state
+  publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
 
 Run tidings <command> --help for a command's options.`;
 
@@ -43,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runPost(rest);
       case 'posts':
         return await runPosts(rest);
+      case 'publish-settings':
+        return await runPublishSettings(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);
