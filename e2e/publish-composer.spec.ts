@@ -157,12 +157,16 @@ async function publishEditDelete(page: Page, openUrl: string, enclosureUrl: stri
   await page.getByTestId('composer-add-child').click();
   await page.getByTestId('composer-child-input').fill('A sub-item');
   await page.screenshot({ path: `${SHOTS}/publish-composer.png` });
-  await page.getByTestId('composer-post').click();
+  // An impatient double Ctrl+Enter posts once.
+  await page.getByTestId('composer-text').focus();
+  await page.keyboard.press('Control+Enter');
+  await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('composer')).toBeHidden();
 
   await page.getByTestId('my-posts-link').click();
   const card = page.getByTestId('post-card').first();
   await expect(card.getByTestId('post-text')).toHaveText('Hello from the composer 👋 <b>not bold</b> & co');
+  await expect(page.getByTestId('post-card')).toHaveCount(1);
   await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
   await expect(card).toContainText('A sub-item');
   await expect(card).toContainText(`${enclosureUrl} (audio/mpeg, 1234 bytes)`);

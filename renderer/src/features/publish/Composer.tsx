@@ -66,6 +66,7 @@ function ComposerDialog({
   const [goesTo, setGoesTo] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
   const [dragging, setDragging] = useState(false);
   // The saved draft is loaded once; typing before it arrives wins over it.
   const touched = useRef(false);
@@ -158,12 +159,14 @@ function ComposerDialog({
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (busy) return;
+    // A ref, not the `busy` state: two quick Ctrl+Enter land before React re-renders.
+    if (sending.current) return;
     const problem = draftProblem(draft, limit);
     if (problem) {
       setError(problem);
       return;
     }
+    sending.current = true;
     setBusy(true);
     try {
       const input = toPostInput(draft);
@@ -184,6 +187,7 @@ function ComposerDialog({
     } catch (e) {
       setError(errorMessage(e));
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   }
