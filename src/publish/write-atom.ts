@@ -20,6 +20,7 @@ export function writePostsAtom(site: SiteInput): string {
   out.push(`${c}${xmlElement('title', site.title)}`);
   out.push(`${c}<subtitle>${escapeXmlText(site.description)}</subtitle>`);
   out.push(`${c}${xmlElement('id', site.urls.atom ?? site.link)}`);
+  // No posts (all deleted): the epoch, not "now", so the bytes stay a function of the posts.
   out.push(`${c}${xmlElement('updated', iso(lastChange(site.posts)))}`);
   out.push(
     `${c}<link${xmlAttrs([
