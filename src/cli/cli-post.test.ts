@@ -156,4 +156,39 @@ describe('tidings post', () => {
       await app.stop();
     }
   });
+
+  it('with the app running on the same data, a CLI post is saved and pinged once, not by both', async () => {
+    const site = mkdtempSync(join(root, 'both-site-'));
+    const pings = await startServer((_req, res) =>
+      res.end('<result success="true" msg="Thanks for the ping."/>'),
+    );
+    try {
+      const data = dataWith('both', {
+        hosting: { enabled: false, private: null },
+        folder: { enabled: true, path: site, publicUrl: 'https://me.example.com/' },
+        cloud: { domain: '127.0.0.1', port: pings.port, path: '/pleaseNotify', protocol: 'http-post' },
+      });
+      const app = createTidings({ dataDir: data });
+      app.start();
+      try {
+        // Three posts, each racing the app's runner (it looks every 5 s) against the CLI's own.
+        for (const text of ['one', 'two', 'three']) {
+          const r = await tidings('post', text, '--wait', '3', '--data', data);
+          expect(r.code).toBe(0);
+        }
+        await waitFor(
+          async () => (await app.listPosts()).every((p) => p.state === 'published'),
+          15_000,
+          'all published',
+        );
+        await new Promise((res) => setTimeout(res, 5_500)); // one more look by the app's runner
+        expect(pings.requests.filter((q) => q.path === '/ping')).toHaveLength(3);
+        expect((await app.listPosts()).map((p) => p.saves.length)).toEqual([1, 1, 1]);
+      } finally {
+        await app.stop();
+      }
+    } finally {
+      await pings.close();
+    }
+  }, 60_000);
 });
