@@ -153,6 +153,112 @@ export interface Notice {
 /** Command results that can fail on user input are values, not exceptions. */
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
+// ---- The writer (issue 7): posts, where they are saved, whom they ping ----
+
+/** What the composer (or the CLI) sends: one post, its optional link/enclosure/tags and outline. */
+export interface PostInput {
+  /** At most PublishSettings.charLimit grapheme clusters (src/publish/graphemes.ts counts them). */
+  text: string;
+  link?: string | null;
+  /**
+   * A URL (type and length are found by HEAD, falling back to a ranged GET), or a local file the
+   * core copies into its data and hosts: `filePath` (CLI, Electron) or `fileName` + `dataBase64`
+   * (drag-and-drop in the renderer).
+   */
+  enclosure?: { url?: string; filePath?: string; fileName?: string; dataBase64?: string } | null;
+  tags?: string[];
+  /** Sub-items, an outline to any depth (written as rssCloud:item elements). */
+  children?: PostInput[];
+}
+
+/** One save target's state for a post. */
+export interface PostTargetState {
+  target: string /* 'hosting' | 'folder' | 'saveRss' */;
+  /** The public URL this target serves the feed at (what gets pinged). */
+  publicUrl: string | null;
+  /** null: not tried yet. */
+  ok: boolean | null;
+  message: string | null;
+  /** ISO time of the last attempt. */
+  at: string | null;
+  /** ISO time of the next retry (null: none planned). */
+  nextRetryAt: string | null;
+}
+
+/** One ping's state for a post (one per public URL per cloud/sink). */
+export interface PostPingState {
+  kind: 'cloud' | 'weblogUpdates' | 'httpGet' | 'rssPing';
+  endpoint: string;
+  /** The feed URL that was pinged. */
+  url: string;
+  ok: boolean | null;
+  /** The answer's message (the cloud's msg, weblogUpdates' message) or what failed. */
+  message: string | null;
+  at: string | null;
+  nextRetryAt: string | null;
+}
+
+export interface PostView {
+  id: number;
+  /** Stable id written as the guid (isPermaLink="false"). */
+  guid: string;
+  text: string;
+  link: string | null;
+  enclosure: { url: string; type: string; length: number } | null;
+  tags: string[];
+  /** The outline; children have id 0. */
+  children: PostView[];
+  createdAt: string;
+  updatedAt: string;
+  state: 'queued' | 'publishing' | 'published' | 'retrying' | 'failed';
+  saves: PostTargetState[];
+  pings: PostPingState[];
+  /** The cloud's answer to the latest ping (main/notifications.ts reads this shape). */
+  cloudAnswer: { ok: boolean; message: string; cloud: string } | null;
+}
+
+export interface PublishSettings {
+  title: string;
+  description: string;
+  link: string | null;
+  language: string;
+  /** Grapheme clusters per post (140). */
+  charLimit: number;
+  /** Newest posts in the feed (25); all are kept. */
+  feedSize: number;
+  /** Built-in hosting on the receiver's server; `private` asks readers for a login. */
+  hosting: {
+    enabled: boolean;
+    private: null | { scheme: 'basic' | 'wsse'; username: string; password: string };
+  };
+  /** A folder on disk (a static site, a synced folder) served at publicUrl. */
+  folder: { enabled: boolean; path: string; publicUrl: string } | null;
+  /** A remote cloud with rssCloud.saveRss: the URL it returns is the feed's public URL. */
+  saveRss: { enabled: boolean; cloudUrl: string; username: string; password: string } | null;
+  /** The cloud named in the feed's <cloud> element: the app's own, or another. */
+  cloud:
+    | 'own'
+    | {
+        domain: string;
+        port: number;
+        path: string;
+        protocol: 'http-post' | 'https-post' | 'xml-rpc';
+        registerProcedure?: string;
+      };
+  pingSinks: { kind: 'weblogUpdates' | 'httpGet' | 'rssPing'; url: string }[];
+  /** Publish an OPML blogroll of the subscriptions. */
+  shareBlogroll: boolean;
+}
+
+export interface PublishInfo {
+  /** Where the hosted feeds and home page are (null when hosting is off or no address yet). */
+  feedUrls: { rss: string | null; atom: string | null; json: string | null; home: string | null };
+  /** Every public URL of the RSS feed (hosting, folder, saveRss): each one is pinged. */
+  publicUrls: string[];
+  /** The <cloud> element the feed carries. */
+  cloud: CloudElement | null;
+}
+
 export interface TidingsApi {
   subscribe(input: SubscribeInput): Promise<ApiResult<FeedView>>;
   unsubscribe(feedId: number): Promise<void>;
@@ -173,6 +279,21 @@ export interface TidingsApi {
   activity(limit?: number): Promise<ActivityEntry[]>;
   /** Real-time reading's public address and tunnel state. */
   realtimeInfo(): Promise<RealtimeInfo>;
+  /** Store a post (one transaction), then save and ping it in the background (see post.changed). */
+  post(input: PostInput): Promise<ApiResult<PostView>>;
+  /** Change a post: the feed is rebuilt, saved and pinged again. */
+  editPost(id: number, input: PostInput): Promise<ApiResult<PostView>>;
+  deletePost(id: number): Promise<ApiResult<true>>;
+  /** Every post, newest first, with its publish state. */
+  listPosts(): Promise<PostView[]>;
+  /** The composer's draft, kept across restarts (null clears it). */
+  saveDraft(draft: PostInput | null): Promise<void>;
+  getDraft(): Promise<PostInput | null>;
+  getPublishSettings(): Promise<PublishSettings>;
+  updatePublishSettings(patch: Partial<PublishSettings>): Promise<ApiResult<PublishSettings>>;
+  publishInfo(): Promise<PublishInfo>;
+  /** Grapheme clusters in text (the renderer counts itself with src/publish/graphemes.ts). */
+  countChars(text: string): Promise<number>;
 }
 
 export interface TidingsEvents {
@@ -204,6 +325,9 @@ export interface TidingsEvents {
   'shell.importRequest': { fileName: string; text: string; suggested: boolean };
   /** A notification was clicked: show this feed (null: the whole river) and item. */
   'shell.openItem': { feedId: number | null; itemId: number | null };
+  /** A post was made, edited, or its saves/pings progressed. */
+  'post.changed': PostView;
+  'post.deleted': { id: number };
 }
 
 export type EventName = keyof TidingsEvents;
@@ -232,6 +356,16 @@ export const API_METHODS = [
   'progress',
   'activity',
   'realtimeInfo',
+  'post',
+  'editPost',
+  'deletePost',
+  'listPosts',
+  'saveDraft',
+  'getDraft',
+  'getPublishSettings',
+  'updatePublishSettings',
+  'publishInfo',
+  'countChars',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

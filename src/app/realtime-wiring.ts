@@ -9,7 +9,9 @@ import type { DatabaseSync } from 'node:sqlite';
 import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
 import { describeError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
+import { readOwnSiteLocally } from '../publish/own-site-http.ts';
 import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../realtime/realtime.ts';
+import type { Mount } from '../realtime/receiver-server.ts';
 import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
@@ -102,7 +104,13 @@ export function realtimeSettings(store: Store, options: RealtimeOptions | null):
  */
 export function attachRealtime(
   ctx: AppContext,
-  opts: { dataDir: string; options: RealtimeOptions; settings: RealtimeSettingsAccess },
+  opts: {
+    dataDir: string;
+    options: RealtimeOptions;
+    settings: RealtimeSettingsAccess;
+    /** More routes on the receiver's port (the writer's hosted site). */
+    extra?: readonly Mount[];
+  },
 ): { start(): void; started(): Promise<unknown>; stop(): Promise<void> } {
   const { store, events } = ctx;
   const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
@@ -114,20 +122,34 @@ export function attachRealtime(
   // The user's own cloud rides on the receiver's server (one tunnel serves both): readers of the
   // feeds this install publishes ask it for notifications at <public URL>/cloud/pleaseNotify.
   const allow = opts.options.ownCloudAllow ?? {};
+  const cloudHttp = createHttpClient({
+    version: APP_VERSION,
+    projectUrl: PROJECT_URL,
+    hostPolicy: { allowLoopback: allow.loopback ?? false, allowPrivate: allow.private ?? false },
+    maxSocketsPerHost: 64,
+  });
+  // Reading our own hosted feed to verify a ping goes to the receiver on loopback, not round the
+  // tunnel service (src/publish/own-site-http.ts); everything else keeps the policy above.
+  const ownSiteHttp = createHttpClient({
+    version: APP_VERSION,
+    projectUrl: PROJECT_URL,
+    hostPolicy: { allowLoopback: true },
+  });
   const ownCloud = createCloud({
     dbPath: join(opts.dataDir, 'cloud.db'),
-    http: createHttpClient({
-      version: APP_VERSION,
-      projectUrl: PROJECT_URL,
-      hostPolicy: { allowLoopback: allow.loopback ?? false, allowPrivate: allow.private ?? false },
-      maxSocketsPerHost: 64,
+    http: readOwnSiteLocally(cloudHttp, ownSiteHttp, () => {
+      const info = ctx.realtime?.info();
+      return info ? { publicUrl: info.publicUrl, localUrl: info.receiverUrl } : null;
     }),
     clock: ctx.clock,
     basePath: OWN_CLOUD_PATH,
     allow,
   });
   const realtime = createRealtime({
-    extra: [{ prefix: OWN_CLOUD_PATH, handle: (req, info) => ownCloud.handle(req, info), strip: false }],
+    extra: [
+      { prefix: OWN_CLOUD_PATH, handle: (req, info) => ownCloud.handle(req, info), strip: false },
+      ...(opts.extra ?? []),
+    ],
     store,
     db,
     http: ctx.http,
@@ -168,6 +190,8 @@ export function attachRealtime(
       await starting;
       await realtime.stop();
       await ownCloud.close();
+      cloudHttp.close();
+      ownSiteHttp.close();
       ctx.ownCloud = null;
       db.close();
     },

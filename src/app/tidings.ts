@@ -24,6 +24,7 @@ import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
+import { attachPublish } from './publish-wiring.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -54,6 +55,8 @@ export interface TidingsOptions {
    * Absent or null: off, nothing listens. Values here win over saved settings for this run.
    */
   realtime?: RealtimeOptions | null;
+  /** The writer's retry back-off (tests shorten it). */
+  publishRetry?: { baseMs?: number; capMs?: number };
 }
 
 export type { RealtimeOptions } from './realtime-wiring.ts';
@@ -124,8 +127,18 @@ export function createTidings(options: TidingsOptions): Tidings {
     }),
   };
 
+  // The writer (src/publish via publish-wiring.ts): its hosted site rides on the receiver's server.
+  const publish = attachPublish(ctx, {
+    dataDir: options.dataDir,
+    ...(options.publishRetry ? { retry: options.publishRetry } : {}),
+  });
   const realtime = options.realtime
-    ? attachRealtime(ctx, { dataDir: options.dataDir, options: options.realtime, settings: rtSettings })
+    ? attachRealtime(ctx, {
+        dataDir: options.dataDir,
+        options: options.realtime,
+        settings: rtSettings,
+        extra: [publish.mount],
+      })
     : null;
 
   let pruneTimer: TimerHandle | null = null;
@@ -144,11 +157,14 @@ export function createTidings(options: TidingsOptions): Tidings {
       }
       ctx.scheduler.start();
       realtime?.start();
+      publish.start();
     },
     realtimeStarted: async () => (realtime ? await realtime.started() : null),
     async stop() {
       pruneTimer?.cancel();
+      // The receiver's server (which serves the hosted site) closes before publish.db does.
       await realtime?.stop();
+      await publish.stop();
       // A huge document being read is not waited for (its feed is read again next start).
       const parsing = ctx.parser.close();
       await ctx.scheduler.stop();
@@ -236,6 +252,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     realtimeInfo: async () => realtimeInfoOf(ctx),
+    ...publish.api,
   };
   return api;
 }

@@ -9,7 +9,7 @@ import { parseCommandArgs, UsageError } from './cli.ts';
 import { defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
 
 const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel-host URL | --no-tunnel]
-                     [--public-url URL] [--receiver-port P]
+                     [--public-url URL] [--receiver-port P] [--allow-loopback]
 
 Runs Tidings in browser mode: the app's core and its window, served on this machine only.
 Prints a URL carrying the access token; open it in a browser. Ctrl-C stops it.
@@ -22,7 +22,9 @@ Only the receiver goes through the tunnel, never this window or its API.
   --tunnel-host URL    the localtunnel server (default: the saved setting, else https://localtunnel.me)
   --no-tunnel          no tunnel for this run (real-time needs --public-url then)
   --public-url URL     your own public address for the receiver (port forward, a server), instead of a tunnel
-  --receiver-port P    the receiver's local port (default 0: any free one; fix it for --public-url)`;
+  --receiver-port P    the receiver's local port (default 0: any free one; fix it for --public-url)
+  --allow-loopback     let your own cloud call back readers on this machine (127.0.0.1: tests, two
+                       Tidings on one computer); off by default, as for \`tidings cloud\``;
 
 export async function runServe(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -33,6 +35,7 @@ export async function runServe(args: string[]): Promise<number> {
     'no-tunnel': { type: 'boolean' },
     'public-url': { type: 'string' },
     'receiver-port': { type: 'string' },
+    'allow-loopback': { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);
@@ -154,6 +157,7 @@ function realtimeOptions(values: Record<string, unknown>): RealtimeOptions & { r
     ...(values['no-tunnel'] ? { tunnelHost: false as const } : tunnelHost ? { tunnelHost } : {}),
     ...(publicUrl ? { publicBaseUrl: publicUrl.replace(/\/+$/, '') } : {}),
     receiverPort,
+    ...(values['allow-loopback'] ? { ownCloudAllow: { loopback: true } } : {}),
   };
 }
 

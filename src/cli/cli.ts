@@ -9,6 +9,7 @@ import { describeError } from '../common/errors.ts';
 import { runFetch } from './cli-fetch.ts';
 import { runOpml } from './cli-opml.ts';
 import { runParse } from './cli-parse.ts';
+import { runPost, runPosts, runPublishSettings } from './cli-post.ts';
 import { runServe } from './cli-serve.ts';
 
 /** The command line is wrong (exit 2); any other error is a failed operation (exit 1). */
@@ -26,6 +27,10 @@ Commands:
   opml import <file> [--data DIR]   Import subscriptions (folders kept)
   opml export [--data DIR]          Print your subscriptions as OPML 2.0
   cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
+  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+                                    Write a post: saved and pinged (see tidings post --help)
+  posts [--json] [--data DIR]       Your posts with their publish state
+  publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
 
 Run tidings <command> --help for a command's options.`;
 
@@ -41,6 +46,12 @@ export async function main(argv: string[]): Promise<number> {
         return await runServe(rest);
       case 'opml':
         return await runOpml(rest);
+      case 'post':
+        return await runPost(rest);
+      case 'posts':
+        return await runPosts(rest);
+      case 'publish-settings':
+        return await runPublishSettings(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);
@@ -74,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 export interface ParsedCommand {
   values: Record<string, string | boolean | undefined>;

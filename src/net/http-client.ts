@@ -14,6 +14,7 @@ import { ACCEPT_ENCODING } from './decompress.ts';
 import { follow } from './follow.ts';
 import { DEFAULT_HOST_POLICY, guardedLookup } from './host-guard.ts';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client-types.ts';
+import { resolveLocalhostNames } from './localhost-names.ts';
 import { badUrl, statusError } from './net-errors.ts';
 import { createAgents } from './send.ts';
 import {
@@ -93,7 +94,7 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
   const policy: HostPolicy = { ...DEFAULT_HOST_POLICY, ...opts.hostPolicy };
   const clock = opts.clock ?? systemClock;
   const agents = createAgents(opts.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST, opts.ca);
-  const lookup = guardedLookup(policy);
+  const lookup = resolveLocalhostNames(guardedLookup(policy));
   const shared = { agents, lookup, policy, connectTimeoutMs: limits.connectTimeoutMs };
 
   async function fetchFeed(req: FeedFetchRequest): Promise<FeedFetchResult> {

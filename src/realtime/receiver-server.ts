@@ -15,6 +15,8 @@ export interface Mount {
   maxBodyBytes?: number;
   /** Hand the mount paths without the prefix (default true: /cloud/ping -> /ping). */
   strip?: boolean;
+  /** Also answer the bare `/` (as `/`): the writer's home page, so the public address alone finds the feed. */
+  root?: boolean;
 }
 
 export interface ReceiverRouter {
@@ -39,6 +41,8 @@ export function createReceiverServer(opts: { receiver: Receiver; extra?: readonl
     const url = new URL(req.url);
     const path = url.pathname;
     if (path.startsWith(RECEIVER_PREFIX)) return opts.receiver.handle(req, info);
+    const root = path === '/' ? mounts.find((m) => m.root) : undefined;
+    if (root) return root.handle(req, info);
     for (const m of mounts) {
       if (path !== m.prefix && !path.startsWith(`${m.prefix}/`)) continue;
       if (m.strip === false) return m.handle(req, info);

@@ -2,7 +2,7 @@
  * The page: feeds on the left, the river (or search results, or a welcome) on the right. The app
  * composes the features; features never import each other.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FeedIcon } from '../components/icons';
 import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
@@ -10,6 +10,10 @@ import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
 import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
+import { Composer } from '../features/publish/Composer';
+import { MyPosts } from '../features/publish/MyPosts';
+import { MyPostsLink, NewPostButton } from '../features/publish/PublishNav';
+import { PublishSettings } from '../features/publish/PublishSettings';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
 import { SearchBox } from '../features/search/SearchBox';
@@ -27,6 +31,11 @@ export function App() {
   const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
   const [activityOpen, setActivityOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const page = useApp((s) => s.page);
+  const setPage = useApp((s) => s.setPage);
+  // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
+  useEffect(() => setPage('river'), [riverKey, setPage]);
 
   if (connection === 'unauthorized') return <Unauthorized />;
 
@@ -38,6 +47,7 @@ export function App() {
           <span>Tidings</span>
         </div>
         <AddFeedForm focus={noFeeds} />
+        <MyPostsLink />
         <FeedList />
         <OpmlButtons />
       </aside>
@@ -46,13 +56,27 @@ export function App() {
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
+          <NewPostButton />
           <ActivityButton open={activityOpen} onToggle={() => setActivityOpen((open) => !open)} />
           <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen((open) => !open)} />
         </header>
-        {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
+        {settingsOpen && (
+          <SettingsPanel onClose={() => setSettingsOpen(false)}>
+            <PublishSettings />
+          </SettingsPanel>
+        )}
         {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
-        {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
+        {page === 'posts' ? (
+          <MyPosts />
+        ) : searching ? (
+          <SearchResults />
+        ) : noFeeds ? (
+          <Welcome />
+        ) : (
+          <River key={riverKey} />
+        )}
       </main>
+      <Composer />
       <Toasts />
       <ShellRequests />
     </div>

@@ -20,6 +20,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     void actions().loadFeeds();
     void actions().refreshHead();
     void loadProgress();
+    // Posts load when "My posts" first opens; after that they follow the events like the rest.
+    if (actions().postsStatus !== 'idle') void actions().loadPosts();
   }
 
   const offs = [
@@ -31,6 +33,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     }),
     client.on('notice', (notice) => actions().pushNotice(notice)),
     client.on('progress', (progress) => actions().setProgress(progress)),
+    client.on('post.changed', (post) => actions().upsertPost(post)),
+    client.on('post.deleted', ({ id }) => actions().removePost(id)),
     client.onConnection((state) => {
       const previous = actions().connection;
       actions().setConnection(state);

@@ -5,6 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { TidingsApi } from '../../../src/app/api';
 import { createFeedsSlice } from './feeds-slice';
+import { createPostsSlice } from './posts-slice';
 import { createRiverSlice } from './river-slice';
 import { createSearchSlice } from './search-slice';
 import type { AppState } from './types';
@@ -16,6 +17,7 @@ export function createAppStore(api: TidingsApi) {
     ...createRiverSlice(api)(...a),
     ...createSearchSlice(api)(...a),
     ...createUiSlice()(...a),
+    ...createPostsSlice(api)(...a),
   }));
 }
 

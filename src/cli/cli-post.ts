@@ -1,0 +1,196 @@
+/**
+ * `tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]` and
+ * `tidings posts [--json]`: the writer for a server with no window. The post goes into the same
+ * publish.db as the app's, through the same checks. This process then does what it can alone
+ * (a folder, a remote saveRss cloud, and their pings) for a few seconds; built-in hosting and the
+ * app's own cloud need the receiver, so a running `tidings serve` on the same data folder picks
+ * those up within seconds (it looks for new tasks every 5 s). Whatever is left stays owed.
+ */
+import { join } from 'node:path';
+import type { PostView } from '../app/api.ts';
+import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
+import { systemClock } from '../common/clock.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import { Publisher } from '../publish/publisher.ts';
+import { parseCommandArgs, UsageError } from './cli.ts';
+import { defaultDataDir } from './paths.ts';
+
+const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+
+Stores a post (at most the limit in your publish settings, 140 characters by default, counted as
+people count them), then saves and pings it where it can. Built-in hosting and your own cloud are
+done by the running app (tidings serve or the desktop app) on the same data folder.
+  --wait S   seconds to keep saving and pinging here before leaving the rest owed (default 15)`;
+
+const POSTS_HELP = `Usage: tidings posts [--json] [--data DIR]
+
+Lists your posts, newest first, with each one's publish state: saved where, pinged whom and
+what they answered, or what failed and when it is retried.`;
+
+function openPublisher(dataDir: string): Publisher {
+  const http = createHttpClient({
+    version: APP_VERSION,
+    projectUrl: PROJECT_URL,
+    hostPolicy: { allowLoopback: true, allowPrivate: true },
+  });
+  return new Publisher({
+    dbPath: join(dataDir, 'publish.db'),
+    mediaDir: join(dataDir, 'publish-media'),
+    http,
+    clock: systemClock,
+    generator: `Tidings ${APP_VERSION} (${PROJECT_URL})`,
+    publicBase: () => null,
+    localBase: () => null,
+    ownCloud: () => null,
+    blogroll: () => null,
+    onChange: () => {},
+    onDeleted: () => {},
+    // No receiver here: hosting and pings to the app's own cloud are the app's to do.
+    handles: (t) => (t.kind === 'save' ? t.target !== 'hosting' : t.endpoint !== 'own'),
+    leaseMs: 30_000,
+  });
+}
+
+export async function runPost(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    link: { type: 'string' },
+    enclosure: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+    data: { type: 'string' },
+    wait: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(POST_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? 'post needs its text (try tidings post --help)'
+        : "put the post's text in quotes: one argument",
+    );
+  }
+  const wait = values.wait === undefined ? 15 : Number(values.wait);
+  if (!Number.isFinite(wait) || wait < 0) throw new UsageError('--wait takes a number of seconds');
+  const enclosure = values.enclosure as string | undefined;
+  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  try {
+    const r = await publisher.post({
+      text: positionals[0]!,
+      link: (values.link as string | undefined) ?? null,
+      enclosure: enclosure
+        ? /^https?:\/\//i.test(enclosure)
+          ? { url: enclosure }
+          : { filePath: enclosure }
+        : null,
+      tags: (values.tag as unknown as string[] | undefined) ?? [],
+    });
+    if (!r.ok) {
+      console.error(`tidings: ${r.error.message}`);
+      return 1;
+    }
+    await publisher.drain(wait * 1000);
+    const view = publisher.get(r.value.id) ?? r.value;
+    console.log(describePost(view));
+    return 0;
+  } finally {
+    await publisher.stop();
+  }
+}
+
+export async function runPosts(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    json: { type: 'boolean' },
+    data: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(POSTS_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  try {
+    const posts = publisher.list();
+    if (values.json) console.log(JSON.stringify(posts, null, 2));
+    else if (posts.length === 0) console.log('No posts yet.');
+    else console.log(posts.map(describePost).join('\n\n'));
+    return 0;
+  } finally {
+    await publisher.stop();
+  }
+}
+
+const mark = (ok: boolean | null) => (ok === true ? 'ok' : ok === false ? 'FAILED' : 'waiting');
+
+/** A post and its publish state in a few lines. */
+export function describePost(p: PostView): string {
+  const lines = [
+    `#${p.id} ${p.state}  ${p.createdAt.replace('T', ' ').slice(0, 16)} UTC  ${p.text.replace(/\s+/g, ' ')}`,
+  ];
+  for (const s of p.saves) {
+    const retry = s.nextRetryAt ? ` (retry at ${s.nextRetryAt})` : '';
+    lines.push(
+      `  saved  ${s.target}: ${mark(s.ok)}${s.publicUrl ? ` ${s.publicUrl}` : ''}${s.message ? ` - ${s.message}` : ''}${retry}`,
+    );
+  }
+  for (const g of p.pings) {
+    const retry = g.nextRetryAt ? ` (retry at ${g.nextRetryAt})` : '';
+    lines.push(
+      `  pinged ${g.kind} ${g.endpoint}: ${mark(g.ok)}${g.message ? ` - ${g.message}` : ''}${retry}`,
+    );
+  }
+  if (p.saves.length === 0) lines.push('  no save target is on (see the publish settings)');
+  return lines.join('\n');
+}
+
+const SETTINGS_HELP = `Usage: tidings publish-settings [--set JSON] [--data DIR]
+
+Prints the writer's settings as JSON (passwords masked); --set merges a JSON patch first, e.g.
+  tidings publish-settings --set '{"title":"My notes","folder":{"enabled":true,"path":"/srv/www/notes","publicUrl":"https://example.com/notes/"}}'
+Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss, cloud
+("own" or {domain,port,path,protocol}), pingSinks ([{kind,url}]), shareBlogroll.`;
+
+export async function runPublishSettings(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    set: { type: 'string' },
+    data: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(SETTINGS_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  let patch: object | null = null;
+  if (typeof values.set === 'string') {
+    try {
+      patch = JSON.parse(values.set) as object;
+    } catch (e) {
+      throw new UsageError(`--set needs a JSON object: ${(e as Error).message}`);
+    }
+    if (!patch || typeof patch !== 'object' || Array.isArray(patch))
+      throw new UsageError('--set needs a JSON object');
+  }
+  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  try {
+    if (patch) {
+      const r = publisher.updateSettings(patch);
+      if (!r.ok) {
+        console.error(`tidings: ${r.error.message}`);
+        return 1;
+      }
+    }
+    const s = publisher.settings();
+    const mask = (o: { password: string } | null) =>
+      o ? { ...o, password: o.password ? '********' : '' } : o;
+    console.log(
+      JSON.stringify(
+        { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  } finally {
+    await publisher.stop();
+  }
+}

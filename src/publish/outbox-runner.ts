@@ -1,0 +1,115 @@
+/**
+ * The outbox's clock-work: runs due tasks from publish.db in batches (saves one by one, since
+ * each renders the whole site; pings in parallel), sleeps until the next one falls due, and looks
+ * again every few seconds for tasks another process on the same data folder added. Leases held
+ * by processes that died (kill -9) are released before each batch. What a task does is the
+ * publisher's: this only decides when.
+ */
+import type { Clock, TimerHandle } from '../common/clock.ts';
+import type { PublishStore, TaskRow } from './publish-store.ts';
+
+export interface OutboxRunnerDeps {
+  store: PublishStore;
+  clock: Clock;
+  run(task: TaskRow): Promise<void>;
+  leaseMs?: number;
+  pollMs?: number;
+  handles?: (task: TaskRow) => boolean;
+  /** Called before each look at the outbox (the publisher notices a new public address). */
+  onTick?: () => void;
+}
+
+const BATCH = 16;
+
+export class OutboxRunner {
+  private readonly deps: OutboxRunnerDeps;
+  private timer: TimerHandle | null = null;
+  private running = false;
+  private ticking = false;
+  private again = false;
+  private inFlight = new Set<Promise<void>>();
+
+  constructor(deps: OutboxRunnerDeps) {
+    this.deps = deps;
+  }
+
+  start(): void {
+    this.running = true;
+    this.kick();
+  }
+
+  /** Stops planning; waits for the batch in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.timer?.cancel();
+    this.timer = null;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Runs due tasks now (and again as they fall due). */
+  kick(): void {
+    if (!this.running) return;
+    this.timer?.cancel();
+    this.timer = this.deps.clock.setTimer(0, () => void this.tick());
+  }
+
+  /** For the CLI: runs the tasks this runner handles until none is due before the deadline. */
+  async drain(deadlineMs: number): Promise<void> {
+    const until = this.deps.clock.now() + deadlineMs;
+    for (;;) {
+      if ((await this.runBatch()) > 0) continue;
+      const next = this.deps.store.nextDueAt(this.deps.handles);
+      if (next === null || next > until) return;
+      await new Promise((r) => setTimeout(r, Math.max(10, next - this.deps.clock.now())));
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) {
+      this.again = true; // a kick while a batch runs: look again right after it
+      return;
+    }
+    this.ticking = true;
+    const work = (async () => {
+      try {
+        this.deps.onTick?.();
+        do {
+          this.again = false;
+          while (this.running && (await this.runBatch()) > 0) {}
+        } while (this.again && this.running);
+      } finally {
+        this.ticking = false;
+      }
+    })();
+    this.inFlight.add(work);
+    await work.finally(() => this.inFlight.delete(work));
+    if (!this.running) return;
+    const now = this.deps.clock.now();
+    const next = this.deps.store.nextDueAt();
+    const poll = this.deps.pollMs ?? 5_000;
+    const at = next === null ? now + poll : Math.min(Math.max(next, now), now + poll);
+    this.timer?.cancel();
+    this.timer = this.deps.clock.setTimer(at - now, () => void this.tick());
+  }
+
+  private async runBatch(): Promise<number> {
+    const { store, clock } = this.deps;
+    if (!store.db.isOpen) return 0;
+    store.releaseDeadLeases(clock.now(), pidAlive);
+    const tasks = store.claimDue(clock.now(), this.deps.leaseMs ?? 60_000, BATCH, this.deps.handles);
+    for (const t of tasks.filter((t) => t.kind === 'save')) await this.deps.run(t);
+    await Promise.all(tasks.filter((t) => t.kind === 'ping').map((t) => this.deps.run(t)));
+    return tasks.length;
+  }
+}
+
+/** Whether a process runs (signal 0 checks without sending anything). Our own pid always does. */
+export function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
