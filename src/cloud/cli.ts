@@ -322,5 +322,8 @@ function integer(text: string, flag: string, min: number, max: number): number {
 }
 
 if (import.meta.main) {
-  process.exitCode = await runCloudCli(process.argv.slice(2));
+  const code = await runCloudCli(process.argv.slice(2));
+  // Exit at once rather than letting the loop drain: draining closes the signal handles first,
+  // and a second Ctrl-C landing in that window would kill the process by signal (seen under load).
+  process.exit(code);
 }
