@@ -2,7 +2,7 @@
  * The page: feeds on the left, the river (or search results, or a welcome) on the right. The app
  * composes the features; features never import each other.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FeedIcon } from '../components/icons';
 import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
@@ -17,7 +17,9 @@ import { SearchResults } from '../features/search/SearchResults';
 import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
 import { ShellRequests } from '../features/shell/ShellRequests';
 import { useApp } from '../store/context';
+import { SidebarToggle } from './SidebarToggle';
 import { Unauthorized } from './Unauthorized';
+import { useSidebar } from './use-sidebar';
 import { Welcome } from './Welcome';
 
 export function App() {
@@ -27,12 +29,33 @@ export function App() {
   const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
   const [activityOpen, setActivityOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const sidebar = useSidebar();
+  const { narrow, setOpen: setSidebarOpen } = sidebar;
+
+  // On a narrow window the sidebar is a drawer: picking a feed (a new river) closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey is the trigger, not a value used.
+  useEffect(() => {
+    if (narrow) setSidebarOpen(false);
+  }, [riverKey, narrow, setSidebarOpen]);
 
   if (connection === 'unauthorized') return <Unauthorized />;
 
   return (
-    <div className="app">
-      <aside className="sidebar">
+    <div className={`app${sidebar.open ? '' : ' sidebar-closed'}${narrow ? ' narrow' : ''}`}>
+      {narrow && sidebar.open && (
+        // The drawer's backdrop: a click beside the drawer closes it (Escape does too, below).
+        // biome-ignore lint/a11y/noStaticElementInteractions: a pointer convenience; the toggle button and Escape are the accessible ways.
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above.
+        <div className="sidebar-backdrop" onClick={() => setSidebarOpen(false)} />
+      )}
+      <aside
+        id="sidebar"
+        className="sidebar"
+        aria-label="Feeds and folders"
+        onKeyDown={(e) => {
+          if (narrow && e.key === 'Escape') setSidebarOpen(false);
+        }}
+      >
         <div className="brand">
           <FeedIcon size={20} />
           <span>Tidings</span>
@@ -43,6 +66,7 @@ export function App() {
       </aside>
       <main className="main">
         <header className="toolbar">
+          <SidebarToggle open={sidebar.open} onToggle={() => setSidebarOpen(!sidebar.open)} />
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
