@@ -26,7 +26,7 @@ export function App() {
   const connection = useApp((s) => s.connection);
   const noFeeds = useApp((s) => s.feedsStatus === 'ready' && s.feeds.length === 0);
   const searching = useApp((s) => s.searchResults !== null || s.searching);
-  const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
+  const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.folderId ?? ''}:${s.filter.show}`);
   const [activityOpen, setActivityOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sidebar = useSidebar();

@@ -8,6 +8,8 @@ export type RiverShow = 'all' | 'unread' | 'starred';
 
 export interface RiverFilter {
   feedId: number | null;
+  /** A folder's river (its feeds and subfolders'); the sidebar sets one of feedId/folderId, never both. */
+  folderId: number | null;
   show: RiverShow;
 }
 
@@ -45,11 +47,12 @@ export const createRiverSlice =
     const local = new LocalChanges();
 
     function query(cursor: string | null = null): RiverQuery {
-      const { feedId, show } = get().filter;
+      const { feedId, folderId, show } = get().filter;
       return {
         cursor,
         limit: RIVER_PAGE_SIZE,
         feedId,
+        folderId,
         unreadOnly: show === 'unread',
         starredOnly: show === 'starred',
       };
@@ -105,7 +108,7 @@ export const createRiverSlice =
     }
 
     return {
-      filter: { feedId: null, show: 'all' },
+      filter: { feedId: null, folderId: null, show: 'all' },
       groups: [],
       nextCursor: null,
       riverStatus: 'loading',
@@ -114,7 +117,12 @@ export const createRiverSlice =
       setFilter(patch) {
         const filter = { ...get().filter, ...patch };
         const current = get().filter;
-        if (filter.feedId === current.feedId && filter.show === current.show) return;
+        if (
+          filter.feedId === current.feedId &&
+          filter.folderId === current.folderId &&
+          filter.show === current.show
+        )
+          return;
         set({ filter });
         void get().loadRiver();
       },
