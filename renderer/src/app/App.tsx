@@ -8,8 +8,10 @@ import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
+import { KeyboardShortcuts } from '../features/keyboard/KeyboardShortcuts';
 import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
+import { PlayerBar } from '../features/player/PlayerBar';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
 import { SearchBox } from '../features/search/SearchBox';
@@ -42,6 +44,9 @@ export function App() {
 
   return (
     <div className={`app${sidebar.open ? '' : ' sidebar-closed'}${narrow ? ' narrow' : ''}`}>
+      <a className="skip-link" href="#river">
+        Skip to the river
+      </a>
       {narrow && sidebar.open && (
         // The drawer's backdrop: a click beside the drawer closes it (Escape does too, below).
         // biome-ignore lint/a11y/noStaticElementInteractions: a pointer convenience; the toggle button and Escape are the accessible ways.
@@ -76,8 +81,10 @@ export function App() {
         {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
         {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
         {searching ? <SearchResults /> : noFeeds ? <Welcome /> : <River key={riverKey} />}
+        <PlayerBar />
       </main>
       <Toasts />
+      <KeyboardShortcuts />
       <ShellRequests />
     </div>
   );

@@ -1,16 +1,38 @@
-import type { RiverGroup, RiverItem, RiverPage, RiverQuery, TidingsApi } from '../../../src/app/api';
+import type {
+  ImagePolicy,
+  RiverGroup,
+  RiverItem,
+  RiverPage,
+  RiverQuery,
+  TidingsApi,
+} from '../../../src/app/api';
+import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
 import { LocalChanges } from './local-changes';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
 import type { SliceCreator } from './types';
 
 export type RiverShow = 'all' | 'unread' | 'starred';
+/** The river (River5 groups), a compact title-only list, or a list beside a reading pane. */
+export type RiverView = 'river' | 'compact' | 'pane';
+export type RiverSort = 'newest' | 'oldest';
+
+/** An episode in the player bar (features/player): enough to show it and resume it. */
+export interface Episode {
+  url: string;
+  type: string | null;
+  title: string;
+  feedTitle: string;
+  itemId: number;
+  image: string | null;
+}
 
 export interface RiverFilter {
   feedId: number | null;
   /** A folder's river (its feeds and subfolders'); the sidebar sets one of feedId/folderId, never both. */
   folderId: number | null;
   show: RiverShow;
+  sort: RiverSort;
 }
 
 export interface RiverSlice {
@@ -30,6 +52,52 @@ export interface RiverSlice {
   /** Marks every item of a feed read (the river's side of the feed list's "mark all read"). */
   markFeedRead(feedId: number): Promise<boolean>;
   forgetFeed(feedId: number): void;
+
+  /** The item the keys act on (j/k, m, s, o); kept by id, so it stays put when items arrive. */
+  selectedItemId: number | null;
+  selectItem(itemId: number | null): void;
+  /**
+   * j/k: the next (1) or previous (-1) item of the loaded river, loading the next page at the end;
+   * the item reached is marked read, as reading it with the keys means reading it.
+   */
+  selectNext(delta: 1 | -1): Promise<number | null>;
+  /** Bumped when the keys moved the selection: the river scrolls it into view (a click does not). */
+  revealSeq: number;
+  view: RiverView;
+  setView(view: RiverView): void;
+  /** Remote images in items (Settings.images), read when the river loads. */
+  imagePolicy: ImagePolicy;
+  setImagePolicy(policy: ImagePolicy): void;
+  /** "N more from this feed": loads every item of that fetch into its group. */
+  expandGroup(group: RiverGroup): Promise<void>;
+  /** Shift+A: the feed, folder, or everything, as the river shows it. */
+  markViewRead(): Promise<void>;
+  /** Undo a mute filter on one item. */
+  unmuteItem(itemId: number): Promise<void>;
+  nowPlaying: Episode | null;
+  play(episode: Episode | null): void;
+}
+
+/** Show at most this many items of one feed's fetch in a group; the rest are "N more". */
+export const GROUP_CAP = 10;
+const VIEW_KEY = 'tidings.river.view';
+const SORT_KEY = 'tidings.river.sort';
+
+function stored<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+  try {
+    const value = globalThis.localStorage?.getItem(key);
+    return allowed.includes(value as T) ? (value as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function remember(key: string, value: string): void {
+  try {
+    globalThis.localStorage?.setItem(key, value);
+  } catch {
+    // Private windows may refuse storage: the choice then lasts for this session only.
+  }
 }
 
 export const RIVER_PAGE_SIZE = 30;
@@ -47,12 +115,14 @@ export const createRiverSlice =
     const local = new LocalChanges();
 
     function query(cursor: string | null = null): RiverQuery {
-      const { feedId, folderId, show } = get().filter;
+      const { feedId, folderId, show, sort } = get().filter;
       return {
         cursor,
         limit: RIVER_PAGE_SIZE,
         feedId,
         folderId,
+        sort,
+        groupCap: GROUP_CAP,
         unreadOnly: show === 'unread',
         starredOnly: show === 'starred',
       };
@@ -98,6 +168,15 @@ export const createRiverSlice =
       }
     }
 
+    async function loadImagePolicy(): Promise<void> {
+      try {
+        const settings = await api.getSettings();
+        set({ imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY });
+      } catch {
+        // Keep the policy we have (the default blocks trackers): a failed read loosens nothing.
+      }
+    }
+
     /** Unread counts live in the core; after reading, ask for them again (once per burst). */
     function refreshCountsSoon(): void {
       if (feedsTimer) clearTimeout(feedsTimer);
@@ -108,7 +187,17 @@ export const createRiverSlice =
     }
 
     return {
-      filter: { feedId: null, folderId: null, show: 'all' },
+      filter: {
+        feedId: null,
+        folderId: null,
+        show: 'all',
+        sort: stored<RiverSort>(SORT_KEY, ['newest', 'oldest'], 'newest'),
+      },
+      selectedItemId: null,
+      revealSeq: 0,
+      view: stored<RiverView>(VIEW_KEY, ['river', 'compact', 'pane'], 'river'),
+      imagePolicy: DEFAULT_IMAGE_POLICY,
+      nowPlaying: null,
       groups: [],
       nextCursor: null,
       riverStatus: 'loading',
@@ -120,16 +209,19 @@ export const createRiverSlice =
         if (
           filter.feedId === current.feedId &&
           filter.folderId === current.folderId &&
-          filter.show === current.show
+          filter.show === current.show &&
+          filter.sort === current.sort
         )
           return;
-        set({ filter });
+        if (filter.sort !== current.sort) remember(SORT_KEY, filter.sort);
+        set({ filter, selectedItemId: null });
         void get().loadRiver();
       },
 
       async loadRiver() {
         const mine = ++generation;
         set({ riverStatus: 'loading', groups: [], nextCursor: null, loadingMore: false });
+        void loadImagePolicy();
         try {
           const page = await fetchPage(null);
           if (mine !== generation) return;
@@ -160,6 +252,11 @@ export const createRiverSlice =
       async refreshHead() {
         // A full load in flight will bring the news anyway.
         if (get().riverStatus !== 'ready') return;
+        // Oldest first, news belongs at the far end: it comes with "Load more", not over the top.
+        if (get().filter.sort === 'oldest') {
+          if (get().nextCursor === null) void get().loadMore();
+          return;
+        }
         if (headInFlight) {
           headAgain = true;
           return;
@@ -226,6 +323,97 @@ export const createRiverSlice =
           (item) => item,
           () => api.markFeedRead(feedId),
         );
+      },
+
+      selectItem(itemId) {
+        if (get().selectedItemId !== itemId) set({ selectedItemId: itemId });
+      },
+
+      async selectNext(delta) {
+        let items = get().groups.flatMap((g) => g.items);
+        const at = items.findIndex((i) => i.id === get().selectedItemId);
+        let index = at < 0 ? (delta > 0 ? 0 : items.length - 1) : at + delta;
+        if (index >= items.length && get().nextCursor) {
+          await get().loadMore();
+          items = get().groups.flatMap((g) => g.items);
+        }
+        index = Math.max(0, Math.min(items.length - 1, index));
+        const next = items[index];
+        if (!next) return null;
+        set((state) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 }));
+        if (!next.read) void get().markRead([next.id], true);
+        return next.id;
+      },
+
+      setView(view) {
+        remember(VIEW_KEY, view);
+        set({ view });
+      },
+
+      setImagePolicy(imagePolicy) {
+        set({ imagePolicy });
+      },
+
+      async expandGroup(group) {
+        if (group.moreInGroup <= 0) return;
+        try {
+          const page = await api.river({
+            batch: { feedId: group.feedId, updatedAt: group.updatedAt },
+            limit: group.items.length + group.moreInGroup,
+            unreadOnly: get().filter.show === 'unread',
+            starredOnly: get().filter.show === 'starred',
+            sort: get().filter.sort,
+          });
+          const items = page.groups.flatMap((g) => g.items);
+          if (items.length === 0) return;
+          const known = new Set(group.items.map((i) => i.id));
+          set((state) => ({
+            groups: state.groups.map((g) =>
+              g === group || (g.feedId === group.feedId && g.updatedAt === group.updatedAt)
+                ? { ...g, items: [...g.items, ...items.filter((i) => !known.has(i.id))], moreInGroup: 0 }
+                : g,
+            ),
+          }));
+        } catch (err) {
+          reportError(get, err, 'Could not load the rest of that update');
+        }
+      },
+
+      async markViewRead() {
+        const { feedId, folderId, show } = get().filter;
+        let ok: boolean;
+        if (show === 'starred') {
+          // Starred is not a place of its own in the core: mark what is on screen.
+          const ids = get().groups.flatMap((g) => g.items.filter((i) => !i.read).map((i) => i.id));
+          await get().markRead(ids, true);
+          return;
+        }
+        if (feedId !== null) ok = await get().markFeedRead(feedId);
+        else {
+          // Everything loaded is in this view; what is not loaded yet comes from the core read.
+          const shown = new Set(get().groups.flatMap((g) => g.items.map((i) => i.id)));
+          ok = await changeItems(
+            (item) => shown.has(item.id),
+            (item) => (item.read ? item : { ...item, read: true }),
+            (item) => item,
+            () => (folderId === null ? api.markAllRead() : api.markFolderRead(folderId)),
+          );
+        }
+        if (ok) refreshCountsSoon();
+      },
+
+      async unmuteItem(itemId) {
+        await changeItems(
+          (i) => i.id === itemId,
+          (i) => (i.mutedBy === null ? i : { ...i, mutedBy: null }),
+          (i) => i,
+          () => api.unmuteItem(itemId),
+        );
+        refreshCountsSoon();
+      },
+
+      play(nowPlaying) {
+        set({ nowPlaying });
       },
 
       forgetFeed(feedId) {

@@ -1,8 +1,9 @@
+import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isWebUrl } from '../../lib/format';
-import { feedLabel } from '../../lib/group-feeds';
+import { feedLabel, totalUnread } from '../../lib/group-feeds';
 import { useApp } from '../../store/context';
-import type { RiverShow } from '../../store/river-slice';
+import type { RiverShow, RiverSort, RiverView } from '../../store/river-slice';
 
 const SHOWS: { value: RiverShow; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -10,16 +11,34 @@ const SHOWS: { value: RiverShow; label: string }[] = [
   { value: 'starred', label: 'Starred' },
 ];
 
-/** What the river shows: which feed (or all), and all / unread / starred. */
+/** What the river shows: which feed or folder (or all), all / unread / starred, view and order. */
 export function RiverHeading() {
   const selected = useApp(
     useShallow((s) => {
       const feed = s.filter.feedId === null ? undefined : s.feeds.find((f) => f.id === s.filter.feedId);
-      return { title: feed ? feedLabel(feed) : 'All feeds', siteUrl: feed?.siteUrl ?? null };
+      const folder =
+        s.filter.folderId === null
+          ? undefined
+          : (s as { folders?: { id: number; title: string }[] }).folders?.find(
+              (f) => f.id === s.filter.folderId,
+            );
+      return {
+        title: feed ? feedLabel(feed) : folder ? folder.title : 'All feeds',
+        siteUrl: feed?.siteUrl ?? null,
+      };
     }),
   );
   const show = useApp((s) => s.filter.show);
+  const sort = useApp((s) => s.filter.sort);
+  const view = useApp((s) => s.view);
   const setFilter = useApp((s) => s.setFilter);
+  const setView = useApp((s) => s.setView);
+  const unread = useApp((s) => totalUnread(s.feeds));
+
+  // The unread count in the window's title (the taskbar, the browser tab).
+  useEffect(() => {
+    document.title = unread > 0 ? `(${unread}) Tidings` : 'Tidings';
+  }, [unread]);
 
   return (
     <div className="river-heading">
@@ -46,6 +65,33 @@ export function RiverHeading() {
           </button>
         ))}
       </fieldset>
+      <div className="river-options">
+        <label className="visually-hidden" htmlFor="river-view">
+          View
+        </label>
+        <select
+          id="river-view"
+          value={view}
+          onChange={(e) => setView(e.target.value as RiverView)}
+          data-testid="river-view"
+        >
+          <option value="river">River</option>
+          <option value="compact">Titles only</option>
+          <option value="pane">Reading pane</option>
+        </select>
+        <label className="visually-hidden" htmlFor="river-sort">
+          Order
+        </label>
+        <select
+          id="river-sort"
+          value={sort}
+          onChange={(e) => setFilter({ sort: e.target.value as RiverSort })}
+          data-testid="river-sort"
+        >
+          <option value="newest">Newest first</option>
+          <option value="oldest">Oldest first</option>
+        </select>
+      </div>
     </div>
   );
 }

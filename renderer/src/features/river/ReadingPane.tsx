@@ -1,0 +1,33 @@
+import type { RiverGroup } from '../../../../src/app/api';
+import { ItemCard } from '../../components/ItemCard';
+import { isWebUrl } from '../../lib/format';
+import { useApp } from '../../store/context';
+
+function groupOf(groups: readonly RiverGroup[], id: number | null): RiverGroup | null {
+  if (id === null) return null;
+  return groups.find((g) => g.items.some((i) => i.id === id)) ?? null;
+}
+
+/** The reading pane: the selected item, whole, beside the list (view 'pane'). */
+export function ReadingPane() {
+  // Narrow selectors returning stored objects (stable identities), never a new object.
+  const group = useApp((s) => groupOf(s.groups, s.selectedItemId));
+  const item = useApp(
+    (s) => groupOf(s.groups, s.selectedItemId)?.items.find((i) => i.id === s.selectedItemId) ?? null,
+  );
+  return (
+    <section className="reading-pane" aria-label="Reading pane" data-testid="reading-pane">
+      {item && group ? (
+        <ItemCard
+          key={item.id}
+          item={item}
+          feedLink={isWebUrl(group.feedLink) ? group.feedLink : null}
+          feedTitle={group.feedTitle}
+          full
+        />
+      ) : (
+        <p className="river-note">Pick an item (or press j) to read it here.</p>
+      )}
+    </section>
+  );
+}
