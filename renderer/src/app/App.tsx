@@ -14,6 +14,7 @@ import { Toasts } from '../features/notices/Toasts';
 import { PlayerBar } from '../features/player/PlayerBar';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
+import { SavedSearches } from '../features/search/SavedSearches';
 import { SearchBox } from '../features/search/SearchBox';
 import { SearchResults } from '../features/search/SearchResults';
 import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
@@ -67,6 +68,7 @@ export function App() {
         </div>
         <AddFeedForm focus={noFeeds} />
         <FeedList />
+        <SavedSearches />
         <OpmlButtons />
       </aside>
       <main className="main">

@@ -18,6 +18,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
 
   function resync(): void {
     void actions().loadFeeds();
+    void actions().loadFolders();
+    void actions().loadFilters();
     void actions().refreshHead();
     void loadProgress();
   }
@@ -29,6 +31,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
       void actions().loadFeeds();
       void actions().refreshHead();
     }),
+    client.on('folders.changed', () => void actions().loadFolders()),
+    client.on('filters.changed', () => void actions().loadFilters()),
     client.on('notice', (notice) => actions().pushNotice(notice)),
     client.on('progress', (progress) => actions().setProgress(progress)),
     client.onConnection((state) => {
@@ -48,6 +52,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
   actions().setConnection(client.connection());
   if (client.connection() !== 'unauthorized') {
     void actions().loadFeeds();
+    void actions().loadFolders();
+    void actions().loadFilters();
     void actions().loadRiver();
     void loadProgress();
   }

@@ -21,6 +21,13 @@ const view = (id: number, delivery: string): FeedView => ({
   dueReason: null,
   delivery,
   hasCredentials: false,
+  folderId: null,
+  folderPath: null,
+  notify: false,
+  intervalMin: null,
+  favicon: null,
+  titleIsCustom: false,
+  loadImages: false,
 });
 
 function deferred<T>() {

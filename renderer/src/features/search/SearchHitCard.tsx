@@ -1,0 +1,79 @@
+import { memo } from 'react';
+import type { RiverItem, SearchHit } from '../../../../src/app/api';
+import { StarIcon } from '../../components/icons';
+import { RelativeTime } from '../../components/RelativeTime';
+import { isWebUrl } from '../../lib/format';
+import { useApp } from '../../store/context';
+import { Highlighted } from './Highlighted';
+
+/** One search hit: its feed, the title and a snippet with the matches marked, read and star. */
+export const SearchHitCard = memo(function SearchHitCard({
+  item,
+  hit,
+  feedTitle,
+}: {
+  item: RiverItem;
+  hit: Omit<SearchHit, 'item'> | undefined;
+  feedTitle: string;
+}) {
+  const markRead = useApp((s) => s.markRead);
+  const toggleStar = useApp((s) => s.toggleStar);
+  const link = isWebUrl(item.link) ? item.link : null;
+  const title = item.title?.trim() || null;
+  const when = item.date ?? item.published ?? item.updated ?? item.seenAt;
+  const titleId = `hit-${item.id}-title`;
+
+  const titleText = title ? (
+    <Highlighted text={title} ranges={title === item.title ? (hit?.titleRanges ?? []) : []} />
+  ) : (
+    'Untitled item'
+  );
+
+  return (
+    <article
+      className={`search-hit${item.read ? '' : ' unread'}`}
+      aria-labelledby={titleId}
+      data-testid="search-hit"
+      data-item-id={item.id}
+    >
+      <div className="search-hit-meta">
+        <span className="item-feed">{feedTitle}</span>
+        <RelativeTime iso={when} />
+        {!item.read && <span className="visually-hidden">, unread</span>}
+      </div>
+      <h3 id={titleId} className="search-hit-title">
+        {link ? (
+          <a
+            href={link}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={() => void markRead([item.id], true)}
+          >
+            {titleText}
+          </a>
+        ) : (
+          titleText
+        )}
+      </h3>
+      {hit?.snippet && (
+        <p className="search-hit-snippet">
+          <Highlighted text={hit.snippet} ranges={hit.snippetRanges} />
+        </p>
+      )}
+      <div className="search-hit-actions">
+        <button type="button" className="link-button" onClick={() => void markRead([item.id], !item.read)}>
+          {item.read ? 'Mark unread' : 'Mark read'}
+        </button>
+        <button
+          type="button"
+          className={`star${item.starred ? ' starred' : ''}`}
+          aria-label={`Star ${title ?? 'item'}`}
+          aria-pressed={item.starred}
+          onClick={() => void toggleStar(item.id)}
+        >
+          <StarIcon filled={item.starred} />
+        </button>
+      </div>
+    </article>
+  );
+});
