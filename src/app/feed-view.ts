@@ -29,7 +29,7 @@ export function toFeedView(
   return {
     id: feed.id,
     url: maskUrl(feed.url),
-    title: feed.title ?? maskUrl(feed.url),
+    title: feed.customTitle ?? feed.title ?? maskUrl(feed.url),
     siteUrl: feed.siteUrl,
     folder: feed.folder,
     unread: feed.unread,
@@ -40,7 +40,31 @@ export function toFeedView(
     dueReason: feed.dueReason,
     delivery,
     hasCredentials: feed.hasCredentials,
+    folderId: feed.folderId,
+    folderPath: feed.folder,
+    notify: feed.notify,
+    intervalMin: feed.intervalMin,
+    favicon: faviconOf(feed),
+    titleIsCustom: feed.customTitle !== null,
+    loadImages: feed.loadImages,
   };
+}
+
+const isHttp = (u: string | null): u is string => !!u && /^https?:\/\//i.test(u);
+
+/**
+ * The feed's icon without fetching anything: the channel's own image when it is http(s), else
+ * the site's /favicon.ico. The renderer loads it like any remote image (privacy setting applies).
+ */
+export function faviconOf(feed: FeedRow): string | null {
+  if (isHttp(feed.meta.image)) return feed.meta.image;
+  const site = isHttp(feed.siteUrl) ? feed.siteUrl : null;
+  if (!site) return null;
+  try {
+    return new URL('/favicon.ico', site).href;
+  } catch {
+    return null;
+  }
 }
 
 /** "polled every 60 min (the cloud refused: ...)", merged into an existing "(ttl)" when there is one. */

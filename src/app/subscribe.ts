@@ -2,7 +2,8 @@
  * Subscribing: a feed URL or a site URL (autodiscovery finds the feed), and OPML in and out.
  * New subscriptions go through the scheduler's "fetch now", like everything else.
  */
-import { ok, type Result } from '../common/errors.ts';
+import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { detectFormat } from '../feed/detect.ts';
 import { discoverFeed, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
@@ -13,41 +14,90 @@ import { feedViewOf } from './feed-view.ts';
 
 const DISCOVERY_BODY_CAP = 5 * 1024 * 1024;
 
+/** Discoveries running, by the UI's requestId, so cancelSubscribe can stop one. */
+const running = new WeakMap<AppContext, Map<string, AbortController>>();
+
+export function cancelSubscribe(ctx: AppContext, requestId: string): boolean {
+  const c = running.get(ctx)?.get(requestId);
+  if (!c) return false;
+  c.abort();
+  return true;
+}
+
+/** Code 'already_subscribed', args.feedId names the feed (the UI selects it). */
+function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
+  const v = view(ctx, feedId);
+  return fail(tidingsError('already_subscribed', `You already follow "${v.title}".`, { feedId }));
+}
+
+/** Why a body that says it is a feed does not parse (the parser's words); null otherwise. */
+function brokenFeedReason(ctx: AppContext, body: Uint8Array, contentType: string | null): string | null {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 4096));
+  const claimsXml = detectFormat(head.replace(/^\uFEFF/, '')).kind === 'xml';
+  const claimsJson = /^\s*\{/.test(head) && /jsonfeed\.org\/version/i.test(head);
+  const typed = /(rss|atom|rdf)\+xml|feed\+json/i.test(contentType ?? '');
+  if (!claimsXml && !claimsJson && !typed) return null;
+  const parsed = parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs });
+  return parsed.kind === 'error' ? parsed.error.message : null;
+}
+
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
   const normalised = normaliseUserUrl(input.url ?? '');
   if (!normalised.ok) return normalised;
   const existing = ctx.store.getFeedByUrl(normalised.value);
-  if (existing) return ok(view(ctx, existing.id));
+  if (existing) return alreadySubscribed(ctx, existing.id);
+  if (input.folderId != null && !ctx.store.getFolder(input.folderId)) {
+    return fail(tidingsError('folder.notFound', 'That folder does not exist any more.'));
+  }
 
   let feedUrl = normalised.value;
   // A private feed answers 401 to an anonymous look: the user gave us the feed's own address.
   if (!input.credentials) {
-    // The raw input: discovery falls back from https to http for addresses typed without a scheme.
-    const found = await discoverFeed(input.url, {
-      fetchText: (url) => fetchText(ctx, url),
-      looksLikeFeed: (body, contentType) =>
-        parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-    });
-    if (!found.ok) return found;
-    feedUrl = found.value.feedUrl;
+    const requestId = input.requestId ?? null;
+    const cancel = new AbortController();
+    let mine = running.get(ctx);
+    if (!mine) {
+      mine = new Map();
+      running.set(ctx, mine);
+    }
+    if (requestId) mine.set(requestId, cancel);
+    try {
+      // The raw input: discovery falls back from https to http for addresses typed without a scheme.
+      const found = await discoverFeed(input.url, {
+        fetchText: (url, signal) => fetchText(ctx, url, signal),
+        looksLikeFeed: (body, contentType) =>
+          parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
+        brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
+        signal: cancel.signal,
+        onProgress: requestId
+          ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })
+          : undefined,
+      });
+      if (!found.ok) return found;
+      feedUrl = found.value.feedUrl;
+    } finally {
+      if (requestId && mine.get(requestId) === cancel) mine.delete(requestId);
+    }
     const again = ctx.store.getFeedByUrl(feedUrl);
-    if (again) return ok(view(ctx, again.id));
+    if (again) return alreadySubscribed(ctx, again.id);
   }
 
   const { feed } = ctx.store.addFeed({
     url: feedUrl,
-    folder: input.folder ?? null,
+    folder: input.folderId != null ? null : (input.folder ?? null),
     credentials: input.credentials ?? null,
   });
+  if (input.folderId != null) ctx.store.setFeedSettings(feed.id, { folderId: input.folderId });
   ctx.scheduler.fetchNow(feed.id);
   ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
   return ok(view(ctx, feed.id));
 }
 
-async function fetchText(ctx: AppContext, url: string) {
+async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
   const res = await ctx.http.request({
     method: 'GET',
     url,
+    signal,
     maxRedirects: 5,
     maxBodyBytes: DISCOVERY_BODY_CAP,
     headers: {

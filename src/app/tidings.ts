@@ -22,6 +22,7 @@ import type {
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
+import { readingApi } from './reading.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -30,8 +31,8 @@ import {
   realtimeSettings,
 } from './realtime-wiring.ts';
 import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
-import { groupRiver, toRiverItem } from './river.ts';
-import { exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
+import { river, toRiverItem } from './river.ts';
+import { cancelSubscribe, exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface TidingsOptions {
@@ -166,17 +167,7 @@ export function createTidings(options: TidingsOptions): Tidings {
         ctx.scheduler.fetchNow(id);
       }
     },
-    river: async (query: RiverQuery): Promise<RiverPage> => {
-      const page = store.riverItems({
-        cursor: query.cursor ?? null,
-        limit: clamp(query.limit ?? 50, 1, 200),
-        feedId: query.feedId ?? null,
-        unreadOnly: query.unreadOnly ?? false,
-        starredOnly: query.starredOnly ?? false,
-      });
-      const feeds = new Map(store.listFeeds().map((f) => [f.id, f]));
-      return { groups: groupRiver(page.items, feeds), nextCursor: page.nextCursor };
-    },
+    river: async (query: RiverQuery): Promise<RiverPage> => river(ctx, query),
     markRead: async (itemIds, read) => {
       const touched = new Set(itemIds.map((id) => store.getItemFeedId(id)).filter((id) => id !== null));
       store.markRead(itemIds, read);
@@ -189,7 +180,12 @@ export function createTidings(options: TidingsOptions): Tidings {
     setStarred: async (itemId, starred) => {
       store.setStarred(itemId, starred);
     },
-    search: async (query, limit) => store.search(query, clamp(limit ?? 50, 1, 200)).map(toRiverItem),
+    search: async (query, limit) => {
+      const feeds = new Map(store.listFeeds().map((f) => [f.id, f]));
+      return store
+        .search(query, clamp(limit ?? 50, 1, 200))
+        .map((row) => toRiverItem(row, feeds.get(row.feedId)));
+    },
     getSettings: async () => settings(),
     updateSettings: async (patch) => {
       if (patch.pollIntervalMin !== undefined) {
@@ -211,14 +207,19 @@ export function createTidings(options: TidingsOptions): Tidings {
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     realtimeInfo: async () => realtimeInfoOf(ctx),
+    cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
+    ...readingApi(ctx),
   };
   return api;
 }
 
 function toApiResult<T>(result: Result<T>): ApiResult<T> {
-  return result.ok
-    ? { ok: true, value: result.value }
-    : { ok: false, error: { code: result.error.code, message: result.error.message } };
+  if (result.ok) return { ok: true, value: result.value };
+  const { code, message, args } = result.error;
+  // An error about one feed names it (already_subscribed: the UI selects it).
+  return typeof args?.feedId === 'number'
+    ? { ok: false, error: { code, message, feedId: args.feedId } }
+    : { ok: false, error: { code, message } };
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Number.isFinite(n) ? n : lo));

@@ -68,3 +68,47 @@ export function search(ctx: StoreContext, query: string, limit = 50): ItemRow[] 
     .all(JSON.stringify(ids)) as RawItem[];
   return itemsByIds(rows, ids);
 }
+
+export interface ScopedSearch {
+  /** An FTS5 expression from parseSearch (search-syntax.ts). */
+  match: string;
+  /** Only these feeds (a feed or a folder's feeds); null: all. */
+  feedIds?: readonly number[] | null;
+  limit?: number;
+}
+
+/**
+ * Search within a scope (issue 9). Same ranking as search(); the scope narrows the FTS rows
+ * by item id through items' feed index before ranking, so a feed's search ranks that feed's
+ * newest matches, not the newest of all. Items a mute filter hid stay out.
+ */
+export function searchScoped(ctx: StoreContext, q: ScopedSearch): ItemRow[] {
+  const n = Math.max(1, Math.min(500, Math.trunc(q.limit ?? 50) || 50));
+  const scoped = q.feedIds !== undefined && q.feedIds !== null;
+  if (scoped && q.feedIds!.length === 0) return [];
+  const scope = scoped
+    ? 'AND rowid IN (SELECT id FROM items WHERE feed_id IN (SELECT value FROM json_each(?3)))'
+    : '';
+  const args: (string | number)[] = [q.match, n];
+  if (scoped) args.push(JSON.stringify(q.feedIds));
+  let hits: { id: number }[];
+  try {
+    hits = ctx
+      .stmt(
+        `SELECT id FROM (
+           SELECT rowid AS id, bm25(items_fts, ${TITLE_WEIGHT}, 1.0) AS score FROM items_fts
+           WHERE items_fts MATCH ?1 ${scope} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}
+         ) ORDER BY score, id DESC LIMIT ?2`,
+      )
+      .all(...args) as { id: number }[];
+  } catch {
+    // parseSearch only builds valid expressions; a surprise here finds nothing rather than failing.
+    return [];
+  }
+  if (hits.length === 0) return [];
+  const ids = hits.map((h) => h.id);
+  const rows = ctx
+    .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?)) AND muted_hide = 0`)
+    .all(JSON.stringify(ids)) as RawItem[];
+  return itemsByIds(rows, ids);
+}

@@ -2,7 +2,16 @@
  * The store's row shapes: what the app layer reads back. Field names are a contract with
  * src/app/ (FeedRow -> FeedView, ItemRow -> RiverItem), so change them additively only.
  */
-import type { Category, CloudElement, Enclosure, Item, Media, Person, Syndication } from '../feed/model.ts';
+import type {
+  Category,
+  CloudElement,
+  Enclosure,
+  Item,
+  ItemPodcast,
+  Media,
+  Person,
+  Syndication,
+} from '../feed/model.ts';
 import type { Credentials } from '../net/types.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
@@ -67,6 +76,12 @@ export interface FeedRow {
   meta: FeedMeta;
   createdAt: number;
   unread: number;
+  /** The user's own title (wins over `title` for display); null when they gave none. */
+  customTitle: string | null;
+  /** Desktop notifications for this feed's new items. */
+  notify: boolean;
+  /** On the images allow list (privacy setting 'clickToLoad'). */
+  loadImages: boolean;
 }
 
 export interface AddFeedInput {
@@ -129,6 +144,15 @@ export interface ItemRow {
   media: Media[];
   children: Item[];
   comments: string | null;
+  podcast: ItemPodcast | null;
+  /** The mute filter that matched, when one did. */
+  mutedBy: MutedByRow | null;
+}
+
+export interface MutedByRow {
+  filterId: number;
+  pattern: string;
+  action: 'hide' | 'markRead';
 }
 
 export interface UpsertResult {
@@ -146,10 +170,22 @@ export interface RiverQuery {
   feedId?: number | null;
   unreadOnly?: boolean;
   starredOnly?: boolean;
+  /** Only these feeds (a folder's river); an empty list matches nothing. */
+  feedIds?: readonly number[] | null;
+  /** 'newest' (default) or 'oldest' first. */
+  sort?: 'newest' | 'oldest';
+  /** At most this many items per fetch batch (feed + seenAt); the rest counted in `more`. */
+  groupCap?: number | null;
+  /** Only the batch of this feed first seen at this time (ms). */
+  batch?: { feedId: number; seenAt: number } | null;
+  /** Include items hidden by a mute filter. */
+  includeMuted?: boolean;
 }
 
 export interface RiverPage {
   items: ItemRow[];
+  /** Per batch key `${feedId}:${seenAt}`: items not shown because of groupCap. */
+  more?: Map<string, number>;
   /** null on the last page. */
   nextCursor: string | null;
 }
