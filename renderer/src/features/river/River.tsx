@@ -15,6 +15,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../store/context';
 import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
+import { RiverOptions } from './RiverOptions';
 import { type RiverRow, riverRows } from './river-rows';
 import './river.css';
 
@@ -187,11 +188,26 @@ export function River() {
     </section>
   );
 
-  if (view !== 'pane') return listView;
-  return (
-    <div className="river-with-pane">
-      {listView}
-      <ReadingPane />
+  const bar = (
+    <div className="river-bar">
+      <RiverOptions />
     </div>
+  );
+  if (view !== 'pane') {
+    return (
+      <>
+        {bar}
+        {listView}
+      </>
+    );
+  }
+  return (
+    <>
+      {bar}
+      <div className="river-with-pane">
+        {listView}
+        <ReadingPane />
+      </div>
+    </>
   );
 }

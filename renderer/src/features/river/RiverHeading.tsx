@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { isWebUrl } from '../../lib/format';
 import { feedLabel, totalUnread } from '../../lib/group-feeds';
 import { useApp } from '../../store/context';
-import type { RiverShow, RiverSort, RiverView } from '../../store/river-slice';
+import type { RiverShow } from '../../store/river-slice';
 
 const SHOWS: { value: RiverShow; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -11,7 +11,7 @@ const SHOWS: { value: RiverShow; label: string }[] = [
   { value: 'starred', label: 'Starred' },
 ];
 
-/** What the river shows: which feed or folder (or all), all / unread / starred, view and order. */
+/** What the river shows: which feed or folder (or all), and all / unread / starred. */
 export function RiverHeading() {
   const selected = useApp(
     useShallow((s) => {
@@ -29,10 +29,7 @@ export function RiverHeading() {
     }),
   );
   const show = useApp((s) => s.filter.show);
-  const sort = useApp((s) => s.filter.sort);
-  const view = useApp((s) => s.view);
   const setFilter = useApp((s) => s.setFilter);
-  const setView = useApp((s) => s.setView);
   const unread = useApp((s) => totalUnread(s.feeds));
 
   // The unread count in the window's title (the taskbar, the browser tab).
@@ -65,33 +62,6 @@ export function RiverHeading() {
           </button>
         ))}
       </fieldset>
-      <div className="river-options">
-        <label className="visually-hidden" htmlFor="river-view">
-          View
-        </label>
-        <select
-          id="river-view"
-          value={view}
-          onChange={(e) => setView(e.target.value as RiverView)}
-          data-testid="river-view"
-        >
-          <option value="river">River</option>
-          <option value="compact">Titles only</option>
-          <option value="pane">Reading pane</option>
-        </select>
-        <label className="visually-hidden" htmlFor="river-sort">
-          Order
-        </label>
-        <select
-          id="river-sort"
-          value={sort}
-          onChange={(e) => setFilter({ sort: e.target.value as RiverSort })}
-          data-testid="river-sort"
-        >
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
-        </select>
-      </div>
     </div>
   );
 }
