@@ -12,6 +12,7 @@ import { Scheduler } from '../poll/scheduler.ts';
 import { openStore } from '../store/store.ts';
 import type {
   ApiResult,
+  ImagePolicy,
   Progress,
   RiverPage,
   RiverQuery,
@@ -67,15 +68,28 @@ export interface Tidings extends TidingsClient {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+const DEFAULT_IMAGES: ImagePolicy = 'blockTrackers';
+const imagePolicy = (v: unknown): ImagePolicy =>
+  v === 'load' || v === 'blockTrackers' || v === 'clickToLoad' ? v : DEFAULT_IMAGES;
+
 export function createTidings(options: TidingsOptions): Tidings {
   const clock = options.clock ?? systemClock;
   const store = openStore(join(options.dataDir, 'tidings.db'), { clock });
+  // Private networks only when the person allowed them (issue 9: "allow local network feeds");
+  // loopback stays open on a desktop (local feeds, tests). Read live: the setting applies at once.
+  let allowLocal = store.getSetting<unknown>('allowLocalNetworkFeeds', false) === true;
+  const hostPolicy: HostPolicy = {
+    allowLoopback: options.hostPolicy?.allowLoopback ?? true,
+    get allowPrivate() {
+      return options.hostPolicy?.allowPrivate ?? allowLocal;
+    },
+  };
   const http =
     options.http ??
     createHttpClient({
       version: APP_VERSION,
       projectUrl: PROJECT_URL,
-      hostPolicy: { allowLoopback: true, allowPrivate: true, ...options.hostPolicy },
+      hostPolicy,
       clock,
     });
   const events = new Emitter<TidingsEvents>();
@@ -85,6 +99,8 @@ export function createTidings(options: TidingsOptions): Tidings {
     pollIntervalMin: store.getSetting('pollIntervalMin', DEFAULT_SETTINGS.pollIntervalMin),
     retentionDays: store.getSetting('retentionDays', DEFAULT_SETTINGS.retentionDays),
     ...rtSettings.read(),
+    images: imagePolicy(store.getSetting('images', DEFAULT_IMAGES)),
+    allowLocalNetworkFeeds: allowLocal,
   });
 
   const ctx: AppContext = {
@@ -193,6 +209,11 @@ export function createTidings(options: TidingsOptions): Tidings {
       }
       if (patch.retentionDays !== undefined) {
         store.setSetting('retentionDays', clamp(Math.round(patch.retentionDays), 1, 3650));
+      }
+      if (patch.images !== undefined) store.setSetting('images', imagePolicy(patch.images));
+      if (typeof patch.allowLocalNetworkFeeds === 'boolean') {
+        allowLocal = patch.allowLocalNetworkFeeds;
+        store.setSetting('allowLocalNetworkFeeds', allowLocal);
       }
       if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
       // A new default interval applies now, not after each feed's next fetch; a shorter
