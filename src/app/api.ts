@@ -303,6 +303,8 @@ export interface SubscribeInput {
 export interface OpmlImportReport {
   added: number;
   existing: number;
+  /** Feeds already subscribed but unfiled that the list's folders filed (absent when none). */
+  filed?: number;
   errors: string[];
 }
 

@@ -155,6 +155,38 @@ describe('folders', () => {
   });
 });
 
+describe('OPML import', () => {
+  it('keeps nesting, merges into existing folders, and files existing unfiled feeds', async () => {
+    const a = await add('/a.xml', rss('A', [{ title: 'a1' }]));
+    const b = await add('/b.xml', rss('B', [{ title: 'b1' }]));
+    const news = await app.createFolder('News');
+    if (!news.ok) throw new Error('setup');
+    await app.updateFeed(b.id, { folderId: news.value.id });
+    const opml = `<?xml version="1.0"?><opml version="2.0"><head/><body>
+      <outline text="Tech"><outline text="Blogs">
+        <outline type="rss" text="A" xmlUrl="${host.url}/a.xml"/>
+        <outline type="rss" text="C" xmlUrl="${host.url}/c.xml"/>
+      </outline></outline>
+      <outline text="tech/blogs"><outline type="rss" text="D" xmlUrl="${host.url}/d.xml"/></outline>
+      <outline text="Elsewhere"><outline type="rss" text="B" xmlUrl="${host.url}/b.xml"/></outline>
+      <outline text="news"><outline type="rss" text="E" xmlUrl="${host.url}/e.xml"/></outline>
+    </body></opml>`;
+    expect(await app.importOpml(opml)).toEqual({
+      ok: true,
+      value: { added: 3, existing: 2, filed: 1, errors: [] },
+    });
+    // 'tech/blogs' is the same nested folder, whatever its case; 'news' joins 'News'.
+    expect((await app.listFolders()).map((f) => [f.path, f.feedCount])).toEqual([
+      ['News', 2],
+      ['Tech', 0],
+      ['Tech/Blogs', 3],
+    ]);
+    expect((await feedRow(a.id)).folderPath).toBe('Tech/Blogs');
+    // A feed the person filed stays put.
+    expect((await feedRow(b.id)).folderPath).toBe('News');
+  });
+});
+
 describe('per-feed settings', () => {
   it('renames a feed (kept across refreshes), resets it, and sets interval and notifications', async () => {
     const a = await add('/a.xml', rss('Feed A', [{ title: 'a1' }]));

@@ -143,9 +143,18 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
       ctx.scheduler.fetchNow(feed.id);
     } else {
       report.existing++;
+      // Merge into what is there (issue 9): an unfiled feed takes the list's folder; a feed the
+      // person already filed stays where they put it.
+      if (feed.folderId === null && sub.folder) {
+        ctx.store.setFeedFolder(feed.id, sub.folder);
+        report.filed = (report.filed ?? 0) + 1;
+      }
     }
   }
-  if (report.added > 0) ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+  if (report.added > 0 || report.filed) {
+    ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+    ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
+  }
   return ok(report);
 }
 
