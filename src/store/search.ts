@@ -64,7 +64,7 @@ export function search(ctx: StoreContext, query: string, limit = 50): ItemRow[] 
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.id);
   const rows = ctx
-    .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))`)
+    .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?)) AND muted_hide = 0`)
     .all(JSON.stringify(ids)) as RawItem[];
   return itemsByIds(rows, ids);
 }
