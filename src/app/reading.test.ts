@@ -522,6 +522,17 @@ describe('privacy and safety settings', () => {
     const priv = await app.subscribe({ url: 'http://10.255.255.1/feed' });
     expect(priv.ok ? '' : priv.error.message).toMatch(/Allow local network feeds/);
 
+    // A redirect (or an autodiscovery link) to a refused address is refused the same way.
+    host.set('/hop', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } });
+    const hop = await app.subscribe({ url: `${host.url}/hop` });
+    expect(hop.ok ? '' : hop.error.message).toMatch(/169\.254\.169\.254: it is a link-local address/);
+    host.set('/page', {
+      type: 'text/html',
+      body: '<html><head><link rel="alternate" type="application/rss+xml" href="http://10.255.255.1/feed"></head></html>',
+    });
+    const viaLink = await app.subscribe({ url: `${host.url}/page` });
+    expect(viaLink.ok ? 'ok' : viaLink.error.code).toBe('discover.noFeed');
+
     await app.updateSettings({ allowLocalNetworkFeeds: true });
     expect((await app.getSettings()).allowLocalNetworkFeeds).toBe(true);
     const meta2 = await app.subscribe({ url: 'http://169.254.169.254/latest/meta-data/' });
