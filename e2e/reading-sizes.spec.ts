@@ -14,7 +14,25 @@ test('every main view works and is axe-clean at three sizes, light and dark', as
   const feeds = serveLibrary(host);
   await page.goto(tidings.openUrl);
   for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  // A new feed is selected as it is added; All shows every one.
+  await expect(page.getByTestId('feed-row').filter({ hasText: feeds[2]!.title })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await page.getByTestId('feed-all').click();
   await expect(page.getByTestId('river-item')).toHaveCount(9);
+  // A folder with a feed in it, so the tree shows nesting at every size.
+  await page.getByTestId('new-folder').click();
+  await page.getByTestId('folder-name').fill('Technology');
+  await page.getByTestId('folder-save').click();
+  await expect(page.getByTestId('folder-row')).toContainText('Technology');
+  const tech = page.getByTestId('feed-row').filter({ hasText: 'Tech Weekly' });
+  await tech.getByTestId('feed-menu-button').click();
+  await page.getByTestId('feed-move').click();
+  await page.getByTestId('feed-settings-folder').selectOption({ label: 'Technology' });
+  await page.getByTestId('feed-settings-save').click();
+  await expect(tech).toHaveAttribute('aria-level', '2');
+  await page.getByTestId('feed-all').click();
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

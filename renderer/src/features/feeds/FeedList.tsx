@@ -3,6 +3,7 @@
  * unfiled feeds. One Tab stop (a roving tabindex): arrows move, Right/Left open and close folders,
  * Enter or Space opens the row as the river, F2 renames, the context-menu key or Shift+F10 opens
  * the row's actions. Feeds and folders can be dragged onto a folder (or onto "All" to unfile).
+ * Rows are flat siblings carrying aria-level, so a row's name is its own text (never its children's).
  */
 import { type DragEvent, type KeyboardEvent, type MouseEvent, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../store/context';
@@ -11,15 +12,7 @@ import { FeedRow } from './FeedRow';
 import { FeedSettingsDialog } from './FeedSettingsDialog';
 import { FolderDialog, type FolderDialogMode } from './FolderDialog';
 import { FolderRow } from './FolderRow';
-import {
-  ALL_KEY,
-  buildTree,
-  type FolderNode,
-  feedKey,
-  folderKey,
-  type TreeNode,
-  visibleRows,
-} from './feed-tree';
+import { ALL_KEY, buildTree, feedKey, folderKey, type TreeRow, visibleRows } from './feed-tree';
 import { useStoredState } from './use-stored-state';
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
@@ -198,7 +191,6 @@ export function FeedList() {
     };
   }
 
-  const rowOf = (key: string) => rows.find((r) => r.key === key);
   const commandFor = (key: string) => (command?.key === key ? command.command : null);
   const endCommand = () => {
     const key = command?.key;
@@ -212,57 +204,51 @@ export function FeedList() {
       });
   };
 
-  function renderNodes(nodes: readonly TreeNode[]) {
-    return nodes.map((node) => {
-      const row = rowOf(node.key);
-      if (!row) return null;
-      const common = {
-        level: row.level,
-        posInSet: row.posInSet,
-        setSize: row.setSize,
-        tabIndex: (node.key === tabKey ? 0 : -1) as 0 | -1,
-        selected: node.key === selectedKey,
-        command: commandFor(node.key),
-        onCommandEnd: endCommand,
-        onClick: (e: MouseEvent) => onClick(e, node.key),
-        onContextMenu: (e: MouseEvent) => onContextMenu(e, node.key),
-        onFocus: () => setActiveKey(node.key),
-        onMenu: () => setCommand({ key: node.key, command: 'menu' }),
-        onRename: () => setCommand({ key: node.key, command: 'rename' }),
-      };
-      if (node.kind === 'feed') {
-        return (
-          <FeedRow
-            key={node.key}
-            {...common}
-            feed={node.feed}
-            onSettings={(focus) => setFeedDialog({ feedId: node.feed.id, focus })}
-            onOpen={() => open(node.key)}
-          />
-        );
-      }
-      const folderNode: FolderNode = node;
-      const expanded = !collapsed.has(node.folder.id);
+  // A flat list of rows with aria-level/-posinset/-setsize (the ARIA tree pattern's flat form):
+  // each row's accessible name is its own text, never its children's.
+  function renderRow(row: TreeRow) {
+    const node = row.node;
+    if (!node) return null;
+    const common = {
+      level: row.level,
+      posInSet: row.posInSet,
+      setSize: row.setSize,
+      tabIndex: (node.key === tabKey ? 0 : -1) as 0 | -1,
+      selected: node.key === selectedKey,
+      command: commandFor(node.key),
+      onCommandEnd: endCommand,
+      onClick: (e: MouseEvent) => onClick(e, node.key),
+      onContextMenu: (e: MouseEvent) => onContextMenu(e, node.key),
+      onFocus: () => setActiveKey(node.key),
+      onMenu: () => setCommand({ key: node.key, command: 'menu' }),
+      onRename: () => setCommand({ key: node.key, command: 'rename' }),
+    };
+    if (node.kind === 'feed') {
       return (
-        <FolderRow
+        <FeedRow
           key={node.key}
           {...common}
-          node={folderNode}
-          expanded={expanded}
-          dropping={dropKey === node.key}
-          dropProps={dropProps({ folderId: node.folder.id }, node.key)}
-          onToggle={() => setCollapsed(node.folder.id, expanded)}
+          feed={node.feed}
+          onSettings={(focus) => setFeedDialog({ feedId: node.feed.id, focus })}
           onOpen={() => open(node.key)}
-          onNewSubfolder={() => setFolderDialog({ kind: 'create', parentId: node.folder.id })}
-          onMove={() => setFolderDialog({ kind: 'move', folderId: node.folder.id })}
-        >
-          {expanded && node.children.length > 0 && (
-            // biome-ignore lint/a11y/useSemanticElements: a tree's group of child rows (ARIA tree pattern).
-            <ul role="group">{renderNodes(node.children)}</ul>
-          )}
-        </FolderRow>
+        />
       );
-    });
+    }
+    const expanded = !collapsed.has(node.folder.id);
+    return (
+      <FolderRow
+        key={node.key}
+        {...common}
+        node={node}
+        expanded={expanded}
+        dropping={dropKey === node.key}
+        dropProps={dropProps({ folderId: node.folder.id }, node.key)}
+        onToggle={() => setCollapsed(node.folder.id, expanded)}
+        onOpen={() => open(node.key)}
+        onNewSubfolder={() => setFolderDialog({ kind: 'create', parentId: node.folder.id })}
+        onMove={() => setFolderDialog({ kind: 'move', folderId: node.folder.id })}
+      />
+    );
   }
 
   const allDrop = dropProps({ folderId: null }, ALL_KEY);
@@ -299,7 +285,6 @@ export function FeedList() {
           aria-posinset={1}
           aria-setsize={rows[0]?.setSize ?? 1}
           aria-selected={selectedKey === ALL_KEY}
-          aria-labelledby="feed-all-name feed-all-count"
           tabIndex={tabKey === ALL_KEY ? 0 : -1}
           className={`tree-item${selectedKey === ALL_KEY ? ' selected' : ''}`}
           onClick={(e) => onClick(e, ALL_KEY)}
@@ -307,16 +292,14 @@ export function FeedList() {
           data-testid="feed-all"
         >
           <div className={`tree-row feed-all${dropKey === ALL_KEY ? ' drop-target' : ''}`} {...allDrop}>
-            <span id="feed-all-name" className="feed-title">
-              All
-            </span>
-            <span id="feed-all-count" className={totalUnread > 0 ? 'count' : 'visually-hidden'}>
+            <span className="feed-title">All</span>{' '}
+            <span className={totalUnread > 0 ? 'count' : 'visually-hidden'}>
               {totalUnread}
               <span className="visually-hidden"> unread</span>
             </span>
           </div>
         </li>
-        {renderNodes(tree)}
+        {rows.map(renderRow)}
       </ul>
       {feedDialog && (
         <FeedSettingsDialog

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId } from 'react';
+import { type CSSProperties, memo, useEffect, useState } from 'react';
 import type { FeedStatus, FeedView } from '../../../../src/app/api';
 import { MoreIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
@@ -29,7 +29,9 @@ export const FeedRow = memo(function FeedRow({
   const unsubscribe = useApp((s) => s.unsubscribe);
   const updateFeed = useApp((s) => s.updateFeed);
   const pushNotice = useApp((s) => s.pushNotice);
-  const id = useId();
+  // A favicon is a remote image: "load on click" keeps it away unless the feed is allowed.
+  const faviconAllowed = useApp((s) => s.imagePolicy !== 'clickToLoad' || feed.loadImages);
+  const [faviconFailed, setFaviconFailed] = useState(false);
   const label = feedLabel(feed);
   const status = STATUS_LABEL[feed.status];
   const failing = (feed.status === 'error' || feed.status === 'gone') && feed.error;
@@ -61,11 +63,10 @@ export const FeedRow = memo(function FeedRow({
       role="treeitem"
       data-key={`feed:${feed.id}`}
       aria-level={item.level}
+      style={{ '--level': item.level } as CSSProperties}
       aria-posinset={item.posInSet}
       aria-setsize={item.setSize}
       aria-selected={item.selected}
-      // Name, then "N unread", then what is wrong, then the lines under it: everything the row shows.
-      aria-labelledby={`${id}-name ${id}-count${status ? ` ${id}-status` : ''}${failing ? ` ${id}-error` : ''} ${id}-delivery`}
       tabIndex={item.tabIndex}
       className={`tree-item feed${item.selected ? ' selected' : ''} status-${feed.status}`}
       draggable={item.command !== 'rename'}
@@ -80,7 +81,7 @@ export const FeedRow = memo(function FeedRow({
       title={feed.url}
     >
       <div className="tree-row">
-        {feed.favicon ? (
+        {feed.favicon && faviconAllowed && !faviconFailed ? (
           <img
             className="favicon"
             src={feed.favicon}
@@ -89,9 +90,7 @@ export const FeedRow = memo(function FeedRow({
             height={16}
             loading="lazy"
             referrerPolicy="no-referrer"
-            onError={(e) => {
-              e.currentTarget.style.visibility = 'hidden';
-            }}
+            onError={() => setFaviconFailed(true)}
           />
         ) : (
           <span className={`dot dot-${feed.status}`} aria-hidden="true" />
@@ -104,23 +103,20 @@ export const FeedRow = memo(function FeedRow({
             onCancel={item.onCommandEnd}
           />
         ) : (
-          <span id={`${id}-name`} className="feed-title">
-            {label}
-          </span>
-        )}
-        <span id={`${id}-count`} className={feed.unread > 0 ? 'count' : 'visually-hidden'}>
+          <span className="feed-title">{label}</span>
+        )}{' '}
+        {/* The name reads "title, N unread, state, error, delivery": the row's text in order. */}
+        <span className={feed.unread > 0 ? 'count' : 'visually-hidden'}>
           {feed.unread}
           <span className="visually-hidden"> unread</span>
         </span>
-        {status && (
-          <span id={`${id}-status`} className="visually-hidden">
-            , {status}
-          </span>
-        )}
+        {status && <span className="visually-hidden">, {status}</span>}
         <button
           type="button"
           className="icon-button row-menu-button"
           tabIndex={-1}
+          // Out of the row's name (the row is named by its text); reached by the context-menu key.
+          aria-hidden="true"
           aria-label={`Actions for ${label}`}
           aria-haspopup="menu"
           aria-expanded={item.command === 'menu'}
@@ -131,11 +127,11 @@ export const FeedRow = memo(function FeedRow({
         </button>
       </div>
       {failing && (
-        <p id={`${id}-error`} className="feed-error" title={feed.error ?? undefined} data-testid="feed-error">
+        <p className="feed-error" title={feed.error ?? undefined} data-testid="feed-error">
           {feed.error}
         </p>
       )}
-      <p id={`${id}-delivery`} className="feed-delivery" title={next}>
+      <p className="feed-delivery" title={next}>
         {feed.delivery}
       </p>
       {item.command === 'menu' && (

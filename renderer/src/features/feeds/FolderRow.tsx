@@ -1,4 +1,4 @@
-import { type DragEvent, type ReactNode, useEffect, useId } from 'react';
+import { type CSSProperties, type DragEvent, useEffect } from 'react';
 import { MoreIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 import { endDrag, startDrag } from './drag';
@@ -13,7 +13,7 @@ export interface DropProps {
   onDrop(event: DragEvent): void;
 }
 
-/** A folder in the tree: opens as one river, collapses, takes dropped feeds and folders. */
+/** A folder row in the tree: opens as one river, collapses, takes dropped feeds and folders. */
 export function FolderRow({
   node,
   expanded,
@@ -23,7 +23,6 @@ export function FolderRow({
   onOpen,
   onNewSubfolder,
   onMove,
-  children,
   ...item
 }: TreeItemProps & {
   node: FolderNode;
@@ -34,13 +33,11 @@ export function FolderRow({
   onOpen(): void;
   onNewSubfolder(): void;
   onMove(): void;
-  children: ReactNode;
 }) {
   const renameFolder = useApp((s) => s.renameFolder);
   const deleteFolder = useApp((s) => s.deleteFolder);
   const markFolderRead = useApp((s) => s.markFolderRead);
   const pushNotice = useApp((s) => s.pushNotice);
-  const id = useId();
   const { folder, unread } = node;
 
   async function rename(title: string) {
@@ -72,11 +69,11 @@ export function FolderRow({
       role="treeitem"
       data-key={`folder:${folder.id}`}
       aria-level={item.level}
+      style={{ '--level': item.level } as CSSProperties}
       aria-posinset={item.posInSet}
       aria-setsize={item.setSize}
       aria-selected={item.selected}
       aria-expanded={hasChildren ? expanded : undefined}
-      aria-labelledby={`${id}-name ${id}-count`}
       tabIndex={item.tabIndex}
       className={`tree-item folder${item.selected ? ' selected' : ''}`}
       draggable={item.command !== 'rename'}
@@ -113,11 +110,9 @@ export function FolderRow({
             onCancel={item.onCommandEnd}
           />
         ) : (
-          <span id={`${id}-name`} className="folder-name">
-            {folder.title}
-          </span>
-        )}
-        <span id={`${id}-count`} className={unread > 0 ? 'count' : 'visually-hidden'}>
+          <span className="folder-name">{folder.title}</span>
+        )}{' '}
+        <span className={unread > 0 ? 'count' : 'visually-hidden'}>
           {unread}
           <span className="visually-hidden"> unread</span>
         </span>
@@ -125,6 +120,8 @@ export function FolderRow({
           type="button"
           className="icon-button row-menu-button"
           tabIndex={-1}
+          // Out of the row's name (the row is named by its text); reached by the context-menu key.
+          aria-hidden="true"
           aria-label={`Actions for the folder ${folder.title}`}
           aria-haspopup="menu"
           aria-expanded={item.command === 'menu'}
@@ -153,7 +150,6 @@ export function FolderRow({
           ]}
         />
       )}
-      {children}
     </li>
   );
 }

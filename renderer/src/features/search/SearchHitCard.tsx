@@ -41,7 +41,7 @@ export const SearchHitCard = memo(function SearchHitCard({
         <RelativeTime iso={when} />
         {!item.read && <span className="visually-hidden">, unread</span>}
       </div>
-      <h3 id={titleId} className="search-hit-title">
+      <h2 id={titleId} className="search-hit-title">
         {link ? (
           <a
             href={link}
@@ -54,7 +54,7 @@ export const SearchHitCard = memo(function SearchHitCard({
         ) : (
           titleText
         )}
-      </h3>
+      </h2>
       {hit?.snippet && (
         <p className="search-hit-snippet">
           <Highlighted text={hit.snippet} ranges={hit.snippetRanges} />
