@@ -38,6 +38,14 @@ async function subscribe(page: Page, url: string, title: string): Promise<void> 
   await expect(page.getByTestId('feed-row').filter({ hasText: title })).toBeVisible();
 }
 
+/** Back to every feed's river (a new subscription selects its own feed): g then a. */
+async function showAll(page: Page): Promise<void> {
+  await page.getByTestId('river').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('a');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('All feeds');
+}
+
 /** The selected item's id, and whether it lies fully inside the river's scroller. */
 async function selection(page: Page): Promise<{ id: number | null; visible: boolean }> {
   return page.evaluate(() => {
@@ -65,6 +73,7 @@ test('a hundred items read with the keyboard alone, the selection always in view
   const titles = serveFeeds(host, 10, 10);
   await page.goto(tidings.openUrl);
   for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
+  await showAll(page);
   await expect(page.getByTestId('river-item')).not.toHaveCount(0);
   await expect.poll(() => unreadTotal(page)).toBe(100);
 
@@ -125,7 +134,7 @@ test('every other key: help, search, open, mark view read, feeds with unread, re
   await page.goto(tidings.openUrl);
   for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
   await expect.poll(() => unreadTotal(page)).toBe(12);
-  await page.getByTestId('river').focus();
+  await showAll(page);
 
   // ? shows every shortcut of the table; Escape closes it.
   await page.keyboard.press('?');
@@ -205,7 +214,7 @@ test('the selection stays on its item, in place, when new items arrive above', a
   await page.setViewportSize({ width: 1000, height: 600 });
   await page.goto(tidings.openUrl);
   for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
-  await page.getByTestId('river').focus();
+  await showAll(page);
   for (let i = 0; i < 12; i++) await page.keyboard.press('j');
   const chosen = await selection(page);
   expect(chosen.visible).toBe(true);

@@ -58,8 +58,11 @@ export const SANITIZE_CONFIG = {
   FORBID_ATTR: [...FORBIDDEN_ATTRIBUTES],
   ALLOW_DATA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
-  // After resolution every useful URL is absolute; data: images are allowed separately by DOMPurify.
-  ALLOWED_URI_REGEXP: /^(?:https?|mailto|tel):/i,
+  // DOMPurify checks every attribute that is not "URI-safe" against this, not only URLs: a value
+  // with a scheme must be http(s)/mailto/tel; a value without one (width="1", colspan="2") is a
+  // plain value. (An anchored scheme-only pattern dropped width/height, so 1x1 pixels went
+  // unrecognised.) href/src/poster/cite are resolved to absolute URLs before this check runs.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
   RETURN_TRUSTED_TYPE: false,
   // The inert document's body comes back, so images, links and the leading picture are settled
   // there (nothing loads in an inert document) before the string reaches the page.

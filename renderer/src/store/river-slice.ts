@@ -111,6 +111,8 @@ export const createRiverSlice =
     let generation = 0;
     let headInFlight = false;
     let headAgain = false;
+    // 'river.changed' during a full load: that load's request may have left before the news.
+    let headAfterLoad = false;
     let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
 
@@ -220,12 +222,17 @@ export const createRiverSlice =
 
       async loadRiver() {
         const mine = ++generation;
+        headAfterLoad = false;
         set({ riverStatus: 'loading', groups: [], nextCursor: null, loadingMore: false });
         void loadImagePolicy();
         try {
           const page = await fetchPage(null);
           if (mine !== generation) return;
           set({ ...mergeHead({ groups: [], nextCursor: null }, page), riverStatus: 'ready' });
+          if (headAfterLoad) {
+            headAfterLoad = false;
+            void get().refreshHead();
+          }
         } catch (err) {
           if (mine !== generation) return;
           set({ riverStatus: 'error' });
@@ -250,7 +257,11 @@ export const createRiverSlice =
       },
 
       async refreshHead() {
-        // A full load in flight will bring the news anyway.
+        // A full load in flight may have asked before the news was stored: ask again after it.
+        if (get().riverStatus === 'loading') {
+          headAfterLoad = true;
+          return;
+        }
         if (get().riverStatus !== 'ready') return;
         // Oldest first, news belongs at the far end: it comes with "Load more", not over the top.
         if (get().filter.sort === 'oldest') {
