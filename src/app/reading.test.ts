@@ -384,7 +384,10 @@ describe('search', () => {
       '/a.xml',
       rss('A', [
         { title: 'Apple releases a phone', description: 'The new phone from Apple.' },
-        { title: 'Banana prices', description: 'Fruit markets <b>move</b> on banana news.' },
+        {
+          title: 'Banana prices',
+          description: 'Fruit markets &lt;b&gt;move&lt;/b&gt; on &lt;em&gt;banana&lt;/em&gt;, news.',
+        },
         { title: 'Cloud notes', description: 'rssCloud makes feeds real-time.' },
       ]),
     );
@@ -429,7 +432,8 @@ describe('search', () => {
     const hit = r.hits[0]!;
     const mark = (text: string, ranges: [number, number][]) => ranges.map(([s, e]) => text.slice(s, e));
     expect(mark(hit.item.title!, hit.titleRanges)).toEqual(['Banana']);
-    expect(hit.snippet).toBe('Fruit markets move on banana news.');
+    // Inline tags join their neighbours: "banana," not "banana ,".
+    expect(hit.snippet).toBe('Fruit markets move on banana, news.');
     expect(mark(hit.snippet, hit.snippetRanges)).toEqual(['move', 'banana']);
   });
 

@@ -167,8 +167,8 @@ function searchItems(ctx: AppContext, req: SearchRequest): SearchResults {
     terms,
     hits: rows.map((row) => {
       const feed = feeds.get(row.feedId);
-      const summary = htmlToText(row.summary);
-      const content = htmlToText(row.content);
+      const summary = htmlToText(row.summary, true);
+      const content = htmlToText(row.content, true);
       const body = (content && content !== summary ? `${summary} ${content}` : summary)
         .replace(/\s+/g, ' ')
         .trim();
