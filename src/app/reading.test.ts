@@ -335,6 +335,8 @@ describe('mute filters', () => {
       error: { code: 'mute.empty' },
     });
 
+    const arrivals: TidingsEvents['river.changed'][] = [];
+    app.on('river.changed', (e) => arrivals.push(e));
     host.set(
       '/a.xml',
       rss('A', [
@@ -346,6 +348,8 @@ describe('mute filters', () => {
       ]),
     );
     await refetch(a.id);
+    // Four arrived, two were muted: two are news (notifications and "new items" count those).
+    expect(arrivals).toEqual([{ feedId: a.id, newItems: 2 }]);
 
     const river = items(await app.river({}));
     // Existing items are left alone; 'cryptography' is not the word 'crypto'.

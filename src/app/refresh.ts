@@ -87,7 +87,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   }
 
   const now = ctx.clock.now();
-  const { inserted } = ctx.store.upsertItems(feedId, parsed.feed.items, now);
+  const { inserted, muted } = ctx.store.upsertItems(feedId, parsed.feed.items, now);
+  // Items a mute filter caught are not news: no notification, no "new items" count for them.
+  const fresh = inserted.length - muted.length;
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,
@@ -108,10 +110,10 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     },
     result.cache,
   );
-  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: inserted.length });
+  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: fresh });
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
-  return { feedId, kind: 'ok', newItems: inserted.length };
+  return { feedId, kind: 'ok', newItems: fresh };
 }
 
 export function metaOf(feed: Feed): FeedMeta {

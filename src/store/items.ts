@@ -39,8 +39,9 @@ export function upsertItems(
   seenAt: number,
 ): UpsertResult {
   const inserted: number[] = [];
+  let muted: number[] = [];
   let updated = 0;
-  if (items.length === 0) return { inserted, updated };
+  if (items.length === 0) return { inserted, updated, muted };
   transaction(ctx.db, () => {
     if (!ctx.stmt('SELECT 1 FROM feeds WHERE id = ?').get(feedId)) return;
     const upsert = ctx.stmt(UPSERT);
@@ -89,8 +90,8 @@ export function upsertItems(
     for (const x of toIndex) indexItem(ctx, x.id, x.item, x.replace);
     // Mute filters apply to items as they arrive (not to changed ones: an undone mute stays undone).
     const fresh = toIndex.filter((x) => !x.replace);
-    if (fresh.length > 0) applyMuteFilters(ctx, feedId, fresh);
+    if (fresh.length > 0) muted = applyMuteFilters(ctx, feedId, fresh);
     if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
   });
-  return { inserted, updated };
+  return { inserted, updated, muted };
 }

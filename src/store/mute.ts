@@ -147,12 +147,12 @@ export function muteText(item: Item): string {
   return parts.join('\n').slice(0, MAX_TEXT);
 }
 
-/** Called inside the upsert's transaction for items seen for the first time. */
+/** Called inside the upsert's transaction for items seen for the first time; the ids it muted. */
 export function applyMuteFilters(
   ctx: StoreContext,
   feedId: number,
   fresh: readonly { id: number; item: Item }[],
-): number {
+): number[] {
   const filters = (
     ctx
       .stmt(
@@ -160,13 +160,13 @@ export function applyMuteFilters(
       )
       .all(feedId) as Raw[]
   ).map(toRow);
-  if (filters.length === 0) return 0;
+  if (filters.length === 0) return [];
   const compiled: { row: MuteFilterRow; re: RegExp }[] = [];
   for (const row of filters) {
     const re = compileFilter(row.kind, row.pattern);
     if (re.ok) compiled.push({ row, re: re.value });
   }
-  let muted = 0;
+  const muted: number[] = [];
   const mark = ctx.stmt('UPDATE items SET read = 1, muted_by = ?, muted_hide = ? WHERE id = ?');
   for (const { id, item } of fresh) {
     const text = muteText(item);
@@ -177,7 +177,7 @@ export function applyMuteFilters(
     if (!hit) continue;
     const by: MutedByRow = { filterId: hit.row.id, pattern: hit.row.pattern, action: hit.row.action };
     mark.run(JSON.stringify(by), hit.row.action === 'hide' ? 1 : 0, id);
-    muted++;
+    muted.push(id);
   }
   return muted;
 }

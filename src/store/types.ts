@@ -158,6 +158,8 @@ export interface MutedByRow {
 export interface UpsertResult {
   /** Row ids of items seen for the first time, in feed order. */
   inserted: number[];
+  /** Of those, the ones a mute filter hid or marked read on arrival (not news to announce). */
+  muted: number[];
   /** Items already stored whose content changed. */
   updated: number;
 }
