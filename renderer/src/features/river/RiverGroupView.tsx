@@ -50,7 +50,8 @@ export const RiverRowView = memo(function RiverRowView({
       className={className}
       data-testid="river-group"
       data-feed-id={group.feedId}
-      aria-label={group.feedTitle}
+      // Two updates of one feed are two regions: the time keeps their names apart (axe landmark-unique).
+      aria-label={`${group.feedTitle}, ${new Date(group.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}`}
     >
       <header className="group-head">
         {favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (
