@@ -206,10 +206,10 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
                 data-testid="settings-local-network"
               />
               <span>
-                Allow feeds on my local network
+                Allow local network feeds
                 <span className="settings-note">
                   {' '}
-                  (a home NAS, 192.168.x.x). Off, such addresses are refused. Link-local and cloud-metadata
+                  (a home NAS at 192.168.x.x). Off, such addresses are refused. Link-local and cloud-metadata
                   addresses are always refused.
                 </span>
               </span>
