@@ -66,6 +66,49 @@ test('every main view works and is axe-clean at three sizes, light and dark', as
       await screenshot(page, `activity-${tag}`);
       expect.soft(await axeViolations(page), `activity ${tag}`).toEqual([]);
       await page.getByTestId('activity-toggle').click();
+
+      // The sidebar: a column on wide windows, a drawer on narrow ones; the toggle shows and hides it.
+      const toggle = page.getByTestId('sidebar-toggle');
+      const tree = page.getByRole('tree', { name: 'Feeds' });
+      if (size.width <= 720) {
+        await expect(tree).toBeHidden();
+        await toggle.click();
+      }
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await expect(tree).toBeVisible();
+      await page.getByTestId('folder-row').getByTestId('folder-menu-button').click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await screenshot(page, `sidebar-${tag}`);
+      expect.soft(await axeViolations(page), `sidebar ${tag}`).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      // A feed's settings dialog fits and scrolls.
+      await page
+        .getByTestId('feed-row')
+        .filter({ hasText: 'Loopback News' })
+        .getByTestId('feed-menu-button')
+        .click();
+      await page.getByTestId('feed-settings').click();
+      const dialog = page.getByTestId('feed-settings-dialog');
+      await expect(dialog).toBeVisible();
+      await dialog.getByTestId('feed-settings-save').scrollIntoViewIfNeeded();
+      await dialog.getByTestId('feed-settings-save').click({ trial: true });
+      await screenshot(page, `feed-settings-${tag}`);
+      expect.soft(await axeViolations(page), `feed settings ${tag}`).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toHaveCount(0);
+
+      // Picking a feed in the drawer closes it; on a wide window the toggle collapses the column.
+      if (size.width <= 720) {
+        await page.getByTestId('feed-all').click();
+        await expect(tree).toBeHidden();
+      } else {
+        await toggle.click();
+        await expect(tree).toBeHidden();
+        await screenshot(page, `collapsed-${tag}`);
+        await toggle.click();
+        await expect(tree).toBeVisible();
+      }
     }
   }
 });

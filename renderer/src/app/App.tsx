@@ -41,6 +41,10 @@ export function App() {
     if (narrow) setSidebarOpen(false);
   }, [riverKey, narrow, setSidebarOpen]);
 
+  const closeDrawer = () => {
+    if (narrow) setSidebarOpen(false);
+  };
+
   if (connection === 'unauthorized') return <Unauthorized />;
 
   return (
@@ -67,8 +71,8 @@ export function App() {
           <span>Tidings</span>
         </div>
         <AddFeedForm focus={noFeeds} />
-        <FeedList />
-        <SavedSearches />
+        <FeedList onOpen={closeDrawer} />
+        <SavedSearches onRun={closeDrawer} />
         <OpmlButtons />
       </aside>
       <main className="main">

@@ -17,7 +17,8 @@ import { useStoredState } from './use-stored-state';
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
 
-export function FeedList() {
+/** `onOpen`: a row was opened as the river (the app closes the narrow window's drawer). */
+export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const feeds = useApp((s) => s.feeds);
   const folders = useApp((s) => s.folders);
   const filter = useApp((s) => s.filter);
@@ -55,6 +56,7 @@ export function FeedList() {
   const tabKey = has(activeKey) ? (activeKey as string) : has(selectedKey) ? selectedKey : ALL_KEY;
 
   function open(key: string) {
+    onOpen?.();
     clearSearch();
     setPage('river');
     if (key === ALL_KEY) setFilter({ feedId: null, folderId: null });

@@ -2,7 +2,7 @@ import { CloseIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 
 /** Saved searches in the sidebar (NetNewsWire #217): one click runs it again, with its scope. */
-export function SavedSearches() {
+export function SavedSearches({ onRun }: { onRun?(): void } = {}) {
   const saved = useApp((s) => s.savedSearches);
   const search = useApp((s) => s.search);
   const setPage = useApp((s) => s.setPage);
@@ -21,6 +21,7 @@ export function SavedSearches() {
               className="saved-search"
               aria-current={activeQuery === s.query ? 'true' : undefined}
               onClick={() => {
+                onRun?.();
                 setPage('river');
                 void search(s.query, s.scope);
               }}
