@@ -3,6 +3,7 @@ import type { RiverItem } from '../../../src/app/api';
 import type { Enclosure } from '../../../src/feed/model';
 import { isWebUrl } from '../lib/format';
 import { useApp } from '../store/context';
+import { feedById } from '../store/river-slice';
 import { Enclosures } from './Enclosures';
 import { ItemMedia } from './ItemMedia';
 import { StarIcon } from './icons';
@@ -50,7 +51,7 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
   const play = useApp((s) => s.play);
   const selected = useApp((s) => s.selectedItemId === item.id);
   const policy = useApp((s) => s.imagePolicy);
-  const allowed = useApp((s) => s.feeds.find((f) => f.id === item.feedId)?.loadImages ?? false);
+  const allowed = useApp((s) => feedById(s.feeds, item.feedId)?.loadImages ?? false);
   const playing = useApp((s) => (s.nowPlaying?.itemId === item.id ? s.nowPlaying.url : null));
   const [expanded, setExpanded] = useState(false);
   const ref = useRef<HTMLElement>(null);

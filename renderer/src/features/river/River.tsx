@@ -97,8 +97,10 @@ export function River() {
   }, [lastIndex, list.length, nextCursor, loadingMore, loadMore]);
 
   // The keys moved the selection: bring the item's top into view (a long one shows its start).
+  // A layout effect, so the scroll lands in the same frame as the selection (bench:river: one
+  // frame less from j to the item on screen).
   // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (selectedId === null || revealSeq === 0) return;
     const el = scroller.current;
     if (!el) return;

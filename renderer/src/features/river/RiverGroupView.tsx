@@ -3,6 +3,7 @@ import { ItemCard } from '../../components/ItemCard';
 import { RelativeTime } from '../../components/RelativeTime';
 import { isWebUrl } from '../../lib/format';
 import { useApp } from '../../store/context';
+import { feedById } from '../../store/river-slice';
 import type { RiverRow } from './river-rows';
 
 /**
@@ -19,7 +20,7 @@ export const RiverRowView = memo(function RiverRowView({
 }) {
   const { group } = row;
   const expandGroup = useApp((s) => s.expandGroup);
-  const favicon = useApp((s) => s.feeds.find((f) => f.id === group.feedId)?.favicon ?? null);
+  const favicon = useApp((s) => feedById(s.feeds, group.feedId)?.favicon ?? null);
   const policy = useApp((s) => s.imagePolicy);
   const feedLink = isWebUrl(group.feedLink) ? group.feedLink : null;
   const items = row.items.map((item) => (
