@@ -1,11 +1,9 @@
 /**
- * The reading experience's commands (issue 9): folders, per-feed settings, scoped search with
- * highlights, saved searches, mute filters. Each is a thin use case over the store; events tell
+ * The reading experience's commands (issue 9): folders, per-feed settings, search (search.ts),
+ * saved searches, mute filters. Each is a thin use case over the store; events tell
  * every UI what changed.
  */
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { htmlToText } from '../store/html-text.ts';
-import { matchRanges, parseSearch, snippetOf } from '../store/search-syntax.ts';
 import type { FolderRow } from '../store/store.ts';
 import type {
   FeedSettingsPatch,
@@ -14,15 +12,12 @@ import type {
   MuteFilter,
   MuteFilterInput,
   SavedSearch,
-  SearchRequest,
-  SearchResults,
-  SearchScope,
   TidingsApi,
 } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
 import { emitStatus, replanPolling } from './refresh.ts';
-import { feedTitleOf, toRiverItem } from './river.ts';
+import { searchItems } from './search.ts';
 
 type ReadingApi = Pick<
   TidingsApi,
@@ -109,13 +104,6 @@ function filtersChanged(ctx: AppContext): void {
   });
 }
 
-/** The feeds a scope covers; null for all. */
-export function scopeFeedIds(ctx: AppContext, scope: SearchScope | null | undefined): number[] | null {
-  if (!scope || scope.kind === 'all') return null;
-  if (scope.kind === 'feed') return ctx.store.getFeed(scope.feedId) ? [scope.feedId] : [];
-  return ctx.store.getFolder(scope.folderId) ? ctx.store.feedIdsInFolder(scope.folderId) : [];
-}
-
 function updateFeed(ctx: AppContext, feedId: number, patch: FeedSettingsPatch): Result<FeedView> {
   const feed = ctx.store.getFeed(feedId);
   if (!feed) return fail(tidingsError('feed.notFound', 'That feed is not subscribed any more.'));
@@ -154,34 +142,6 @@ function updateFeed(ctx: AppContext, feedId: number, patch: FeedSettingsPatch): 
   emitStatus(ctx, feedId);
   if (patch.folderId !== undefined) foldersChanged(ctx);
   return ok(feedViewOf(ctx, ctx.store.getFeed(feedId)!));
-}
-
-function searchItems(ctx: AppContext, req: SearchRequest): SearchResults {
-  const parsed = parseSearch(req.query ?? '');
-  const terms = parsed.terms.map((t) => `${t.words.join(' ')}${t.prefix ? '*' : ''}`);
-  if (parsed.match === null) return { hits: [], terms };
-  const limit = Math.min(200, Math.max(1, Math.trunc(req.limit ?? 50) || 50));
-  const rows = ctx.store.searchScoped({ match: parsed.match, feedIds: scopeFeedIds(ctx, req.scope), limit });
-  const feeds = new Map(ctx.store.listFeeds().map((f) => [f.id, f]));
-  return {
-    terms,
-    hits: rows.map((row) => {
-      const feed = feeds.get(row.feedId);
-      const summary = htmlToText(row.summary, true);
-      const content = htmlToText(row.content, true);
-      const body = (content && content !== summary ? `${summary} ${content}` : summary)
-        .replace(/\s+/g, ' ')
-        .trim();
-      const snip = snippetOf(body, matchRanges(body, parsed.terms));
-      return {
-        item: toRiverItem(row, feed),
-        feedTitle: feedTitleOf(feed),
-        titleRanges: matchRanges(row.title ?? '', parsed.terms),
-        snippet: snip.snippet,
-        snippetRanges: snip.ranges,
-      };
-    }),
-  };
 }
 
 const toMuteFilter = (r: {
