@@ -138,15 +138,16 @@ export function matchRanges(text: string, terms: readonly SearchTerm[]): [number
   return merged;
 }
 
-/** A window of `text` around its first match, with the ranges shifted into it. */
+/**
+ * A window of `text` around its first match, with the ranges shifted into it. `text` must
+ * already have its whitespace collapsed (the ranges are offsets into it as given).
+ */
 export function snippetOf(
   text: string,
   ranges: readonly [number, number][],
   width = 240,
 ): { snippet: string; ranges: [number, number][] } {
-  const clean = text.replace(/\s+/g, ' ');
-  // Whitespace collapsing moves offsets: recompute on the clean text by the caller's terms is
-  // costlier than collapsing first, so callers pass ranges of the already-clean text.
+  const clean = text;
   const first = ranges[0];
   let start = first ? Math.max(0, first[0] - Math.floor(width / 4)) : 0;
   // Start at a word boundary so the snippet does not open mid-word.
