@@ -139,7 +139,7 @@ export interface RiverQuery {
   sort?: 'newest' | 'oldest';
   /** Show at most this many items per fetch of one feed; the rest counts in moreInGroup. */
   groupCap?: number | null;
-  /** Only one group: every item of that fetch (feedId + the group's updatedAt). */
+  /** Only one group: every item of that fetch (feedId + the group's updatedAt); limit up to 5,000. */
   batch?: { feedId: number; updatedAt: string } | null;
   /** Include items a 'hide' mute filter hid (default false). */
   includeMuted?: boolean;

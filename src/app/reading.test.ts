@@ -269,6 +269,7 @@ describe('the river', () => {
     // "37 more from this feed": the whole fetch on request.
     const all = await app.river({ batch: { feedId: big.id, updatedAt: bigGroup.updatedAt }, limit: 200 });
     expect(items(all)).toHaveLength(40);
+    expect(all.groups).toHaveLength(1);
 
     // A page boundary inside a capped group does not show it again on the next page.
     const first = await app.river({ groupCap: 3, limit: 2 });

@@ -122,7 +122,7 @@ export function river(ctx: AppContext, query: RiverQuery): RiverPage {
   }
   const page = store.riverItems({
     cursor: query.cursor ?? null,
-    limit: clamp(query.limit ?? 50, 1, 200),
+    limit: clamp(query.limit ?? 50, 1, batch ? 5000 : 200),
     feedId: query.feedId ?? null,
     feedIds: folderId === null ? null : store.feedIdsInFolder(folderId),
     unreadOnly: query.unreadOnly ?? false,

@@ -13,6 +13,7 @@ const DEFAULT_LIMIT = 50;
 /** A folder holding at least this share of the feeds walks the river index (see riverItems). */
 const FOLDER_WALK_SHARE = 0.05;
 const MAX_LIMIT = 500;
+const MAX_BATCH_LIMIT = 5000;
 
 interface RiverKey {
   seenAt: number;
@@ -55,7 +56,10 @@ const keyOf = (r: RawItem): RiverKey => ({
 const batchKey = (feedId: number, seenAt: number) => `${feedId}:${seenAt}`;
 
 export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
-  const limit = Math.max(1, Math.min(MAX_LIMIT, Math.trunc(q.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT));
+  // One fetch's batch may be read whole ("N more from this feed"): it is bounded by the items
+  // one document may bring (5,000), not by a river page.
+  const max = q.batch ? MAX_BATCH_LIMIT : MAX_LIMIT;
+  const limit = Math.max(1, Math.min(max, Math.trunc(q.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT));
   const oldest = q.sort === 'oldest';
   const where: string[] = [];
   const args: (number | string)[] = [];
