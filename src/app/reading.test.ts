@@ -497,6 +497,17 @@ describe('subscribing', () => {
     expect(await app.cancelSubscribe('r1')).toBe(false);
   });
 
+  it('names the address once in its messages', async () => {
+    const r = await app.subscribe({ url: `${host.url}/missing` });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'discover.unreachable',
+        message: `Could not open ${host.url}/missing: it answered 404 (Not Found).`,
+      },
+    });
+  });
+
   it('says a malformed feed is broken, with the reason', async () => {
     host.set(
       '/broken.xml',

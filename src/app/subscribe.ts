@@ -2,12 +2,12 @@
  * Subscribing: a feed URL or a site URL (autodiscovery finds the feed), and OPML in and out.
  * New subscriptions go through the scheduler's "fetch now", like everything else.
  */
+import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { detectFormat } from '../feed/detect.ts';
 import { discoverFeed, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
-import { maskUrl } from '../net/mask.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -106,7 +106,10 @@ async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
   });
   if (!res.ok) return { ok: false as const, message: res.error.message };
   if (res.value.status >= 400) {
-    return { ok: false as const, message: `${maskUrl(url)} answered ${res.value.status}.` };
+    // The caller's sentence names the address already ("Could not open <url>: ..."): once is enough.
+    const status = res.value.status;
+    const reason = STATUS_CODES[status];
+    return { ok: false as const, message: `it answered ${status}${reason ? ` (${reason})` : ''}.` };
   }
   return {
     ok: true as const,
