@@ -503,7 +503,7 @@ describe('subscribing', () => {
       ok: false,
       error: {
         code: 'discover.unreachable',
-        message: `Could not open ${host.url}/missing: it answered 404 (Not Found).`,
+        message: `Could not open ${host.url}/missing: it answered 404 Not Found.`,
       },
     });
   });

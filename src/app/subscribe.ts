@@ -109,7 +109,7 @@ async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
     // The caller's sentence names the address already ("Could not open <url>: ..."): once is enough.
     const status = res.value.status;
     const reason = STATUS_CODES[status];
-    return { ok: false as const, message: `it answered ${status}${reason ? ` (${reason})` : ''}.` };
+    return { ok: false as const, message: `it answered ${status}${reason ? ` ${reason}` : ''}.` };
   }
   return {
     ok: true as const,
