@@ -5,36 +5,35 @@
 import { expect, test } from './support/fixtures.ts';
 import { addFeed, axeViolations, SIZES, screenshot, serveLibrary } from './support/reading.ts';
 
-test('every main view works and is axe-clean at three sizes, light and dark', async ({
-  page,
-  host,
-  tidings,
-}) => {
-  test.setTimeout(180_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
-  // A new feed is selected as it is added; All shows every one.
-  await expect(page.getByTestId('feed-row').filter({ hasText: feeds[2]!.title })).toHaveAttribute(
-    'aria-selected',
-    'true',
-  );
-  await page.getByTestId('feed-all').click();
-  await expect(page.getByTestId('river-item')).toHaveCount(9);
-  // A folder with a feed in it, so the tree shows nesting at every size.
-  await page.getByTestId('new-folder').click();
-  await page.getByTestId('folder-name').fill('Technology');
-  await page.getByTestId('folder-save').click();
-  await expect(page.getByTestId('folder-row')).toContainText('Technology');
-  const tech = page.getByTestId('feed-row').filter({ hasText: 'Tech Weekly' });
-  await tech.getByTestId('feed-menu-button').click();
-  await page.getByTestId('feed-move').click();
-  await page.getByTestId('feed-settings-folder').selectOption({ label: 'Technology' });
-  await page.getByTestId('feed-settings-save').click();
-  await expect(tech).toHaveAttribute('aria-level', '2');
-  await page.getByTestId('feed-all').click();
-
-  for (const scheme of ['light', 'dark'] as const) {
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every main view works and is axe-clean at three sizes (${scheme})`, async ({
+    page,
+    host,
+    tidings,
+  }) => {
+    test.setTimeout(300_000);
+    const feeds = serveLibrary(host);
+    await page.goto(tidings.openUrl);
+    for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+    // A new feed is selected as it is added; All shows every one.
+    await expect(page.getByTestId('feed-row').filter({ hasText: feeds[2]!.title })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await page.getByTestId('feed-all').click();
+    await expect(page.getByTestId('river-item')).toHaveCount(9);
+    // A folder with a feed in it, so the tree shows nesting at every size.
+    await page.getByTestId('new-folder').click();
+    await page.getByTestId('folder-name').fill('Technology');
+    await page.getByTestId('folder-save').click();
+    await expect(page.getByTestId('folder-row')).toContainText('Technology');
+    const tech = page.getByTestId('feed-row').filter({ hasText: 'Tech Weekly' });
+    await tech.getByTestId('feed-menu-button').click();
+    await page.getByTestId('feed-move').click();
+    await page.getByTestId('feed-settings-folder').selectOption({ label: 'Technology' });
+    await page.getByTestId('feed-settings-save').click();
+    await expect(tech).toHaveAttribute('aria-level', '2');
+    await page.getByTestId('feed-all').click();
     await page.emulateMedia({ colorScheme: scheme });
     for (const size of SIZES) {
       await page.setViewportSize({ width: size.width, height: size.height });
@@ -46,6 +45,22 @@ test('every main view works and is axe-clean at three sizes, light and dark', as
       await page.getByTestId('show-unread').click({ trial: true });
       await screenshot(page, `river-${tag}`);
       expect.soft(await axeViolations(page), `river ${tag}`).toEqual([]);
+
+      // The other river views (titles only, reading pane) and the shortcuts sheet.
+      for (const view of ['compact', 'pane'] as const) {
+        await page.getByTestId('river-view').selectOption(view);
+        await expect(page.getByTestId('river-item').first()).toBeVisible();
+        if (view === 'pane') await page.getByTestId('river-item').first().click();
+        await screenshot(page, `view-${view}-${tag}`);
+        expect.soft(await axeViolations(page), `view ${view} ${tag}`).toEqual([]);
+      }
+      await page.getByTestId('river-view').selectOption('river');
+      await page.locator('body').press('?');
+      await expect(page.getByTestId('shortcuts-help')).toBeVisible();
+      await screenshot(page, `shortcuts-${tag}`);
+      expect.soft(await axeViolations(page), `shortcuts ${tag}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('shortcuts-help')).toHaveCount(0);
 
       // Search results.
       await page.getByTestId('search-input').fill('compiler');
@@ -110,5 +125,5 @@ test('every main view works and is axe-clean at three sizes, light and dark', as
         await expect(tree).toBeVisible();
       }
     }
-  }
-});
+  });
+}

@@ -24,16 +24,21 @@ export function serveLibrary(host: FeedHost): { path: string; title: string }[] 
     { path: '/blog.xml', title: 'A Personal Blog', words: ['garden', 'bicycle', 'kitchen'] },
   ];
   for (const [f, feed] of feeds.entries()) {
+    const xml = rssFeed(
+      feed.title,
+      feed.words.map((word, i) => ({
+        title: `${feed.title}: about the ${word}`,
+        guid: `${feed.path}-${word}`,
+        description: `<p>A paragraph about the <b>${word}</b>, long enough to wrap on a narrow window and show how the text flows.</p>`,
+        date: at(f * 3 + i),
+      })),
+    );
+    // Categories and an author on every item: the chips and bylines are checked for contrast too.
     host.set(
       feed.path,
-      rssFeed(
-        feed.title,
-        feed.words.map((word, i) => ({
-          title: `${feed.title}: about the ${word}`,
-          guid: `${feed.path}-${word}`,
-          description: `<p>A paragraph about the <b>${word}</b>, long enough to wrap on a narrow window and show how the text flows.</p>`,
-          date: at(f * 3 + i),
-        })),
+      xml.replaceAll(
+        '</item>',
+        '<category>Local</category><category>Long reads</category><author>desk@example.com (The Desk)</author></item>',
       ),
     );
   }
