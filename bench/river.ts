@@ -14,6 +14,7 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
 import { spawnTidings } from '../e2e/support/servers.ts';
 import type { Item } from '../src/feed/model.ts';
@@ -59,6 +60,68 @@ function makeItem(feed: number, k: number, base: number): Item {
   };
 }
 
+/**
+ * What runs in the page (plain JS: this file is type-checked without the DOM library). It notes
+ * when the first river item appears, records frame-to-frame times while asked, and times each j
+ * from keydown to the first frame that shows the next item selected with its top in view.
+ */
+/** The page script's handle, as the bench reads it (through functions: the app's CSP refuses eval). */
+interface PageBench {
+  __bench: {
+    firstItem: number | null;
+    keyTimes: number[];
+    takeFrames(keepRecording: boolean): number[];
+    timeKeys(): void;
+    phases(): string;
+  };
+}
+const PAGE_SCRIPT = `
+(() => {
+  const b = { firstItem: null, frames: [], recording: false, keyTimes: [] };
+  window.__bench = b;
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid="river-item"]')) {
+      b.firstItem = performance.now();
+      obs.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+  let last = 0;
+  const frame = (t) => {
+    if (b.recording && last) b.frames.push(t - last);
+    last = t;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  b.takeFrames = (keepRecording) => {
+    b.recording = keepRecording;
+    return b.frames.splice(0);
+  };
+  b.timeKeys = () => {
+    b.frames = [];
+    b.recording = true;
+    const river = document.querySelector('[data-river-scroll]');
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'j') return;
+      const start = performance.now();
+      const before = document.querySelector('[data-testid="river-item"].selected')?.getAttribute('data-item-id');
+      const check = () => {
+        const el = document.querySelector('[data-testid="river-item"].selected');
+        const r = river.getBoundingClientRect();
+        const box = el?.getBoundingClientRect();
+        if (el && el.dataset.itemId !== before && box && box.top >= r.top - 1 && box.top < r.bottom) {
+          b.keyTimes.push(performance.now() - start);
+        } else if (performance.now() - start < 1000) requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    }, true);
+  };
+  b.phases = () => performance.getEntries()
+    .filter((e) => e.entryType === 'navigation' || e.name.includes('/api/') || e.name.includes('/assets/'))
+    .map((e) => (e.name.split('/').pop().split('?')[0] || 'page').slice(0, 24) + ' ' + Math.round(e.startTime) + '-' + Math.round(e.responseEnd))
+    .join(', ');
+})();
+`;
+
 const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] ?? Number.NaN;
@@ -81,7 +144,8 @@ try {
   const reuse = keep !== null && existsSync(join(dataDir, 'tidings.db'));
   const store = openStore(join(dataDir, 'tidings.db'));
   const now = Date.now();
-  const base = now - 30 * 24 * 3600_000;
+  // Inside the default retention (30 days), so nothing is pruned while the bench runs.
+  const base = now - 2 * 24 * 3600_000;
   const feedIds: number[] = [];
   for (let f = 0; f < (reuse ? 0 : FEEDS); f++) {
     // Never fetched during the bench: a loopback port nothing listens on, due tomorrow.
@@ -101,8 +165,15 @@ try {
     }
   }
   store.close();
+  // Counted in the file, so a reused directory reports what it really holds.
+  const db = new DatabaseSync(join(dataDir, 'tidings.db'));
+  const held = (db.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
+  const feedCount = (db.prepare('SELECT COUNT(*) AS n FROM feeds').get() as { n: number }).n;
+  db.close();
   const fillS = (performance.now() - t0) / 1000;
-  process.stderr.write(`store filled: ${inserted} items in ${round(fillS)} s\n`);
+  process.stderr.write(
+    `store: ${held} items in ${feedCount} feeds (${inserted} inserted now, ${round(fillS)} s)\n`,
+  );
 
   // spawnTidings makes its own data dir; point it at ours instead with a second --data (last wins).
   tidings = await spawnTidings(
@@ -111,24 +182,7 @@ try {
     /Open (http:\/\/\S+)/,
   );
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __firstItem?: number; __frames: number[]; __recording: boolean };
-    w.__frames = [];
-    w.__recording = false;
-    new MutationObserver((_, obs) => {
-      if (document.querySelector('[data-testid="river-item"]')) {
-        w.__firstItem = performance.now();
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-    let last = 0;
-    const frame = (t: number) => {
-      if (w.__recording && last) w.__frames.push(t - last);
-      last = t;
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
+  await page.addInitScript({ content: PAGE_SCRIPT });
   const apiTimes: string[] = [];
   page.on('requestfinished', (request) => {
     const path = new URL(request.url()).pathname;
@@ -137,47 +191,30 @@ try {
       apiTimes.push(`${path} ${round(t.responseEnd)} ms`);
     }
   });
+  const loadProfile = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (loadProfile) {
+    await loadProfile.send('Profiler.enable');
+    await loadProfile.send('Profiler.start');
+  }
   await page.goto(tidings.ready);
-  await page.waitForFunction(
-    () => (window as unknown as { __firstItem?: number }).__firstItem !== undefined,
-    null,
-    {
-      timeout: 60_000,
-    },
-  );
-  const firstPaint = await page.evaluate(() => (window as unknown as { __firstItem: number }).__firstItem);
+  await page.waitForFunction(() => (globalThis as unknown as PageBench).__bench.firstItem !== null, null, {
+    timeout: 60_000,
+  });
+  const firstPaint =
+    (await page.evaluate(() => (globalThis as unknown as PageBench).__bench.firstItem)) ?? Number.NaN;
+  if (loadProfile) {
+    const { profile } = (await loadProfile.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync('river-load.cpuprofile', JSON.stringify(profile));
+  }
   process.stderr.write(`first API calls: ${apiTimes.join(', ')}\n`);
+  const phases = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.phases());
+
+  process.stderr.write(`page phases (ms since navigation): ${phases}\n`);
   await page.getByTestId('river').focus();
   await page.waitForTimeout(500);
 
   // j held down: presses at auto-repeat pace, each timed from keydown to the frame that shows it.
-  await page.evaluate(() => {
-    const w = window as unknown as { __keyTimes: number[]; __recording: boolean; __frames: number[] };
-    w.__keyTimes = [];
-    w.__frames = [];
-    w.__recording = true;
-    const river = document.querySelector('[data-river-scroll]')!;
-    document.addEventListener(
-      'keydown',
-      (e) => {
-        if (e.key !== 'j') return;
-        const start = performance.now();
-        const before = document
-          .querySelector('[data-testid="river-item"].selected')
-          ?.getAttribute('data-item-id');
-        const check = () => {
-          const el = document.querySelector<HTMLElement>('[data-testid="river-item"].selected');
-          const r = river.getBoundingClientRect();
-          const b = el?.getBoundingClientRect();
-          if (el && el.dataset.itemId !== before && b && b.top >= r.top - 1 && b.top < r.bottom) {
-            w.__keyTimes.push(performance.now() - start);
-          } else if (performance.now() - start < 1000) requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      },
-      true,
-    );
-  });
+  await page.evaluate(() => (globalThis as unknown as PageBench).__bench.timeKeys());
   const cdpProfile = PROFILE ? await page.context().newCDPSession(page) : null;
   if (cdpProfile) {
     await cdpProfile.send('Profiler.enable');
@@ -191,10 +228,8 @@ try {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync('river.cpuprofile', JSON.stringify(profile));
   }
-  const keyTimes = await page.evaluate(() => (window as unknown as { __keyTimes: number[] }).__keyTimes);
-  const keyFrames = await page.evaluate(() =>
-    (window as unknown as { __frames: number[] }).__frames.splice(0),
-  );
+  const keyTimes = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.keyTimes);
+  const keyFrames = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.takeFrames(true));
 
   // The mouse wheel, 120 px a notch, one notch a frame.
   if (cdpProfile) await cdpProfile.send('Profiler.start');
@@ -208,16 +243,16 @@ try {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync('river-wheel.cpuprofile', JSON.stringify(profile));
   }
-  const wheelFrames = await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __recording: boolean };
-    w.__recording = false;
-    return w.__frames.splice(0);
-  });
+  const wheelFrames = await page.evaluate(() =>
+    (globalThis as unknown as PageBench).__bench.takeFrames(false),
+  );
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  const loaded = await page.evaluate(() => document.querySelectorAll('[data-testid="river-item"]').length);
+  const loaded = (await page.evaluate(
+    'document.querySelectorAll(\'[data-testid="river-item"]\').length',
+  )) as number;
   const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)] ?? 0;
   const late = (xs: number[]) => round((100 * xs.filter((x) => x > 17.5).length) / Math.max(1, xs.length));
   process.stderr.write(
@@ -232,8 +267,8 @@ try {
       frame_p95_ms: round(p95([...keyFrames, ...wheelFrames])),
       key_next_p95_ms: round(p95(keyTimes)),
       heap_mb: round(heap.usedSize / 1024 / 1024),
-      items: inserted,
-      feeds: FEEDS,
+      items: held,
+      feeds: feedCount,
       j_frame_p95_ms: round(p95(keyFrames)),
       wheel_frame_p95_ms: round(p95(wheelFrames)),
     }),

@@ -46,11 +46,19 @@ async function showAll(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('All feeds');
 }
 
-/** The selected item's id, and whether it lies fully inside the river's scroller. */
+/** The little of the page's DOM these checks read (the e2e tsconfig has no DOM library). */
+interface Box {
+  getBoundingClientRect(): { top: number; bottom: number };
+  dataset: Record<string, string | undefined>;
+}
+type PageGlobals = { document: { querySelector(selector: string): Box | null } };
+
+/** The selected item's id, and whether its top lies inside the river's scroller. */
 async function selection(page: Page): Promise<{ id: number | null; visible: boolean }> {
   return page.evaluate(() => {
+    const { document } = globalThis as unknown as PageGlobals;
     const river = document.querySelector('[data-river-scroll]');
-    const item = document.querySelector<HTMLElement>('[data-testid="river-item"].selected');
+    const item = document.querySelector('[data-testid="river-item"].selected');
     if (!river || !item) return { id: null, visible: false };
     const r = river.getBoundingClientRect();
     const b = item.getBoundingClientRect();
