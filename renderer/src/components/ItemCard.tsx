@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { RiverItem } from '../../../src/app/api';
 import type { Enclosure } from '../../../src/feed/model';
 import { isWebUrl } from '../lib/format';
@@ -67,6 +67,16 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
   const title = item.title?.trim() || null;
   const when = item.date ?? item.seenAt;
   const name = itemName(item);
+
+  // The keys selected this item outside the river (search results): bring it into view. The
+  // river scrolls its own (it is virtualised: the item may not be in the DOM yet).
+  const revealSeq = useApp((s) => (s.selectedItemId === item.id ? s.revealSeq : 0));
+  useLayoutEffect(() => {
+    const node = ref.current;
+    if (!revealSeq || !node || node.closest('[data-river-scroll]')) return;
+    node.scrollIntoView({ block: 'nearest' });
+    node.focus({ preventScroll: true });
+  }, [revealSeq]);
 
   // A native listener: a click on any link inside the sanitised text also counts as opening it.
   const { id, read } = item;

@@ -97,4 +97,13 @@ describe('river slice', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(s().groups.flatMap((g) => g.items.filter((i) => i.read).map((i) => i.id))).toEqual([5, 4, 3]);
   });
+
+  it('j walks the search results while they are shown, not the river behind them', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4)], nextCursor: null })]);
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    store.setState({ searchResults: group(2, 9, 8).items });
+    expect(await store.getState().selectNext(1)).toBe(9);
+    expect(await store.getState().selectNext(1)).toBe(8);
+  });
 });

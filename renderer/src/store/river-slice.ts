@@ -358,10 +358,12 @@ export const createRiverSlice =
       },
 
       async selectNext(delta) {
-        let items = get().groups.flatMap((g) => g.items);
+        // Search results, while shown, are what the keys walk; otherwise the river.
+        const results = get().searchResults;
+        let items = results ?? get().groups.flatMap((g) => g.items);
         const at = items.findIndex((i) => i.id === get().selectedItemId);
         let index = at < 0 ? (delta > 0 ? 0 : items.length - 1) : at + delta;
-        if (index >= items.length && get().nextCursor) {
+        if (!results && index >= items.length && get().nextCursor) {
           await get().loadMore();
           items = get().groups.flatMap((g) => g.items);
         }
