@@ -136,3 +136,55 @@ test('the feed tree is one Tab stop: arrows walk it, Right/Left fold, Enter open
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);
 });
+
+test('OPML import keeps nesting and files existing feeds; folder Move to…; a feed interval', async ({
+  page,
+  host,
+  tidings,
+}) => {
+  const feeds = serveLibrary(host);
+  await page.goto(tidings.openUrl);
+  await addFeed(page, `${host.url}${feeds[0]!.path}`, feeds[0]!.title);
+  const row = (title: string) => page.getByTestId('feed-row').filter({ hasText: title });
+  const folder = (title: string) => page.getByTestId('folder-row').filter({ hasText: title });
+
+  // "Tech/Blogs" nests; the feed already followed moves into the file's folder.
+  const opml = `<?xml version="1.0"?><opml version="2.0"><head><title>mine</title></head><body>
+    <outline text="Tech"><outline text="Blogs">
+      <outline type="rss" text="A Personal Blog" xmlUrl="${host.url}${feeds[2]!.path}"/>
+    </outline>
+      <outline type="rss" text="Tech Weekly" xmlUrl="${host.url}${feeds[1]!.path}"/>
+    </outline>
+    <outline text="News"><outline type="rss" text="Loopback News" xmlUrl="${host.url}${feeds[0]!.path}"/></outline>
+  </body></opml>`;
+  await page.getByTestId('import-opml-input').setInputFiles({
+    name: 'mine.opml',
+    mimeType: 'text/x-opml',
+    buffer: Buffer.from(opml),
+  });
+  await expect(folder('Blogs')).toHaveAttribute('aria-level', '2');
+  await expect(row('A Personal Blog')).toHaveAttribute('aria-level', '3');
+  await expect(row('Tech Weekly')).toHaveAttribute('aria-level', '2');
+  await expect(row('Loopback News')).toHaveAttribute('aria-level', '2');
+  await expect(folder('News')).toBeVisible();
+
+  // Move "Blogs" to the top level from its menu.
+  await folder('Blogs').getByTestId('folder-menu-button').click();
+  await page.getByTestId('folder-move').click();
+  await page.getByTestId('folder-parent').selectOption({ label: '(top level)' });
+  await page.getByTestId('folder-save').click();
+  await expect(folder('Blogs')).toHaveAttribute('aria-level', '1');
+  await expect(row('A Personal Blog')).toHaveAttribute('aria-level', '2');
+
+  // A feed's own interval, from its settings: its row says so.
+  await row('Loopback News').getByTestId('feed-menu-button').click();
+  await page.getByTestId('feed-settings').click();
+  await page.getByTestId('feed-settings-interval').fill('15');
+  await page.getByTestId('feed-settings-notify').check();
+  await page.getByTestId('feed-settings-save').click();
+  await expect(row('Loopback News')).toContainText('15 min');
+  await row('Loopback News').getByTestId('feed-menu-button').click();
+  await page.getByTestId('feed-settings').click();
+  await expect(page.getByTestId('feed-settings-interval')).toHaveValue('15');
+  await expect(page.getByTestId('feed-settings-notify')).toBeChecked();
+});

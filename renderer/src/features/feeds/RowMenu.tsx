@@ -23,14 +23,19 @@ export function RowMenu({
 }) {
   const menu = useRef<HTMLDivElement>(null);
 
+  // The latest onClose, so a re-render of the tree (a feed's status event) neither re-runs the
+  // effect below nor moves focus back to the first item while the person is choosing.
+  const close = useRef(onClose);
+  close.current = onClose;
+
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
     const outside = (event: PointerEvent) => {
-      if (!menu.current?.contains(event.target as Node)) onClose();
+      if (!menu.current?.contains(event.target as Node)) close.current();
     };
     document.addEventListener('pointerdown', outside, true);
     return () => document.removeEventListener('pointerdown', outside, true);
-  }, [onClose]);
+  }, []);
 
   function onKeyDown(event: KeyboardEvent) {
     const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button:not(:disabled)') ?? [])];
