@@ -67,6 +67,13 @@ test('folders: create, nest, move, rename, open as a river, mark read, delete', 
   await expect(folder('Reading').locator('.count')).toHaveCount(0);
   await expect(row('Tech Weekly').locator('.count')).toHaveCount(0);
   await expect(row('Harbour Gazette').locator('.count')).toHaveText('3 unread');
+  // "Hide read" keeps only feeds with something unread (and the selected one).
+  await page.getByTestId('hide-read-feeds').check();
+  await expect(row('A Personal Blog')).toHaveCount(0);
+  await expect(row('Tech Weekly')).toHaveCount(0);
+  await expect(row('Harbour Gazette')).toBeVisible();
+  await page.getByTestId('hide-read-feeds').uncheck();
+  await expect(row('Tech Weekly')).toBeVisible();
 
   // Nested folders survive a reload (the core keeps them); collapsing hides the children.
   await page.reload();
@@ -126,6 +133,7 @@ test('the feed tree is one Tab stop: arrows walk it, Right/Left fold, Enter open
   await expect(page.getByTestId('feed-all')).toBeFocused();
   // Shift+F10 opens the row's menu; Escape gives focus back to the row.
   await page.keyboard.press('ArrowDown');
+  await screenshot(page, 'tree-keyboard-focus-1280x800');
   await page.keyboard.press('Shift+F10');
   await expect(page.getByRole('menu')).toBeVisible();
   await expect(page.getByRole('menuitem').first()).toBeFocused();
