@@ -37,14 +37,16 @@ const feed = (id: number): FeedView => ({
 });
 
 const empty: SearchResults = { hits: [], terms: [] };
+const recordInto = (asked: SearchRequest[]) => async (request: SearchRequest) => {
+  asked.push(request);
+  return empty;
+};
 const riverPage = async () => ({ groups: [], nextCursor: null });
 
 describe('search scope', () => {
   it('is the selected feed, then the selected folder, else everything', async () => {
     const asked: SearchRequest[] = [];
-    const store = createAppStore(
-      apiWith({ searchItems: async (r) => (asked.push(r), empty), river: riverPage }),
-    );
+    const store = createAppStore(apiWith({ searchItems: recordInto(asked), river: riverPage }));
     store.getState().setFilter({ feedId: 7, folderId: null });
     await store.getState().search('harbour');
     store.getState().clearSearch();
@@ -62,9 +64,7 @@ describe('search scope', () => {
 
   it('re-runs the query when the scope changes, and keeps the chosen scope while typing on', async () => {
     const asked: SearchRequest[] = [];
-    const store = createAppStore(
-      apiWith({ searchItems: async (r) => (asked.push(r), empty), river: riverPage }),
-    );
+    const store = createAppStore(apiWith({ searchItems: recordInto(asked), river: riverPage }));
     store.getState().setFilter({ feedId: 7 });
     await store.getState().search('ferry');
     store.getState().setSearchScope({ kind: 'all' });
