@@ -53,10 +53,12 @@ export function toFeedView(
 const isHttp = (u: string | null): u is string => !!u && /^https?:\/\//i.test(u);
 
 /**
- * The feed's icon without fetching anything: the channel's own image when it is http(s), else
- * the site's /favicon.ico. The renderer loads it like any remote image (privacy setting applies).
+ * The feed's icon without fetching anything more: the site's `<link rel="icon">` seen when
+ * subscribing by its address, else the channel's own image, else the site's /favicon.ico. The
+ * renderer loads it like any remote image (the privacy setting applies).
  */
 export function faviconOf(feed: FeedRow): string | null {
+  if (isHttp(feed.meta.siteIcon ?? null)) return feed.meta.siteIcon!;
   if (isHttp(feed.meta.image)) return feed.meta.image;
   const site = isHttp(feed.siteUrl) ? feed.siteUrl : null;
   if (!site) return null;

@@ -226,6 +226,17 @@ describe('per-feed settings', () => {
       ),
     );
     expect(b.favicon).toBe(`${host.url}/logo.png`);
+    // Subscribed by the site's address: the page's own icon, kept across refreshes.
+    host.set('/site/', {
+      type: 'text/html',
+      body: `<html><head><link rel="shortcut icon" href="/i/fav.png"><link rel="alternate" type="application/rss+xml" href="/c.xml"></head></html>`,
+    });
+    host.set('/c.xml', rss('C', [{ title: 'c1' }]));
+    const c = await app.subscribe({ url: `${host.url}/site/` });
+    if (!c.ok) throw new Error(c.error.message);
+    await settle();
+    await refetch(c.value.id);
+    expect((await feedRow(c.value.id)).favicon).toBe(`${host.url}/i/fav.png`);
   });
 });
 

@@ -51,6 +51,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
   }
 
   let feedUrl = normalised.value;
+  let siteIcon: string | null = null;
   // A private feed answers 401 to an anonymous look: the user gave us the feed's own address.
   if (!input.credentials) {
     const requestId = input.requestId ?? null;
@@ -75,6 +76,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
       });
       if (!found.ok) return found;
       feedUrl = found.value.feedUrl;
+      siteIcon = found.value.siteIcon ?? null;
     } finally {
       if (requestId && mine.get(requestId) === cancel) mine.delete(requestId);
     }
@@ -88,6 +90,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
     credentials: input.credentials ?? null,
   });
   if (input.folderId != null) ctx.store.setFeedSettings(feed.id, { folderId: input.folderId });
+  if (siteIcon) ctx.store.updateFeedMeta(feed.id, { meta: { siteIcon } });
   ctx.scheduler.fetchNow(feed.id);
   ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
   return ok(view(ctx, feed.id));

@@ -7,6 +7,7 @@ import {
   discoverFeed,
   type FetchTextResult,
   findFeedLinks,
+  findIconLink,
   MAX_DISCOVERY_REQUESTS,
   normaliseUserUrl,
 } from './discover.ts';
@@ -487,5 +488,25 @@ describe('discoverFeed: deadline, concurrency, cancel, broken feeds', () => {
     });
     const r = await discoverFeed(`${s.origin}/`, strictDeps);
     expect(r.ok ? 'ok' : r.error.code).toBe('discover.brokenFeed');
+  });
+});
+
+describe('findIconLink', () => {
+  const page = 'https://site.example/blog/';
+  it.each([
+    ['<link rel="icon" href="/favicon.png">', 'https://site.example/favicon.png'],
+    ['<link rel="shortcut icon" href="fav.ico">', 'https://site.example/blog/fav.ico'],
+    [
+      '<link rel="apple-touch-icon" href="/t.png"><link rel="ICON" href="/i.png">',
+      'https://site.example/i.png',
+    ],
+    ['<link rel="apple-touch-icon" href="/t.png">', 'https://site.example/t.png'],
+    ['<link rel="icon" href="javascript:alert(1)">', null],
+    ['<!-- <link rel="icon" href="/x.png"> -->', null],
+    ['<base href="https://cdn.example/"><link rel="icon" href="i.png">', 'https://cdn.example/i.png'],
+  ])('%s -> %s', (head, expected) => {
+    expect(
+      findIconLink(`<html><head>${head}</head><body><link rel="icon" href="/body.png"></body></html>`, page),
+    ).toBe(expected);
   });
 });

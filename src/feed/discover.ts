@@ -41,6 +41,8 @@ export interface Discovered {
   feedUrl: string;
   /** The feeds the page advertised (in order), or just the feed found; always holds feedUrl. */
   candidates: string[];
+  /** The page's own icon (`<link rel="icon">`), when the address was a web page that names one. */
+  siteIcon?: string | null;
 }
 
 export const COMMON_FEED_PATHS = [
@@ -152,6 +154,33 @@ export function findFeedLinks(html: string, pageUrl: string): FeedLink[] {
     .map((l) => ({ l, k: sortKey(l) }))
     .sort((a, b) => a.k - b.k || a.l.key - b.l.key)
     .map(({ l }) => ({ url: l.url, title: l.title, type: l.type }));
+}
+
+/**
+ * The page's icon: the first `<link rel="icon">` (or "shortcut icon"), else an
+ * apple-touch-icon, resolved like the feed links; http(s) only. null when it names none.
+ */
+export function findIconLink(html: string, pageUrl: string): string | null {
+  const tags = [...scanTags(headOf(blankInertRegions(html)), /<(base|link)(?=[\s/>])/gi)];
+  const baseHref = tags.find((t) => t.name === 'base' && t.attrs.has('href'))?.attrs.get('href');
+  const base = (baseHref !== undefined && resolve(baseHref, pageUrl)) || pageUrl;
+  let touch: string | null = null;
+  for (const tag of tags) {
+    if (tag.name !== 'link') continue;
+    const rel = (tag.attrs.get('rel') ?? '').toLowerCase().split(/\s+/);
+    const href = tag.attrs.get('href')?.trim();
+    if (!href) continue;
+    if (rel.includes('icon')) {
+      const url = resolve(href, base);
+      if (url) return url;
+    } else if (
+      touch === null &&
+      (rel.includes('apple-touch-icon') || rel.includes('apple-touch-icon-precomposed'))
+    ) {
+      touch = resolve(href, base);
+    }
+  }
+  return touch;
 }
 
 /** feed://host/x is http://host/x; feed:https://host/x wraps a full URL. */
@@ -326,9 +355,12 @@ async function discover(
   if (page?.ok && broken !== null) return brokenFeed(page.finalUrl, broken);
 
   let advertised: string[] = [];
+  let siteIcon: string | null = null;
   const pageUrl = page?.ok ? page.finalUrl : start;
   if (page?.ok && looksLikeHtml(page.body, page.contentType)) {
-    advertised = findFeedLinks(decodeHtml(page.body, page.contentType), pageUrl).map((l) => l.url);
+    const html = decodeHtml(page.body, page.contentType);
+    advertised = findFeedLinks(html, pageUrl).map((l) => l.url);
+    siteIcon = findIconLink(html, pageUrl);
   }
   const links = advertised.slice(0, MAX_LINK_TRIES);
   const origin = originOf(pageUrl) ?? originOf(start);
@@ -353,6 +385,7 @@ async function discover(
       candidates: fromLinks
         ? replaceWithFinal(advertised, candidate, feedUrl)
         : [feedUrl, ...advertised.filter((a) => a !== feedUrl)],
+      ...(siteIcon ? { siteIcon } : {}),
     });
   }
   if (signal.aborted) return noFeed(start);

@@ -28,6 +28,8 @@ export interface FeedMeta {
   self: string | null;
   image: string | null;
   language: string | null;
+  /** The site's own icon, found on its page when subscribing by the site's address. */
+  siteIcon?: string | null;
 }
 
 export const EMPTY_FEED_META: FeedMeta = {
