@@ -13,6 +13,7 @@ import { FeedSettingsDialog } from './FeedSettingsDialog';
 import { FolderDialog, type FolderDialogMode } from './FolderDialog';
 import { FolderRow } from './FolderRow';
 import { ALL_KEY, buildTree, feedKey, folderKey, type TreeRow, visibleRows } from './feed-tree';
+import type { RowActions } from './tree-item';
 import { useStoredState } from './use-stored-state';
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
@@ -206,49 +207,56 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
       });
   };
 
+  // Rows get one stable `actions` object (it calls the latest handlers through a ref), so a memoised
+  // row re-renders only when its own feed or place changed: with a thousand feeds, one feed's
+  // status event repaints one row, not the whole list.
+  const latest = useRef({ onClick, onContextMenu, open, setCollapsed, endCommand, dropProps });
+  latest.current = { onClick, onContextMenu, open, setCollapsed, endCommand, dropProps };
+  const actions = useMemo<RowActions>(
+    () => ({
+      click: (event, key) => latest.current.onClick(event, key),
+      contextMenu: (event, key) => latest.current.onContextMenu(event, key),
+      focus: (key) => setActiveKey(key),
+      menu: (key) => setCommand({ key, command: 'menu' }),
+      rename: (key) => setCommand({ key, command: 'rename' }),
+      commandEnd: () => latest.current.endCommand(),
+      open: (key) => latest.current.open(key),
+      feedSettings: (feedId, focus) => setFeedDialog({ feedId, focus }),
+      toggle: (folderId, closed) => latest.current.setCollapsed(folderId, closed),
+      newSubfolder: (folderId) => setFolderDialog({ kind: 'create', parentId: folderId }),
+      moveFolder: (folderId) => setFolderDialog({ kind: 'move', folderId }),
+      dragOver: (event, folderId, key) => latest.current.dropProps({ folderId }, key).onDragOver(event),
+      dragLeave: (event, folderId, key) => latest.current.dropProps({ folderId }, key).onDragLeave(event),
+      drop: (event, folderId, key) => void latest.current.dropProps({ folderId }, key).onDrop(event),
+    }),
+    [],
+  );
+
   // A flat list of rows with aria-level/-posinset/-setsize (the ARIA tree pattern's flat form):
   // each row's accessible name is its own text, never its children's.
   function renderRow(row: TreeRow) {
     const node = row.node;
     if (!node) return null;
     const common = {
+      rowKey: node.key,
+      actions,
       level: row.level,
       posInSet: row.posInSet,
       setSize: row.setSize,
       tabIndex: (node.key === tabKey ? 0 : -1) as 0 | -1,
       selected: node.key === selectedKey,
       command: commandFor(node.key),
-      onCommandEnd: endCommand,
-      onClick: (e: MouseEvent) => onClick(e, node.key),
-      onContextMenu: (e: MouseEvent) => onContextMenu(e, node.key),
-      onFocus: () => setActiveKey(node.key),
-      onMenu: () => setCommand({ key: node.key, command: 'menu' }),
-      onRename: () => setCommand({ key: node.key, command: 'rename' }),
     };
-    if (node.kind === 'feed') {
-      return (
-        <FeedRow
-          key={node.key}
-          {...common}
-          feed={node.feed}
-          onSettings={(focus) => setFeedDialog({ feedId: node.feed.id, focus })}
-          onOpen={() => open(node.key)}
-        />
-      );
-    }
-    const expanded = !collapsed.has(node.folder.id);
+    if (node.kind === 'feed') return <FeedRow key={node.key} {...common} feed={node.feed} />;
     return (
       <FolderRow
         key={node.key}
         {...common}
-        node={node}
-        expanded={expanded}
+        folder={node.folder}
+        unread={node.unread}
+        hasChildren={node.children.length > 0}
+        expanded={!collapsed.has(node.folder.id)}
         dropping={dropKey === node.key}
-        dropProps={dropProps({ folderId: node.folder.id }, node.key)}
-        onToggle={() => setCollapsed(node.folder.id, expanded)}
-        onOpen={() => open(node.key)}
-        onNewSubfolder={() => setFolderDialog({ kind: 'create', parentId: node.folder.id })}
-        onMove={() => setFolderDialog({ kind: 'move', folderId: node.folder.id })}
       />
     );
   }

@@ -18,12 +18,8 @@ const STATUS_LABEL: Record<FeedStatus, string | null> = {
 };
 
 /** One feed in the tree: favicon, name, "N unread", its state; actions in a menu, not Tab stops. */
-export const FeedRow = memo(function FeedRow({
-  feed,
-  onSettings,
-  onOpen,
-  ...item
-}: TreeItemProps & { feed: FeedView; onSettings(focus: 'title' | 'folder'): void; onOpen(): void }) {
+export const FeedRow = memo(function FeedRow({ feed, ...item }: TreeItemProps & { feed: FeedView }) {
+  const { actions, rowKey } = item;
   const refreshFeeds = useApp((s) => s.refreshFeeds);
   const markFeedAllRead = useApp((s) => s.markFeedAllRead);
   const unsubscribe = useApp((s) => s.unsubscribe);
@@ -44,7 +40,7 @@ export const FeedRow = memo(function FeedRow({
   }
 
   async function rename(title: string) {
-    item.onCommandEnd();
+    actions.commandEnd();
     const result = await updateFeed(feed.id, { title });
     if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
   }
@@ -53,7 +49,7 @@ export const FeedRow = memo(function FeedRow({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
   useEffect(() => {
     if (item.command !== 'delete') return;
-    item.onCommandEnd();
+    actions.commandEnd();
     confirmUnsubscribe();
   }, [item.command]);
 
@@ -72,9 +68,9 @@ export const FeedRow = memo(function FeedRow({
       draggable={item.command !== 'rename'}
       onDragStart={(e) => startDrag(e, { kind: 'feed', id: feed.id })}
       onDragEnd={endDrag}
-      onClick={item.onClick}
-      onContextMenu={item.onContextMenu}
-      onFocus={(e) => e.target === e.currentTarget && item.onFocus()}
+      onClick={(e) => actions.click(e, rowKey)}
+      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
+      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
       data-testid="feed-row"
       data-feed-id={feed.id}
       data-status={feed.status}
@@ -100,7 +96,7 @@ export const FeedRow = memo(function FeedRow({
             label={`New name for ${label}`}
             initial={label}
             onSave={(v) => void rename(v)}
-            onCancel={item.onCommandEnd}
+            onCancel={actions.commandEnd}
           />
         ) : (
           <span className="feed-title">{label}</span>
@@ -120,7 +116,7 @@ export const FeedRow = memo(function FeedRow({
           aria-label={`Actions for ${label}`}
           aria-haspopup="menu"
           aria-expanded={item.command === 'menu'}
-          onClick={item.onMenu}
+          onClick={() => actions.menu(rowKey)}
           data-testid="feed-menu-button"
         >
           <MoreIcon />
@@ -137,12 +133,20 @@ export const FeedRow = memo(function FeedRow({
       {item.command === 'menu' && (
         <RowMenu
           label={`Actions for ${label}`}
-          onClose={item.onCommandEnd}
+          onClose={actions.commandEnd}
           actions={[
-            { label: 'Open', run: onOpen },
-            { label: 'Rename', run: item.onRename, testId: 'feed-rename' },
-            { label: 'Move to folder…', run: () => onSettings('folder'), testId: 'feed-move' },
-            { label: 'Settings and filters…', run: () => onSettings('title'), testId: 'feed-settings' },
+            { label: 'Open', run: () => actions.open(rowKey) },
+            { label: 'Rename', run: () => actions.rename(rowKey), testId: 'feed-rename' },
+            {
+              label: 'Move to folder…',
+              run: () => actions.feedSettings(feed.id, 'folder'),
+              testId: 'feed-move',
+            },
+            {
+              label: 'Settings and filters…',
+              run: () => actions.feedSettings(feed.id, 'title'),
+              testId: 'feed-settings',
+            },
             { label: 'Refresh now', run: () => void refreshFeeds(feed.id), testId: 'feed-refresh' },
             {
               label: 'Mark all read',

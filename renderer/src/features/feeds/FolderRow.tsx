@@ -1,47 +1,36 @@
-import { type CSSProperties, type DragEvent, useEffect } from 'react';
+import { type CSSProperties, memo, useEffect } from 'react';
+import type { FolderView } from '../../../../src/app/api';
 import { MoreIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 import { endDrag, startDrag } from './drag';
-import type { FolderNode } from './feed-tree';
 import { RenameField } from './RenameField';
 import { RowMenu } from './RowMenu';
 import type { TreeItemProps } from './tree-item';
 
-export interface DropProps {
-  onDragOver(event: DragEvent): void;
-  onDragLeave(event: DragEvent): void;
-  onDrop(event: DragEvent): void;
-}
-
 /** A folder row in the tree: opens as one river, collapses, takes dropped feeds and folders. */
-export function FolderRow({
-  node,
+export const FolderRow = memo(function FolderRow({
+  folder,
+  unread,
+  hasChildren,
   expanded,
   dropping,
-  dropProps,
-  onToggle,
-  onOpen,
-  onNewSubfolder,
-  onMove,
   ...item
 }: TreeItemProps & {
-  node: FolderNode;
+  folder: FolderView;
+  /** This folder's and its subfolders' unread (summed from the feed rows). */
+  unread: number;
+  hasChildren: boolean;
   expanded: boolean;
   dropping: boolean;
-  dropProps: DropProps;
-  onToggle(): void;
-  onOpen(): void;
-  onNewSubfolder(): void;
-  onMove(): void;
 }) {
+  const { actions, rowKey } = item;
   const renameFolder = useApp((s) => s.renameFolder);
   const deleteFolder = useApp((s) => s.deleteFolder);
   const markFolderRead = useApp((s) => s.markFolderRead);
   const pushNotice = useApp((s) => s.pushNotice);
-  const { folder, unread } = node;
 
   async function rename(title: string) {
-    item.onCommandEnd();
+    actions.commandEnd();
     const result = await renameFolder(folder.id, title);
     if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
   }
@@ -57,11 +46,9 @@ export function FolderRow({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
   useEffect(() => {
     if (item.command !== 'delete') return;
-    item.onCommandEnd();
+    actions.commandEnd();
     confirmDelete();
   }, [item.command]);
-
-  const hasChildren = node.children.length > 0;
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
@@ -82,13 +69,19 @@ export function FolderRow({
         startDrag(e, { kind: 'folder', id: folder.id });
       }}
       onDragEnd={endDrag}
-      onClick={item.onClick}
-      onContextMenu={item.onContextMenu}
-      onFocus={(e) => e.target === e.currentTarget && item.onFocus()}
+      onClick={(e) => actions.click(e, rowKey)}
+      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
+      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
       data-testid="folder-row"
       data-folder-id={folder.id}
     >
-      <div className={`tree-row${dropping ? ' drop-target' : ''}`} {...dropProps}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; "Move to…" in the menus is the keyboard's way. */}
+      <div
+        className={`tree-row${dropping ? ' drop-target' : ''}`}
+        onDragOver={(e) => actions.dragOver(e, folder.id, rowKey)}
+        onDragLeave={(e) => actions.dragLeave(e, folder.id, rowKey)}
+        onDrop={(e) => actions.drop(e, folder.id, rowKey)}
+      >
         <button
           type="button"
           className="twisty"
@@ -97,7 +90,7 @@ export function FolderRow({
           disabled={!hasChildren}
           onClick={(e) => {
             e.stopPropagation();
-            onToggle();
+            actions.toggle(folder.id, expanded);
           }}
         >
           <span className={expanded ? 'open' : undefined} />
@@ -107,7 +100,7 @@ export function FolderRow({
             label={`New name for the folder ${folder.title}`}
             initial={folder.title}
             onSave={(v) => void rename(v)}
-            onCancel={item.onCommandEnd}
+            onCancel={actions.commandEnd}
           />
         ) : (
           <span className="folder-name">{folder.title}</span>
@@ -125,7 +118,7 @@ export function FolderRow({
           aria-label={`Actions for the folder ${folder.title}`}
           aria-haspopup="menu"
           aria-expanded={item.command === 'menu'}
-          onClick={item.onMenu}
+          onClick={() => actions.menu(rowKey)}
           data-testid="folder-menu-button"
         >
           <MoreIcon />
@@ -134,12 +127,16 @@ export function FolderRow({
       {item.command === 'menu' && (
         <RowMenu
           label={`Actions for the folder ${folder.title}`}
-          onClose={item.onCommandEnd}
+          onClose={actions.commandEnd}
           actions={[
-            { label: 'Open as one river', run: onOpen, testId: 'folder-open' },
-            { label: 'Rename', run: item.onRename, testId: 'folder-rename' },
-            { label: 'New subfolder…', run: onNewSubfolder, testId: 'folder-new-subfolder' },
-            { label: 'Move to…', run: onMove, testId: 'folder-move' },
+            { label: 'Open as one river', run: () => actions.open(rowKey), testId: 'folder-open' },
+            { label: 'Rename', run: () => actions.rename(rowKey), testId: 'folder-rename' },
+            {
+              label: 'New subfolder…',
+              run: () => actions.newSubfolder(folder.id),
+              testId: 'folder-new-subfolder',
+            },
+            { label: 'Move to…', run: () => actions.moveFolder(folder.id), testId: 'folder-move' },
             {
               label: 'Mark all read',
               run: () => void markFolderRead(folder.id),
@@ -152,4 +149,4 @@ export function FolderRow({
       )}
     </li>
   );
-}
+});
