@@ -89,17 +89,28 @@ export function searchScoped(ctx: StoreContext, q: ScopedSearch): ItemRow[] {
   if (scoped && q.feedIds!.length === 0) return [];
   let hits: { id: number }[];
   try {
+    // The scope's items lie between these row ids: FTS5 walks only that stretch of each
+    // doclist (a feed whose items came in a few fetches is a short stretch).
+    const span = scoped
+      ? (ctx
+          .stmt(
+            'SELECT MIN(id) AS lo, MAX(id) AS hi FROM items WHERE feed_id IN (SELECT value FROM json_each(?))',
+          )
+          .get(JSON.stringify(q.feedIds)) as { lo: number | null; hi: number | null })
+      : null;
+    if (span && (span.lo === null || span.hi === null)) return [];
     hits = scoped
       ? (ctx
           .stmt(
             `SELECT id FROM (
                SELECT f.rowid AS id, bm25(items_fts, ${TITLE_WEIGHT}, 1.0) AS score
                FROM items_fts AS f JOIN items AS i ON i.id = f.rowid
-               WHERE items_fts MATCH ?1 AND i.feed_id IN (SELECT value FROM json_each(?3))
+               WHERE items_fts MATCH ?1 AND f.rowid BETWEEN ?4 AND ?5
+                 AND i.feed_id IN (SELECT value FROM json_each(?3))
                ORDER BY f.rowid DESC LIMIT ${RANK_WINDOW}
              ) ORDER BY score, id DESC LIMIT ?2`,
           )
-          .all(q.match, n, JSON.stringify(q.feedIds)) as { id: number }[])
+          .all(q.match, n, JSON.stringify(q.feedIds), span!.lo, span!.hi) as { id: number }[])
       : (ctx
           .stmt(
             `SELECT id FROM (
