@@ -140,6 +140,17 @@ test('the feed tree is one Tab stop: arrows walk it, Right/Left fold, Enter open
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect.poll(focused).toMatch(/^folder:/);
+  // From a feed's menu to its settings dialog and back, keys only: focus returns to the row.
+  await page.keyboard.press('End');
+  const last = page.getByTestId('feed-row').last();
+  await page.keyboard.press('ContextMenu');
+  await page.getByRole('menuitem', { name: 'Settings and filters…' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('feed-settings-dialog')).toBeVisible();
+  await expect(page.getByTestId('feed-settings-title')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('feed-settings-dialog')).toHaveCount(0);
+  await expect(last).toBeFocused();
   // Tab leaves the tree in one step.
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);

@@ -194,6 +194,15 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
     };
   }
 
+  /** After a dialog: focus goes back to the row it was about (the menu that opened it is gone). */
+  function refocus(key: string) {
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body) return;
+      focusRow(key);
+    });
+  }
+
   const commandFor = (key: string) => (command?.key === key ? command.command : null);
   const endCommand = () => {
     const key = command?.key;
@@ -316,10 +325,24 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
           feedId={feedDialog.feedId}
           focus={feedDialog.focus}
           tree={tree}
-          onClose={() => setFeedDialog(null)}
+          onClose={() => {
+            setFeedDialog(null);
+            refocus(feedKey(feedDialog.feedId));
+          }}
         />
       )}
-      {folderDialog && <FolderDialog mode={folderDialog} tree={tree} onClose={() => setFolderDialog(null)} />}
+      {folderDialog && (
+        <FolderDialog
+          mode={folderDialog}
+          tree={tree}
+          onClose={() => {
+            setFolderDialog(null);
+            const { kind } = folderDialog;
+            if (kind === 'move') refocus(folderKey(folderDialog.folderId));
+            else if (folderDialog.parentId !== null) refocus(folderKey(folderDialog.parentId));
+          }}
+        />
+      )}
     </nav>
   );
 }
