@@ -508,6 +508,15 @@ describe('subscribing', () => {
     expect(await app.cancelSubscribe('r1')).toBe(false);
   });
 
+  it('knows a feed pasted with the other scheme or a trailing slash is the same one', async () => {
+    const a = await add('/a.xml', rss('A', [{ title: 'a1' }]));
+    const https = await app.subscribe({ url: `${host.url.replace('http:', 'https:')}/a.xml` });
+    expect(!https.ok && https.error).toMatchObject({ code: 'already_subscribed', feedId: a.id });
+    const slash = await app.subscribe({ url: `${host.url}/a.xml/` });
+    expect(!slash.ok && slash.error).toMatchObject({ code: 'already_subscribed', feedId: a.id });
+    expect(await app.listFeeds()).toHaveLength(1);
+  });
+
   it('names the address once in its messages', async () => {
     const r = await app.subscribe({ url: `${host.url}/missing` });
     expect(r).toEqual({

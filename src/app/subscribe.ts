@@ -30,6 +30,29 @@ function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
   return fail(tidingsError('already_subscribed', `You already follow "${v.title}".`, { feedId }));
 }
 
+/**
+ * The subscription this address already is, if any: the same URL, or the same one but for
+ * http/https or a trailing slash (what people paste differently; a site serving two different
+ * feeds at those is not one we know of).
+ */
+export function sameFeed(ctx: AppContext, url: string) {
+  const exact = ctx.store.getFeedByUrl(url);
+  if (exact) return exact;
+  const m = /^https?:(\/\/.*)$/i.exec(url);
+  if (!m) return null;
+  const rest = m[1]!;
+  const bare = rest.endsWith('/') ? rest.slice(0, -1) : rest;
+  // Only paths may lose or gain a slash; "http://host" always has one as "http://host/".
+  const forms = new Set([rest, bare, `${bare}/`].filter((r) => /^\/\/[^/]+\/./.test(r) || r === rest));
+  for (const scheme of ['https:', 'http:']) {
+    for (const form of forms) {
+      const found = ctx.store.getFeedByUrl(scheme + form);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 /** Why a body that says it is a feed does not parse (the parser's words); null otherwise. */
 function brokenFeedReason(ctx: AppContext, body: Uint8Array, contentType: string | null): string | null {
   const head = new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 4096));
@@ -44,7 +67,7 @@ function brokenFeedReason(ctx: AppContext, body: Uint8Array, contentType: string
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
   const normalised = normaliseUserUrl(input.url ?? '');
   if (!normalised.ok) return normalised;
-  const existing = ctx.store.getFeedByUrl(normalised.value);
+  const existing = sameFeed(ctx, normalised.value);
   if (existing) return alreadySubscribed(ctx, existing.id);
   if (input.folderId != null && !ctx.store.getFolder(input.folderId)) {
     return fail(tidingsError('folder.notFound', 'That folder does not exist any more.'));
@@ -80,7 +103,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
     } finally {
       if (requestId && mine.get(requestId) === cancel) mine.delete(requestId);
     }
-    const again = ctx.store.getFeedByUrl(feedUrl);
+    const again = sameFeed(ctx, feedUrl);
     if (again) return alreadySubscribed(ctx, again.id);
   }
 
