@@ -170,10 +170,12 @@ describe('OPML import', () => {
       <outline text="tech/blogs"><outline type="rss" text="D" xmlUrl="${host.url}/d.xml"/></outline>
       <outline text="Elsewhere"><outline type="rss" text="B" xmlUrl="${host.url}/b.xml"/></outline>
       <outline text="news"><outline type="rss" text="E" xmlUrl="${host.url}/e.xml"/></outline>
+      <outline type="rss" text="A again" xmlUrl="${host.url.replace('http:', 'https:')}/a.xml"/>
     </body></opml>`;
     expect(await app.importOpml(opml)).toEqual({
       ok: true,
-      value: { added: 3, existing: 2, filed: 1, errors: [] },
+      // 'A again' (https) is A: existing, not a fourth new feed.
+      value: { added: 3, existing: 3, filed: 1, errors: [] },
     });
     // 'tech/blogs' is the same nested folder, whatever its case; 'news' joins 'News'.
     expect((await app.listFolders()).map((f) => [f.path, f.feedCount])).toEqual([

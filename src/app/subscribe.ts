@@ -161,12 +161,11 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
       report.errors.push(`${sub.title ?? sub.url}: ${url.error.message}`);
       continue;
     }
-    const { feed, created } = ctx.store.addFeed({
-      url: url.value,
-      title: sub.title,
-      siteUrl: sub.siteUrl,
-      folder: sub.folder,
-    });
+    // The same feed under http/https or a trailing slash is the one already followed.
+    const known = sameFeed(ctx, url.value);
+    const { feed, created } = known
+      ? { feed: known, created: false }
+      : ctx.store.addFeed({ url: url.value, title: sub.title, siteUrl: sub.siteUrl, folder: sub.folder });
     if (created) {
       report.added++;
       ctx.scheduler.fetchNow(feed.id);
