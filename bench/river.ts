@@ -171,6 +171,11 @@ try {
   const feedCount = (db.prepare('SELECT COUNT(*) AS n FROM feeds').get() as { n: number }).n;
   db.close();
   const fillS = (performance.now() - t0) / 1000;
+  // RIVER_BENCH_FILL_ONLY=1 with RIVER_BENCH_DATA: build a store to copy for profiling runs, and stop.
+  if (process.env.RIVER_BENCH_FILL_ONLY === '1') {
+    process.stderr.write(`filled ${dataDir}\n`);
+    process.exit(0);
+  }
   process.stderr.write(
     `store: ${held} items in ${feedCount} feeds (${inserted} inserted now, ${round(fillS)} s)\n`,
   );

@@ -43,7 +43,13 @@ export const createFeedsSlice =
       try {
         const listed = await api.listFeeds();
         const current = new Map(get().feeds.map((f) => [f.id, f]));
-        const feeds = listed.map((f) => (newerEventSince(f.id, since) ? (current.get(f.id) ?? f) : f));
+        const feeds = listed.map((f) => {
+          const held = current.get(f.id);
+          if (newerEventSince(f.id, since)) return held ?? f;
+          // Unchanged rows keep their object, so memoised rows and selectors skip them: with 1,000
+          // feeds, a fresh object per row re-rendered the whole tree after every read (bench:river).
+          return held && sameFeed(held, f) ? held : f;
+        });
         set({ feeds, feedsStatus: 'ready' });
       } catch (err) {
         if (get().feedsStatus === 'loading') set({ feedsStatus: 'error' });
@@ -172,3 +178,7 @@ export const createFeedsSlice =
       },
     };
   };
+
+function sameFeed(a: FeedView, b: FeedView): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -322,13 +322,27 @@ export const createRiverSlice =
           return item !== undefined && item.read !== read;
         });
         if (needed.length === 0) return;
+        // Which feeds' unread counts this changes, to show at once (the core's answer follows).
+        const perFeed = new Map<number, number>();
+        for (const id of needed) {
+          const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
+          if (item) perFeed.set(item.feedId, (perFeed.get(item.feedId) ?? 0) + (read ? -1 : 1));
+        }
         const ok = await changeItems(
           (item) => ids.has(item.id),
           (item) => (item.read === read ? item : { ...item, read }),
           (item) => (item.read === !read ? item : { ...item, read: !read }),
           () => api.markRead(needed, read),
         );
-        if (ok) refreshCountsSoon();
+        if (ok) {
+          // Only the rows of those feeds change (new objects); the rest keep theirs.
+          set((state) => ({
+            feeds: state.feeds.map((f) =>
+              perFeed.has(f.id) ? { ...f, unread: Math.max(0, f.unread + perFeed.get(f.id)!) } : f,
+            ),
+          }));
+          refreshCountsSoon();
+        }
       },
 
       async toggleStar(itemId) {
