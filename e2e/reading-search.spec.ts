@@ -94,6 +94,19 @@ test('search: operators, scope, highlights and saved searches', async ({ page, h
   await page.getByTestId('search-scope').selectOption('all');
   await expect.poll(titles).toEqual(['Ferry routes as graphs', 'Ferry strike at the harbour']);
 
+  // The reading keys walk the results: j selects (and reads), s stars, m marks unread again.
+  await page.getByTestId('search-results').focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  const second = hits.nth(1);
+  await expect(second).toHaveClass(/selected/);
+  await expect(second).toBeFocused();
+  await expect(second).not.toHaveClass(/unread/);
+  await page.keyboard.press('s');
+  await expect(second.getByRole('button', { name: /^Star / })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('m');
+  await expect(second).toHaveClass(/unread/);
+
   // Save it: it appears in the sidebar and runs again from there, with its scope.
   await page.getByTestId('save-search').click();
   await page.getByTestId('saved-search-name').fill('Ferries everywhere');

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import type { RiverItem, SearchHit } from '../../../../src/app/api';
 import { StarIcon } from '../../components/icons';
 import { RelativeTime } from '../../components/RelativeTime';
@@ -18,6 +18,16 @@ export const SearchHitCard = memo(function SearchHitCard({
 }) {
   const markRead = useApp((s) => s.markRead);
   const toggleStar = useApp((s) => s.toggleStar);
+  const selectItem = useApp((s) => s.selectItem);
+  const selected = useApp((s) => s.selectedItemId === item.id);
+  // j/k walk search results too (the keyboard feature selects them): bring the selected hit into view.
+  const revealSeq = useApp((s) => (s.selectedItemId === item.id ? s.revealSeq : 0));
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (!revealSeq) return;
+    ref.current?.scrollIntoView({ block: 'nearest' });
+    ref.current?.focus({ preventScroll: true });
+  }, [revealSeq]);
   const link = isWebUrl(item.link) ? item.link : null;
   const title = item.title?.trim() || null;
   const when = item.date ?? item.published ?? item.updated ?? item.seenAt;
@@ -30,9 +40,14 @@ export const SearchHitCard = memo(function SearchHitCard({
   );
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: selecting by pointer; the keys select with j/k.
     <article
-      className={`search-hit${item.read ? '' : ' unread'}`}
+      ref={ref}
+      tabIndex={-1}
+      className={`search-hit${item.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
       aria-labelledby={titleId}
+      aria-current={selected || undefined}
+      onClick={() => selectItem(item.id)}
       data-testid="search-hit"
       data-item-id={item.id}
     >
