@@ -581,3 +581,30 @@ describe('privacy and safety settings', () => {
     expect(meta2.ok ? '' : meta2.error.message).toMatch(/never connects/);
   });
 });
+
+describe('bad input from a page', () => {
+  it('answers wrong types with readable errors, not exceptions', async () => {
+    const a = await add('/a.xml', rss('A', [{ title: 'a1' }]));
+    expect(await app.createFolder(42 as never)).toMatchObject({
+      ok: false,
+      error: { code: 'folder.emptyTitle' },
+    });
+    expect(await app.updateFeed(a.id, { folderId: 'x' as never })).toMatchObject({
+      ok: false,
+      error: { code: 'folder.notFound' },
+    });
+    expect(await app.updateFeed(a.id, { title: 7 as never })).toMatchObject({
+      ok: true,
+      value: { title: 'A' },
+    });
+    expect(await app.saveSearch({ name: {} as never, query: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'savedSearch.name' },
+    });
+    expect(await app.addMuteFilter({ kind: 'nope' as never, pattern: 'x', action: 'hide' })).toMatchObject({
+      ok: false,
+      error: { code: 'mute.kind' },
+    });
+    expect(await app.searchItems({ query: null as never })).toEqual({ hits: [], terms: [] });
+  });
+});

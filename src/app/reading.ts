@@ -109,14 +109,19 @@ function updateFeed(ctx: AppContext, feedId: number, patch: FeedSettingsPatch): 
   if (!feed) return fail(tidingsError('feed.notFound', 'That feed is not subscribed any more.'));
   let customTitle: string | null | undefined;
   if (patch.title !== undefined) {
-    const t = patch.title === null ? '' : patch.title.replace(/\s+/g, ' ').trim();
+    // Types at the boundary: browser mode hands in whatever JSON a page sent.
+    const t = typeof patch.title === 'string' ? patch.title.replace(/\s+/g, ' ').trim() : '';
     if (t.length > MAX_FEED_TITLE) {
       return fail(tidingsError('feed.longTitle', `A feed title is at most ${MAX_FEED_TITLE} characters.`));
     }
     // An empty title, or the feed's own, means "use the feed's".
     customTitle = t === '' || t === feed.title ? null : t;
   }
-  if (patch.folderId !== undefined && patch.folderId !== null && !ctx.store.getFolder(patch.folderId)) {
+  if (
+    patch.folderId !== undefined &&
+    patch.folderId !== null &&
+    !(Number.isSafeInteger(patch.folderId) && ctx.store.getFolder(patch.folderId))
+  ) {
     return fail(tidingsError('folder.notFound', 'That folder does not exist any more.'));
   }
   let interval: number | null | undefined;

@@ -74,7 +74,7 @@ export function folderNames(ctx: StoreContext): Map<number, FolderNames> {
 const MAX_TITLE = 200;
 
 function cleanTitle(title: string): Result<string> {
-  const t = (title ?? '').replace(/\s+/g, ' ').trim();
+  const t = (typeof title === 'string' ? title : '').replace(/\s+/g, ' ').trim();
   if (!t) return fail(tidingsError('folder.emptyTitle', 'A folder needs a name.'));
   // '/' separates levels in paths (OPML's "Tech/Blogs", setFeedFolder): a title cannot hold one.
   if (t.includes('/')) return fail(tidingsError('folder.slash', 'A folder name cannot contain "/".'));

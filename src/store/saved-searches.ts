@@ -53,8 +53,8 @@ export function saveSearch(
   ctx: StoreContext,
   input: { id?: number; name: string; query: string; scope?: SavedScope | null },
 ): Result<SavedSearchRow> {
-  const name = (input.name ?? '').replace(/\s+/g, ' ').trim();
-  const query = (input.query ?? '').trim();
+  const name = (typeof input?.name === 'string' ? input.name : '').replace(/\s+/g, ' ').trim();
+  const query = (typeof input?.query === 'string' ? input.query : '').trim();
   if (!name) return fail(tidingsError('savedSearch.name', 'A saved search needs a name.'));
   if (!query) return fail(tidingsError('savedSearch.query', 'A saved search needs something to search for.'));
   if (name.length > MAX_NAME || query.length > MAX_QUERY) {
