@@ -202,6 +202,7 @@ describe('per-feed settings', () => {
     expect((await feedRow(a.id)).title).toBe('My A');
     expect((await app.river({})).groups[0]!.feedTitle).toBe('My A');
 
+    expect(await app.exportOpml()).toContain('text="My A"');
     expect(await app.updateFeed(a.id, { title: null, intervalMin: null })).toMatchObject({
       ok: true,
       value: { title: 'Feed A', titleIsCustom: false, intervalMin: null },

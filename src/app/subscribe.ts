@@ -192,7 +192,8 @@ export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): st
     dateCreated: ctx.clock.now(),
     subscriptions: ctx.store.listFeeds().map((f) => ({
       url: stripUserinfo(f.url),
-      title: f.title,
+      // The name the person gave it travels with the list.
+      title: f.customTitle ?? f.title,
       siteUrl: f.siteUrl,
       folder: f.folder,
     })),
