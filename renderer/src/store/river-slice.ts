@@ -11,7 +11,7 @@ import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
 import { LocalChanges } from './local-changes';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
-import type { SliceCreator } from './types';
+import type { AppState, SliceCreator } from './types';
 
 export type RiverShow = 'all' | 'unread' | 'starred';
 /** The river (River5 groups), a compact title-only list, or a list beside a reading pane. */
@@ -148,10 +148,16 @@ export const createRiverSlice =
     }
 
     /** Applies an item change to the river and to search results alike. */
-    function patchItems(matches: (item: RiverItem) => boolean, change: (item: RiverItem) => RiverItem): void {
+    function patchItems(
+      matches: (item: RiverItem) => boolean,
+      change: (item: RiverItem) => RiverItem,
+      also?: (state: AppState) => Partial<AppState>,
+    ): void {
+      // One store update per change: every subscribed selector runs on each (1,000 feed rows).
       set((state) => ({
         groups: updateWhere(state.groups, matches, change),
         searchResults: state.searchResults?.map((item) => (matches(item) ? change(item) : item)) ?? null,
+        ...also?.(state),
       }));
     }
 
@@ -161,9 +167,10 @@ export const createRiverSlice =
       change: (item: RiverItem) => RiverItem,
       undo: (item: RiverItem) => RiverItem,
       command: () => Promise<void>,
+      also?: (state: AppState) => Partial<AppState>,
     ): Promise<boolean> {
       const entry = local.begin({ matches, change });
-      patchItems(matches, change);
+      patchItems(matches, change, also);
       try {
         await command();
         local.settle(entry);
@@ -194,6 +201,46 @@ export const createRiverSlice =
       } catch {
         // Keep the policy we have (the default blocks trackers): a failed read loosens nothing.
       }
+    }
+
+    /**
+     * Marks items read or unread: the items and their feeds' unread counts change at once, in one
+     * store update with `also` (the keys' selection), and go back if the core refuses.
+     */
+    async function markReadWith(
+      itemIds: number[],
+      read: boolean,
+      also?: (state: AppState) => Partial<AppState>,
+    ): Promise<void> {
+      const ids = new Set(itemIds);
+      const { groups, searchResults } = get();
+      const perFeed = new Map<number, number>();
+      const needed: number[] = [];
+      for (const id of ids) {
+        const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
+        if (item === undefined || item.read === read) continue;
+        needed.push(id);
+        perFeed.set(item.feedId, (perFeed.get(item.feedId) ?? 0) + (read ? -1 : 1));
+      }
+      if (needed.length === 0) {
+        if (also) set(also);
+        return;
+      }
+      // Only the rows of those feeds change (new objects); the rest keep theirs.
+      const counts = (state: AppState, sign: 1 | -1) =>
+        state.feeds.map((f) =>
+          perFeed.has(f.id) ? { ...f, unread: Math.max(0, f.unread + sign * perFeed.get(f.id)!) } : f,
+        );
+      const ok = await changeItems(
+        (item) => ids.has(item.id),
+        (item) => (item.read === read ? item : { ...item, read }),
+        (item) => (item.read === !read ? item : { ...item, read: !read }),
+        () => api.markRead(needed, read),
+        (state) => ({ feeds: counts(state, 1), ...also?.(state) }),
+      );
+      if (!ok) set((state) => ({ feeds: counts(state, -1) }));
+      // The core's own counts (and folders') follow, once per burst of reading.
+      refreshCountsSoon();
     }
 
     /** Unread counts live in the core; after reading, ask for them again (once per burst). */
@@ -314,35 +361,28 @@ export const createRiverSlice =
         }
       },
 
-      async markRead(itemIds, read) {
-        const ids = new Set(itemIds);
-        const { groups, searchResults } = get();
-        const needed = [...ids].filter((id) => {
-          const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
-          return item !== undefined && item.read !== read;
-        });
-        if (needed.length === 0) return;
-        // Which feeds' unread counts this changes, to show at once (the core's answer follows).
-        const perFeed = new Map<number, number>();
-        for (const id of needed) {
-          const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
-          if (item) perFeed.set(item.feedId, (perFeed.get(item.feedId) ?? 0) + (read ? -1 : 1));
+      markRead(itemIds, read) {
+        return markReadWith(itemIds, read);
+      },
+
+      async selectNext(delta) {
+        // Search results, while shown, are what the keys walk; otherwise the river.
+        const results = get().searchResults;
+        let items = results ?? get().groups.flatMap((g) => g.items);
+        const at = items.findIndex((i) => i.id === get().selectedItemId);
+        let index = at < 0 ? (delta > 0 ? 0 : items.length - 1) : at + delta;
+        if (!results && index >= items.length && get().nextCursor) {
+          await get().loadMore();
+          items = get().groups.flatMap((g) => g.items);
         }
-        const ok = await changeItems(
-          (item) => ids.has(item.id),
-          (item) => (item.read === read ? item : { ...item, read }),
-          (item) => (item.read === !read ? item : { ...item, read: !read }),
-          () => api.markRead(needed, read),
-        );
-        if (ok) {
-          // Only the rows of those feeds change (new objects); the rest keep theirs.
-          set((state) => ({
-            feeds: state.feeds.map((f) =>
-              perFeed.has(f.id) ? { ...f, unread: Math.max(0, f.unread + perFeed.get(f.id)!) } : f,
-            ),
-          }));
-          refreshCountsSoon();
-        }
+        index = Math.max(0, Math.min(items.length - 1, index));
+        const next = items[index];
+        if (!next) return null;
+        const select = (state: AppState) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 });
+        // Selecting and reading in one store update.
+        if (!next.read) void markReadWith([next.id], true, select);
+        else set(select);
+        return next.id;
       },
 
       async toggleStar(itemId) {
@@ -369,24 +409,6 @@ export const createRiverSlice =
 
       selectItem(itemId) {
         if (get().selectedItemId !== itemId) set({ selectedItemId: itemId });
-      },
-
-      async selectNext(delta) {
-        // Search results, while shown, are what the keys walk; otherwise the river.
-        const results = get().searchResults;
-        let items = results ?? get().groups.flatMap((g) => g.items);
-        const at = items.findIndex((i) => i.id === get().selectedItemId);
-        let index = at < 0 ? (delta > 0 ? 0 : items.length - 1) : at + delta;
-        if (!results && index >= items.length && get().nextCursor) {
-          await get().loadMore();
-          items = get().groups.flatMap((g) => g.items);
-        }
-        index = Math.max(0, Math.min(items.length - 1, index));
-        const next = items[index];
-        if (!next) return null;
-        set((state) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 }));
-        if (!next.read) void get().markRead([next.id], true);
-        return next.id;
       },
 
       setView(view) {
