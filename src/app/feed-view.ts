@@ -1,5 +1,7 @@
 /** The store's feed row as the UI sees it: secrets masked, times as ISO, one delivery line. */
 
+import { isIP } from 'node:net';
+import { classifyAddress } from '../net/address-class.ts';
 import { maskUrl } from '../net/mask.ts';
 import { describeInterval } from '../poll/due.ts';
 import type { RealtimeStatus } from '../realtime/realtime.ts';
@@ -58,14 +60,33 @@ const isHttp = (u: string | null): u is string => !!u && /^https?:\/\//i.test(u)
  * renderer loads it like any remote image (the privacy setting applies).
  */
 export function faviconOf(feed: FeedRow): string | null {
-  if (isHttp(feed.meta.siteIcon ?? null)) return feed.meta.siteIcon!;
-  if (isHttp(feed.meta.image)) return feed.meta.image;
-  const site = isHttp(feed.siteUrl) ? feed.siteUrl : null;
-  if (!site) return null;
+  const site = isHttp(feed.siteUrl) ? safeUrl('/favicon.ico', feed.siteUrl) : null;
+  for (const candidate of [feed.meta.siteIcon ?? null, feed.meta.image, site]) {
+    if (isHttp(candidate) && mayLoad(candidate, feed.url)) return candidate;
+  }
+  return null;
+}
+
+function safeUrl(path: string, base: string): string | null {
   try {
-    return new URL('/favicon.ico', site).href;
+    return new URL(path, base).href;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A feed may not point the window at this machine or the local network: an icon whose host is
+ * a non-public IP address is only used when the feed itself lives on that host (a NAS's feed).
+ */
+function mayLoad(icon: string, feedUrl: string): boolean {
+  try {
+    const host = new URL(icon).hostname.replace(/^\[|\]$/g, '');
+    if (!isIP(host) && host !== 'localhost') return true;
+    if (isIP(host) && classifyAddress(host) === 'public') return true;
+    return new URL(feedUrl).hostname.replace(/^\[|\]$/g, '') === host;
+  } catch {
+    return false;
   }
 }
 

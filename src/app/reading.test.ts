@@ -240,6 +240,16 @@ describe('per-feed settings', () => {
     await settle();
     await refetch(c.value.id);
     expect((await feedRow(c.value.id)).favicon).toBe(`${host.url}/i/fav.png`);
+    // A feed cannot point the window at another machine on the local network.
+    const d = await add(
+      '/d.xml',
+      rss(
+        'D',
+        [{ title: 'd1' }],
+        '<image><url>http://192.168.1.1/admin.png</url><title>D</title><link>http://192.168.1.1/</link></image>',
+      ),
+    );
+    expect(d.favicon).toBe(`${host.url}/favicon.ico`);
   });
 });
 
