@@ -87,6 +87,13 @@ for (const scheme of ['light', 'dark'] as const) {
       const tree = page.getByRole('tree', { name: 'Feeds' });
       if (size.width <= 720) {
         await expect(tree).toBeHidden();
+        // Opened by key, the drawer takes focus; Escape closes it and focus returns to the button.
+        await toggle.focus();
+        await page.keyboard.press('Enter');
+        await expect(tree.locator('[tabindex="0"]')).toBeFocused();
+        await page.keyboard.press('Escape');
+        await expect(tree).toBeHidden();
+        await expect(toggle).toBeFocused();
         await toggle.click();
       }
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -41,6 +41,16 @@ export function App() {
     if (narrow) setSidebarOpen(false);
   }, [riverKey, narrow, setSidebarOpen]);
 
+  const toggleSidebar = () => {
+    const opening = !sidebar.open;
+    setSidebarOpen(opening);
+    // A drawer opened by the keyboard takes focus: the feed list's one Tab stop.
+    if (opening && narrow)
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('#sidebar [role="tree"] [tabindex="0"]')?.focus(),
+      );
+  };
+
   const closeDrawer = () => {
     if (narrow) setSidebarOpen(false);
   };
@@ -63,7 +73,10 @@ export function App() {
         className="sidebar"
         aria-label="Feeds and folders"
         onKeyDown={(e) => {
-          if (narrow && e.key === 'Escape') setSidebarOpen(false);
+          if (!narrow || e.key !== 'Escape' || e.defaultPrevented) return;
+          // Closing the drawer by key puts focus back on the button that opened it.
+          setSidebarOpen(false);
+          document.querySelector<HTMLElement>('[data-testid="sidebar-toggle"]')?.focus();
         }}
       >
         <div className="brand">
@@ -77,7 +90,7 @@ export function App() {
       </aside>
       <main className="main">
         <header className="toolbar">
-          <SidebarToggle open={sidebar.open} onToggle={() => setSidebarOpen(!sidebar.open)} />
+          <SidebarToggle open={sidebar.open} onToggle={toggleSidebar} />
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
