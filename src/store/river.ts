@@ -6,7 +6,7 @@
  */
 import { TidingsFailure, tidingsError } from '../common/errors.ts';
 import type { StoreContext } from './context.ts';
-import { ITEM_COLUMNS, type RawItem, toItemRow } from './item-row.ts';
+import { ITEM_COLUMNS, itemsByIds, type RawItem, toItemRow } from './item-row.ts';
 import type { RiverPage, RiverQuery } from './types.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -86,8 +86,11 @@ export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
   if (!q.includeMuted) where.push('muted_hide = 0');
   const start = q.cursor ? decodeCursor(q.cursor) : null;
   const dir = oldest ? 'ASC' : 'DESC';
-  const sql = `SELECT ${ITEM_COLUMNS} FROM items WHERE ${[...where, `(seen_at, pub_key, id) ${oldest ? '>' : '<'} (?, ?, ?)`].join(' AND ')}
+  const filter = `WHERE ${[...where, `(seen_at, pub_key, id) ${oldest ? '>' : '<'} (?, ?, ?)`].join(' AND ')}
     ORDER BY seen_at ${dir}, pub_key ${dir}, id ${dir} LIMIT ?`;
+  const sql = `SELECT ${ITEM_COLUMNS} FROM items ${filter}`;
+  // The capped scan reads keys only: a 5,000-item fetch is skipped without reading its bodies.
+  const keysSql = `SELECT id, feed_id, seen_at, pub_key FROM items ${filter}`;
   const from = (k: RiverKey | null): number[] =>
     k
       ? [k.seenAt, k.pubKey, k.id]
@@ -117,7 +120,7 @@ export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
   let lastTaken: RawItem | null = null;
   let hasMore = false;
   scan: for (;;) {
-    const rows = ctx.stmt(sql).all(...args, ...from(at), chunk) as RawItem[];
+    const rows = ctx.stmt(keysSql).all(...args, ...from(at), chunk) as RawItem[];
     for (const r of rows) {
       const key = batchKey(r.feed_id as number, r.seen_at as number);
       const n = shown.get(key) ?? 0;
@@ -143,5 +146,9 @@ export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
     const k = keyOf(lastTaken);
     nextCursor = encodeCursor({ ...k, feedId, shown: shown.get(batchKey(feedId, k.seenAt)) ?? 0 });
   }
-  return { items: out.map(toItemRow), nextCursor, more };
+  const ids = out.map((r) => r.id as number);
+  const full = ctx
+    .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as RawItem[];
+  return { items: itemsByIds(full, ids), nextCursor, more };
 }
