@@ -195,6 +195,11 @@ test('OPML import keeps nesting and files existing feeds; folder Move to…; a f
   await expect(folder('Blogs')).toHaveAttribute('aria-level', '1');
   await expect(row('A Personal Blog')).toHaveAttribute('aria-level', '2');
 
+  // Drag a folder onto another: it nests there, with its feeds.
+  await folder('News').dragTo(folder('Tech').locator('.tree-row'));
+  await expect(folder('News')).toHaveAttribute('aria-level', '2');
+  await expect(row('Loopback News')).toHaveAttribute('aria-level', '3');
+
   // A feed's own interval, from its settings: its row says so.
   await row('Loopback News').getByTestId('feed-menu-button').click();
   await page.getByTestId('feed-settings').click();
