@@ -225,6 +225,16 @@ try {
     await cdpProfile.send('Profiler.enable');
     await cdpProfile.send('Profiler.start');
   }
+  // Main-thread CPU time (not wall time) per press: comparable across runs on a busy machine.
+  const metrics = await page.context().newCDPSession(page);
+  await metrics.send('Performance.enable');
+  const threadTime = async () => {
+    const { metrics: list } = (await metrics.send('Performance.getMetrics')) as {
+      metrics: { name: string; value: number }[];
+    };
+    return (list.find((m) => m.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+  };
+  const cpuBefore = await threadTime();
   for (let i = 0; i < HELD_PRESSES; i++) {
     await page.keyboard.press('j');
     await page.waitForTimeout(33);
@@ -233,6 +243,7 @@ try {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync('river.cpuprofile', JSON.stringify(profile));
   }
+  const cpuPerPress = ((await threadTime()) - cpuBefore) / HELD_PRESSES;
   const keyTimes = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.keyTimes);
   const keyFrames = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.takeFrames(true));
 
@@ -275,6 +286,7 @@ try {
       items: held,
       feeds: feedCount,
       j_frame_p95_ms: round(p95(keyFrames)),
+      j_cpu_ms_per_press: round(cpuPerPress),
       wheel_frame_p95_ms: round(p95(wheelFrames)),
     }),
   );

@@ -110,7 +110,7 @@ describe('river slice', () => {
   it("a read shows in its feed's unread count at once, and goes back when the core refuses", async () => {
     const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
     let refuse = false;
-    (api as { markRead: () => Promise<void> }).markRead = async () => {
+    (api as unknown as { markRead: () => Promise<void> }).markRead = async () => {
       if (refuse) throw new Error('refused');
     };
     const store = createAppStore(api);

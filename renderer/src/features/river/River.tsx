@@ -47,6 +47,7 @@ export function River() {
   const scroller = useRef<HTMLElement>(null);
   const anchor = useRef<{ key: string | number | bigint; offset: number } | null>(null);
   const known = useRef<Set<number> | null>(null);
+  const lastShape = useRef('');
   const [above, setAbove] = useState(0);
 
   const list = useMemo(() => riverRows(groups), [groups]);
@@ -75,6 +76,11 @@ export function River() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change, by design.
   useLayoutEffect(() => {
+    // Same rows with the same items (an item read or starred): nothing moved, nothing to keep.
+    // Skipping matters: the offset lookup below forces a layout (bench:river, j held down).
+    const shape = list.map((row) => `${row.key}:${row.items.length}`).join('|');
+    if (shape === lastShape.current) return;
+    lastShape.current = shape;
     const kept = anchor.current;
     const index = kept ? list.findIndex((row) => row.key === kept.key) : -1;
     // Items that arrived above the row being read: say so (newest-first rivers only).

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { isWebUrl } from '../../lib/format';
 import { feedLabel, totalUnread } from '../../lib/group-feeds';
 import { useApp } from '../../store/context';
-import type { RiverShow } from '../../store/river-slice';
+import { feedById, type RiverShow } from '../../store/river-slice';
 
 const SHOWS: { value: RiverShow; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -15,7 +15,7 @@ const SHOWS: { value: RiverShow; label: string }[] = [
 export function RiverHeading() {
   const selected = useApp(
     useShallow((s) => {
-      const feed = s.filter.feedId === null ? undefined : s.feeds.find((f) => f.id === s.filter.feedId);
+      const feed = s.filter.feedId === null ? undefined : feedById(s.feeds, s.filter.feedId);
       const folder =
         s.filter.folderId === null
           ? undefined
