@@ -283,3 +283,44 @@ test('click-to-load: no remote image until asked, then only that one', async ({ 
   // Loading a picture is not reading the item.
   await expect(item).toHaveAttribute('data-read', 'false');
 });
+
+test('a big first fetch shows ten items and "N more from this feed"; oldest first turns the river', async ({
+  page,
+  host,
+  tidings,
+}) => {
+  const items = (prefix: string, n: number, hour: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<item><title>${prefix} ${i}</title><guid>${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2026, 10, 20, hour, 59 - i)).toUTCString()}</pubDate><description>d</description></item>`,
+    ).join('');
+  const feed = (title: string, body: string) =>
+    `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><link>${host.url}/</link><description>x</description>${body}</channel></rss>`;
+  host.set('/quiet.xml', feed('Quiet Feed', items('Quiet', 2, 1)));
+  host.set('/big.xml', feed('Big Feed', items('Big', 25, 12)));
+  await page.goto(tidings.openUrl);
+  await subscribe(page, '/quiet.xml', host, 'Quiet Feed');
+  await subscribe(page, '/big.xml', host, 'Big Feed');
+  await showAll(page);
+
+  // A big group is laid out in chunks (virtualised rows): count its items across them.
+  const bigItems = page.getByTestId('river-item').filter({ hasText: /^Big \d+/ });
+  await expect(bigItems).toHaveCount(10);
+  const more = page.getByTestId('group-more');
+  await expect(more).toHaveText('15 more from Big Feed');
+  // The other feed is not buried under the big one.
+  await expect(page.getByTestId('river')).toContainText('Quiet 0');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/river-group-cap.png` });
+  await more.click();
+  await expect(bigItems).toHaveCount(25);
+  await expect(more).toBeHidden();
+
+  // Oldest first: the quiet feed's update (the older one) leads; the choice is remembered.
+  await page.getByTestId('river-sort').selectOption('oldest');
+  await expect(page.getByTestId('river-group').first()).toContainText('Quiet Feed');
+  await page.reload();
+  await expect(page.getByTestId('river-sort')).toHaveValue('oldest');
+  await expect(page.getByTestId('river-group').first()).toContainText('Quiet Feed');
+});
