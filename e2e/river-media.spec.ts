@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
+import { axeViolations } from './support/reading.ts';
 import type { FeedHost } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -166,6 +167,12 @@ test('a podcast plays in the player bar across a feed switch, and resumes where 
   expect(await audio.evaluate((a: AudioLike) => a.paused)).toBe(false);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/media-player-across-feeds.png` });
+  // The player bar and a podcast item pass axe-core, light and dark.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page), `player ${scheme}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Leave it at 30 s, close the bar, play again: it resumes there, at the remembered speed.
   await audio.evaluate((a: AudioLike) => {
@@ -247,6 +254,11 @@ test('thumbnails, updated-only dates, outlines, linked URLs, picture-first text,
 
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/media-river.png`, fullPage: false });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page), `media river ${scheme}`).toEqual([]);
+  }
+  await page.screenshot({ path: `${SHOTS}/media-river-dark.png` });
   expect(host.hits('/pixel.gif')).toBe(0);
 });
 

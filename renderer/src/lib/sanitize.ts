@@ -166,6 +166,8 @@ function settleImages(root: HTMLElement, options: SanitizeOptions): void {
       img.getAttribute('width'),
       img.getAttribute('height'),
     );
+    // Feeds rarely say what a picture shows; without alt a screen reader reads out its address.
+    if (!img.hasAttribute('alt')) img.setAttribute('alt', '');
     if (decision === 'block') img.remove();
     else if (decision === 'ask') {
       let host = '';

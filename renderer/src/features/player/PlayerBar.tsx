@@ -5,7 +5,6 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { RemoteImage } from '../../components/RemoteImage';
-import { formatClock } from '../../lib/duration';
 import { useApp } from '../../store/context';
 import { SPEEDS, savedPosition, savedSpeed, savePosition, saveSpeed } from './positions';
 import './player.css';
@@ -86,9 +85,6 @@ export function PlayerBar() {
         data-position={Math.floor(time)}
         aria-label={`Playing ${episode.title}`}
       />
-      <span className="player-clock" aria-hidden="true">
-        {formatClock(time)}
-      </span>
       <label className="player-speed">
         <span className="visually-hidden">Speed</span>
         <select
