@@ -48,7 +48,9 @@ export function KeyboardShortcuts() {
         target?.closest?.('[role="tree"], [role="listbox"], [role="menu"]')
       )
         return;
-      const result = resolver.press(event.key, performance.now());
+      // Caps Lock on: "J" without Shift is still j (Shift+A stays "A").
+      const key = event.key.length === 1 && !event.shiftKey ? event.key.toLowerCase() : event.key;
+      const result = resolver.press(key, performance.now());
       if (result.kind === 'none') return;
       event.preventDefault();
       if (result.kind === 'command') void runCommand(result.command, ctx);

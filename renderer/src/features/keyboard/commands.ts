@@ -27,6 +27,7 @@ function selectedItem(state: AppState) {
 
 /** Feed ids in the order the sidebar shows them (its rows carry data-feed-id), else the store's. */
 function feedOrder(state: AppState): number[] {
+  if (typeof document === 'undefined') return state.feeds.map((f) => f.id);
   const rows = document.querySelectorAll<HTMLElement>('[data-testid="feed-row"][data-feed-id]');
   const ids = [...rows].map((row) => Number(row.dataset.feedId)).filter(Number.isFinite);
   return ids.length > 0 ? ids : state.feeds.map((f) => f.id);
