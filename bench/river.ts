@@ -13,6 +13,7 @@
  * Run `npx electron-vite build` first (the npm script does).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
@@ -133,6 +134,7 @@ const dir = tempDir('tidings-bench-river-');
 // directory to fill once and reuse (while profiling); it is kept.
 const keep = process.env.RIVER_BENCH_DATA ?? null;
 const dataDir = keep ?? dir.file('data');
+// RIVER_BENCH_PROFILE=1 writes CPU profiles (load, j held, wheel) to the temp directory.
 const PROFILE = process.env.RIVER_BENCH_PROFILE === '1';
 let tidings: Awaited<ReturnType<typeof spawnTidings>> | null = null;
 const browser = await chromium.launch({
@@ -209,7 +211,7 @@ try {
     (await page.evaluate(() => (globalThis as unknown as PageBench).__bench.firstItem)) ?? Number.NaN;
   if (loadProfile) {
     const { profile } = (await loadProfile.send('Profiler.stop')) as { profile: unknown };
-    writeFileSync('river-load.cpuprofile', JSON.stringify(profile));
+    writeFileSync(join(tmpdir(), 'river-load.cpuprofile'), JSON.stringify(profile));
   }
   process.stderr.write(`first API calls: ${apiTimes.join(', ')}\n`);
   const phases = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.phases());
@@ -241,7 +243,7 @@ try {
   }
   if (cdpProfile) {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
-    writeFileSync('river.cpuprofile', JSON.stringify(profile));
+    writeFileSync(join(tmpdir(), 'river.cpuprofile'), JSON.stringify(profile));
   }
   const cpuPerPress = ((await threadTime()) - cpuBefore) / HELD_PRESSES;
   const keyTimes = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.keyTimes);
@@ -257,7 +259,7 @@ try {
   await page.waitForTimeout(300);
   if (cdpProfile) {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
-    writeFileSync('river-wheel.cpuprofile', JSON.stringify(profile));
+    writeFileSync(join(tmpdir(), 'river-wheel.cpuprofile'), JSON.stringify(profile));
   }
   const wheelFrames = await page.evaluate(() =>
     (globalThis as unknown as PageBench).__bench.takeFrames(false),
