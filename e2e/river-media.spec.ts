@@ -336,3 +336,30 @@ test('a big first fetch shows ten items and "N more from this feed"; oldest firs
   await expect(page.getByTestId('river-sort')).toHaveValue('oldest');
   await expect(page.getByTestId('river-group').first()).toContainText('Quiet Feed');
 });
+
+test('titles only and the reading pane: a click (or j) shows the item in the pane and reads it', async ({
+  page,
+  host,
+  tidings,
+}) => {
+  serveMedia(host);
+  await page.goto(tidings.openUrl);
+  await subscribe(page, '/pictures.xml', host, 'Pictures');
+  await page.getByTestId('river-view').selectOption('compact');
+  await expect(page.locator('[data-testid="river-item"].compact')).toHaveCount(3);
+  // Titles only: no item text in the list.
+  await expect(page.getByTestId('river')).not.toContainText('The words after the picture.');
+
+  await page.getByTestId('river-view').selectOption('pane');
+  const pane = page.getByTestId('reading-pane');
+  await expect(pane).toContainText('Pick an item');
+  const row = page.getByTestId('river').getByTestId('river-item').filter({ hasText: 'Picture first' });
+  await row.click({ position: { x: 300, y: 10 } });
+  await expect(pane).toContainText('The words after the picture.');
+  await expect(row).toHaveAttribute('data-read', 'true');
+  await page.keyboard.press('j');
+  await expect(pane).toContainText('Hostile');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/view-pane-keys.png` });
+  await page.getByTestId('river-view').selectOption('river');
+});

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { RiverGroup } from '../../../../src/app/api';
 import { ItemCard } from '../../components/ItemCard';
 import { isWebUrl } from '../../lib/format';
@@ -15,6 +16,13 @@ export function ReadingPane() {
   const item = useApp(
     (s) => groupOf(s.groups, s.selectedItemId)?.items.find((i) => i.id === s.selectedItemId) ?? null,
   );
+  const markRead = useApp((s) => s.markRead);
+  // Shown in the pane is read (as in other readers); m makes it unread again and it stays so.
+  const shownId = item?.id ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a newly shown item is marked.
+  useEffect(() => {
+    if (item && !item.read) void markRead([item.id], true);
+  }, [shownId]);
   return (
     <section className="reading-pane" aria-label="Reading pane" data-testid="reading-pane">
       {item && group ? (
