@@ -29,6 +29,7 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const updateFeed = useApp((s) => s.updateFeed);
   const moveFolder = useApp((s) => s.moveFolder);
   const pushNotice = useApp((s) => s.pushNotice);
+  const imagesOnClick = useApp((s) => s.imagePolicy === 'clickToLoad');
   const [collapsedList, setCollapsedList] = useStoredState<number[]>('tidings.collapsedFolders', []);
   const [hideRead, setHideRead] = useStoredState<boolean>('tidings.hideReadFeeds', false);
   const [activeKey, setActiveKey] = useState<string | null>(null);
@@ -256,7 +257,15 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
       selected: node.key === selectedKey,
       command: commandFor(node.key),
     };
-    if (node.kind === 'feed') return <FeedRow key={node.key} {...common} feed={node.feed} />;
+    if (node.kind === 'feed')
+      return (
+        <FeedRow
+          key={node.key}
+          {...common}
+          feed={node.feed}
+          faviconAllowed={!imagesOnClick || node.feed.loadImages}
+        />
+      );
     return (
       <FolderRow
         key={node.key}

@@ -3,7 +3,7 @@ import type { FeedStatus, FeedView } from '../../../../src/app/api';
 import { MoreIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
 import { formatAbsolute } from '../../lib/relative-time';
-import { useApp } from '../../store/context';
+import { useAppStore } from '../../store/context';
 import { endDrag, startDrag } from './drag';
 import { RenameField } from './RenameField';
 import { RowMenu } from './RowMenu';
@@ -18,15 +18,20 @@ const STATUS_LABEL: Record<FeedStatus, string | null> = {
 };
 
 /** One feed in the tree: favicon, name, "N unread", its state; actions in a menu, not Tab stops. */
-export const FeedRow = memo(function FeedRow({ feed, ...item }: TreeItemProps & { feed: FeedView }) {
+export const FeedRow = memo(function FeedRow({
+  feed,
+  faviconAllowed,
+  ...item
+}: TreeItemProps & {
+  feed: FeedView;
+  /** A favicon is a remote image: "load on click" keeps it away unless the feed is allowed. */
+  faviconAllowed: boolean;
+}) {
   const { actions, rowKey } = item;
-  const refreshFeeds = useApp((s) => s.refreshFeeds);
-  const markFeedAllRead = useApp((s) => s.markFeedAllRead);
-  const unsubscribe = useApp((s) => s.unsubscribe);
-  const updateFeed = useApp((s) => s.updateFeed);
-  const pushNotice = useApp((s) => s.pushNotice);
-  // A favicon is a remote image: "load on click" keeps it away unless the feed is allowed.
-  const faviconAllowed = useApp((s) => s.imagePolicy !== 'clickToLoad' || feed.loadImages);
+  // Commands are read from the store when used, not subscribed to: a thousand rows holding five
+  // subscriptions each would run five thousand selectors on every store change (every j press).
+  const store = useAppStore();
+  const { refreshFeeds, markFeedAllRead, unsubscribe, updateFeed, pushNotice } = store.getState();
   const [faviconFailed, setFaviconFailed] = useState(false);
   const label = feedLabel(feed);
   const status = STATUS_LABEL[feed.status];

@@ -1,7 +1,7 @@
 import { type CSSProperties, memo, useEffect } from 'react';
 import type { FolderView } from '../../../../src/app/api';
 import { MoreIcon } from '../../components/icons';
-import { useApp } from '../../store/context';
+import { useAppStore } from '../../store/context';
 import { endDrag, startDrag } from './drag';
 import { RenameField } from './RenameField';
 import { RowMenu } from './RowMenu';
@@ -24,10 +24,8 @@ export const FolderRow = memo(function FolderRow({
   dropping: boolean;
 }) {
   const { actions, rowKey } = item;
-  const renameFolder = useApp((s) => s.renameFolder);
-  const deleteFolder = useApp((s) => s.deleteFolder);
-  const markFolderRead = useApp((s) => s.markFolderRead);
-  const pushNotice = useApp((s) => s.pushNotice);
+  // Commands read when used, not subscribed to (see FeedRow).
+  const { renameFolder, deleteFolder, markFolderRead, pushNotice } = useAppStore().getState();
 
   async function rename(title: string) {
     actions.commandEnd();
