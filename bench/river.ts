@@ -230,13 +230,14 @@ try {
   // Main-thread CPU time (not wall time) per press: comparable across runs on a busy machine.
   const metrics = await page.context().newCDPSession(page);
   await metrics.send('Performance.enable');
-  const threadTime = async () => {
+  const readMetrics = async () => {
     const { metrics: list } = (await metrics.send('Performance.getMetrics')) as {
       metrics: { name: string; value: number }[];
     };
-    return (list.find((m) => m.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+    return new Map(list.map((m) => [m.name, m.value * 1000]));
   };
-  const cpuBefore = await threadTime();
+  const metricsBefore = await readMetrics();
+  const cpuBefore = metricsBefore.get('ThreadTime') ?? Number.NaN;
   for (let i = 0; i < HELD_PRESSES; i++) {
     await page.keyboard.press('j');
     await page.waitForTimeout(33);
@@ -245,7 +246,13 @@ try {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync(join(tmpdir(), 'river.cpuprofile'), JSON.stringify(profile));
   }
-  const cpuPerPress = ((await threadTime()) - cpuBefore) / HELD_PRESSES;
+  const metricsAfter = await readMetrics();
+  const cpuPerPress = ((metricsAfter.get('ThreadTime') ?? Number.NaN) - cpuBefore) / HELD_PRESSES;
+  const perPress = (name: string) =>
+    round(((metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0)) / HELD_PRESSES);
+  process.stderr.write(
+    `per j press (ms): script ${perPress('ScriptDuration')}, style ${perPress('RecalcStyleDuration')}, layout ${perPress('LayoutDuration')}, tasks ${perPress('TaskDuration')}\n`,
+  );
   const keyTimes = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.keyTimes);
   const keyFrames = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.takeFrames(true));
 

@@ -204,8 +204,10 @@ export const createRiverSlice =
     }
 
     /**
-     * Marks items read or unread: the items and their feeds' unread counts change at once, in one
-     * store update with `also` (the keys' selection), and go back if the core refuses.
+     * Marks items read or unread, at once and in one store update with `also` (the keys'
+     * selection); back if the core refuses. The feeds' counts come from the core: it answers a
+     * read with a 'feed.status' event per feed touched. (Patching them here as well rebuilt the
+     * sidebar's tree twice per j: bench:river.)
      */
     async function markReadWith(
       itemIds: number[],
@@ -214,32 +216,22 @@ export const createRiverSlice =
     ): Promise<void> {
       const ids = new Set(itemIds);
       const { groups, searchResults } = get();
-      const perFeed = new Map<number, number>();
-      const needed: number[] = [];
-      for (const id of ids) {
+      const needed = [...ids].filter((id) => {
         const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
-        if (item === undefined || item.read === read) continue;
-        needed.push(id);
-        perFeed.set(item.feedId, (perFeed.get(item.feedId) ?? 0) + (read ? -1 : 1));
-      }
+        return item !== undefined && item.read !== read;
+      });
       if (needed.length === 0) {
         if (also) set(also);
         return;
       }
-      // Only the rows of those feeds change (new objects); the rest keep theirs.
-      const counts = (state: AppState, sign: 1 | -1) =>
-        state.feeds.map((f) =>
-          perFeed.has(f.id) ? { ...f, unread: Math.max(0, f.unread + sign * perFeed.get(f.id)!) } : f,
-        );
-      const ok = await changeItems(
+      await changeItems(
         (item) => ids.has(item.id),
         (item) => (item.read === read ? item : { ...item, read }),
         (item) => (item.read === !read ? item : { ...item, read: !read }),
         () => api.markRead(needed, read),
-        (state) => ({ feeds: counts(state, 1), ...also?.(state) }),
+        also,
       );
-      if (!ok) set((state) => ({ feeds: counts(state, -1) }));
-      // The core's own counts (and folders') follow, once per burst of reading.
+      // Folder totals and anything the events missed follow, once per burst of reading.
       refreshCountsSoon();
     }
 
