@@ -185,6 +185,12 @@ test('a podcast plays in the player bar across a feed switch, and resumes where 
   await itemByTitle(page, 'The first episode').getByTestId('play-episode').click();
   await expect.poll(() => audio.evaluate((a: AudioLike) => a.currentTime)).toBeGreaterThanOrEqual(29);
   expect(await audio.evaluate((a: AudioLike) => a.playbackRate)).toBe(1.5);
+
+  // A narrow window: the bar wraps and stays usable.
+  await page.setViewportSize({ width: 480, height: 800 });
+  await expect(bar.getByTestId('player-speed')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/media-player-480x800.png` });
+  expect(await axeViolations(page), 'player 480').toEqual([]);
 });
 
 test('thumbnails, updated-only dates, outlines, linked URLs, picture-first text, and privacy', async ({
