@@ -155,6 +155,7 @@ test('a podcast plays in the player bar across a feed switch, and resumes where 
   const bar = page.getByTestId('player-bar');
   await expect(bar).toBeVisible();
   await expect(bar.getByTestId('player-title')).toHaveText('The first episode');
+  await expect(bar).toContainText('Loopback Podcast');
   const audio = bar.getByTestId('player-audio');
   await expect.poll(() => audio.evaluate((a: AudioLike) => a.currentTime)).toBeGreaterThan(0.2);
   await bar.getByTestId('player-speed').selectOption('1.5');

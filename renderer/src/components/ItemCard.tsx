@@ -2,7 +2,7 @@ import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from 'react
 import type { RiverItem } from '../../../src/app/api';
 import type { Enclosure } from '../../../src/feed/model';
 import { isWebUrl } from '../lib/format';
-import { useApp } from '../store/context';
+import { useApp, useAppStore } from '../store/context';
 import { feedById } from '../store/river-slice';
 import { Enclosures } from './Enclosures';
 import { ItemMedia } from './ItemMedia';
@@ -44,6 +44,7 @@ export function itemName(item: Pick<RiverItem, 'title' | 'summary' | 'content'>)
  * selects it; the dot, the star and the player are buttons of their own for the keyboard.
  */
 export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, compact, full }: Props) {
+  const store = useAppStore();
   const markRead = useApp((s) => s.markRead);
   const toggleStar = useApp((s) => s.toggleStar);
   const selectItem = useApp((s) => s.selectItem);
@@ -102,7 +103,8 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
       url: enclosure.url,
       type: enclosure.type,
       title: name,
-      feedTitle: feedTitle ?? '',
+      // Read when played, not on every render: no subscription for it.
+      feedTitle: feedTitle ?? feedById(store.getState().feeds, item.feedId)?.title ?? '',
       itemId: item.id,
       image: item.podcast?.image ?? null,
     });
