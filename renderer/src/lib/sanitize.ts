@@ -135,9 +135,36 @@ function getPurifier(): Purifier | null {
  * Safe HTML for `dangerouslySetInnerHTML`. Where DOMPurify cannot run (no DOM), it fails closed:
  * the input comes back escaped, as text.
  */
+/**
+ * The last answers, by input: a virtualised river mounts the same items again and again as it
+ * scrolls back and forth, and each sanitising parses the HTML afresh. Bounded, oldest out first.
+ */
+const CACHE_SIZE = 400;
+const cache = new Map<string, string>();
+
 export function sanitizeHtml(html: string, baseUrl: string | null, options: SanitizeOptions = {}): string {
   const instance = getPurifier();
   if (!instance) return escapeHtml(html);
+  const key = `${options.images ?? ''}|${options.allowImages ? 1 : 0}|${baseUrl ?? ''}|${html}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    // Most recently used goes to the end.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const clean = sanitizeFresh(instance, html, baseUrl, options);
+  cache.set(key, clean);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return clean;
+}
+
+function sanitizeFresh(
+  instance: Purifier,
+  html: string,
+  baseUrl: string | null,
+  options: SanitizeOptions,
+): string {
   currentBase = baseUrl;
   try {
     const body = instance.sanitize(neutralizeHandlers(html), SANITIZE_CONFIG) as unknown as HTMLElement;
