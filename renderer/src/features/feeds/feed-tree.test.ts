@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedView, FolderView } from '../../../../src/app/api';
-import { buildTree, folderChoices, subtreeIds, visibleRows } from './feed-tree';
+import { buildTree, feedRanks, folderChoices, orderKey, subtreeIds, visibleRows } from './feed-tree';
 
 const folder = (id: number, title: string, parentId: number | null = null): FolderView => ({
   id,
@@ -99,5 +99,16 @@ describe('folder helpers', () => {
       'Blogs:1',
     ]);
     expect([...subtreeIds(folders, 1)].sort()).toEqual([1, 2]);
+  });
+});
+
+describe('feed order', () => {
+  it('ranks labels A-Z with numbers in order, and its key ignores counts but not titles', () => {
+    const list = [feed(1, 'Feed 10', null), feed(2, 'feed 9', null), feed(3, 'Alpha', null)];
+    expect([...feedRanks(list).entries()].sort((a, b) => a[1] - b[1]).map(([id]) => id)).toEqual([3, 2, 1]);
+    const counted = list.map((f) => ({ ...f, unread: f.unread + 5 }));
+    expect(orderKey(counted)).toBe(orderKey(list));
+    const renamed = list.map((f) => (f.id === 3 ? { ...f, title: 'Zulu' } : f));
+    expect(orderKey(renamed)).not.toBe(orderKey(list));
   });
 });

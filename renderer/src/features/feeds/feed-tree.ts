@@ -40,11 +40,28 @@ export const feedKey = (id: number) => `feed:${id}`;
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
+/**
+ * Each feed's place in A-Z order by its label (numbers in order: "Feed 9" before "Feed 10"). Sorting
+ * a thousand labels with Intl.Collator costs milliseconds, and most feed changes are only counts:
+ * FeedList keeps these ranks until a title or a folder changes (see `orderKey`).
+ */
+export function feedRanks(feeds: readonly FeedView[]): Map<number, number> {
+  const sorted = [...feeds].sort((a, b) => collator.compare(feedLabel(a), feedLabel(b)));
+  return new Map(sorted.map((f, i) => [f.id, i]));
+}
+
+/** Changes exactly when `feedRanks` could: ids and labels. */
+export function orderKey(feeds: readonly FeedView[]): string {
+  return feeds.map((f) => `${f.id}\u0001${feedLabel(f)}`).join('\u0002');
+}
+
 export function buildTree(
   folders: readonly FolderView[],
   feeds: readonly FeedView[],
-  options: { hideRead?: boolean; keepFeedId?: number | null } = {},
+  options: { hideRead?: boolean; keepFeedId?: number | null; ranks?: ReadonlyMap<number, number> } = {},
 ): TreeNode[] {
+  const ranks = options.ranks ?? feedRanks(feeds);
+  const rankOf = (f: FeedView) => ranks.get(f.id) ?? Number.MAX_SAFE_INTEGER;
   const byParent = new Map<number | null, FolderView[]>();
   const known = new Set(folders.map((f) => f.id));
   for (const folder of folders) {
@@ -79,7 +96,7 @@ export function buildTree(
     }
     const feedNodes: FeedNode[] = (feedsIn.get(parent) ?? [])
       .filter(visible)
-      .sort((a, b) => collator.compare(feedLabel(a), feedLabel(b)))
+      .sort((a, b) => rankOf(a) - rankOf(b))
       .map((feed) => ({ kind: 'feed', key: feedKey(feed.id), feed }));
     return [...folderNodes, ...feedNodes];
   }
