@@ -51,10 +51,11 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
 
   actions().setConnection(client.connection());
   if (client.connection() !== 'unauthorized') {
+    // The river first: its answer then usually renders before the feed tree's (bench:river).
+    void actions().loadRiver();
     void actions().loadFeeds();
     void actions().loadFolders();
     void actions().loadFilters();
-    void actions().loadRiver();
     void loadProgress();
   }
   return () => {
