@@ -4,6 +4,7 @@
  */
 import { expect, test } from './support/fixtures.ts';
 import { addFeed, axeViolations, screenshot, serveLibrary } from './support/reading.ts';
+import { rssFeed } from './support/servers.ts';
 
 test('folders: create, nest, move, rename, open as a river, mark read, delete', async ({
   page,
@@ -211,4 +212,27 @@ test('OPML import keeps nesting and files existing feeds; folder Move to…; a f
   await page.getByTestId('feed-settings').click();
   await expect(page.getByTestId('feed-settings-interval')).toHaveValue('15');
   await expect(page.getByTestId('feed-settings-notify')).toBeChecked();
+});
+
+test('a long feed list comes in by slices and End still reaches its last row', async ({
+  page,
+  host,
+  tidings,
+}) => {
+  test.setTimeout(120_000);
+  const outlines = Array.from({ length: 150 }, (_, i) => {
+    const n = String(i).padStart(3, '0');
+    host.set(`/many/${n}.xml`, rssFeed(`Many ${n}`, [{ title: `item ${n}`, guid: `m${n}` }]));
+    return `<outline type="rss" text="Many ${n}" xmlUrl="${host.url}/many/${n}.xml"/>`;
+  });
+  await page.goto(tidings.openUrl);
+  await page.getByTestId('import-opml-input').setInputFiles({
+    name: 'many.opml',
+    mimeType: 'text/x-opml',
+    buffer: Buffer.from(`<?xml version="1.0"?><opml version="2.0"><body>${outlines.join('')}</body></opml>`),
+  });
+  await expect(page.getByTestId('feed-row')).toHaveCount(150, { timeout: 60_000 });
+  await page.getByTestId('feed-all').focus();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('feed-row').filter({ hasText: 'Many 149' })).toBeFocused();
 });
