@@ -3,7 +3,7 @@ import type { RiverItem, SearchHit } from '../../../../src/app/api';
 import { StarIcon } from '../../components/icons';
 import { RelativeTime } from '../../components/RelativeTime';
 import { isWebUrl } from '../../lib/format';
-import { useApp } from '../../store/context';
+import { useApp, useAppStore } from '../../store/context';
 import { Highlighted } from './Highlighted';
 
 /** One search hit: its feed, the title and a snippet with the matches marked, read and star. */
@@ -16,9 +16,8 @@ export const SearchHitCard = memo(function SearchHitCard({
   hit: Omit<SearchHit, 'item'> | undefined;
   feedTitle: string;
 }) {
-  const markRead = useApp((s) => s.markRead);
-  const toggleStar = useApp((s) => s.toggleStar);
-  const selectItem = useApp((s) => s.selectItem);
+  // Commands read when used; only what the card shows is subscribed to (up to 100 cards).
+  const { markRead, toggleStar, selectItem } = useAppStore().getState();
   const selected = useApp((s) => s.selectedItemId === item.id);
   // j/k walk search results too (the keyboard feature selects them): bring the selected hit into view.
   const revealSeq = useApp((s) => (s.selectedItemId === item.id ? s.revealSeq : 0));
