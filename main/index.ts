@@ -346,8 +346,8 @@ function runShell(): void {
       } else if (event === 'progress') {
         const p = payload as TidingsEvents['progress'];
         setState({ refreshing: p.active + p.queued });
-      } else if ((event as string) === 'post.changed') {
-        notifications?.postChanged(payload);
+      } else if (event === 'post.changed') {
+        notifications?.postChanged(payload as TidingsEvents['post.changed']);
       }
     });
     await reloadFeeds();

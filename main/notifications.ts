@@ -4,7 +4,7 @@
  * is on). A click brings the window forward and tells the page which item to show.
  */
 import { Notification } from 'electron';
-import type { FeedView } from '../src/app/api.ts';
+import type { FeedView, PostView } from '../src/app/api.ts';
 import type { Tidings } from '../src/app/tidings.ts';
 import { systemClock } from '../src/common/clock.ts';
 import { ArrivalBatcher, describeBatch, type NotificationSpec, type NotifyFeed } from './notify-batcher.ts';
@@ -15,15 +15,15 @@ export interface ShellNotifications {
   setFeeds(feeds: readonly FeedView[]): void;
   feedChanged(feed: FeedView): void;
   riverChanged(feedId: number, newItems: number): void;
-  /** The writer's 'post.changed' payload (wired after its branch lands: see postAnswerSource). */
-  postChanged(payload: unknown): void;
+  /** The writer's 'post.changed': a cloud's answer to a post becomes one notification. */
+  postChanged(post: PostView): void;
   /** One notification of the shell's own ("still running in the tray"). */
   show(spec: NotificationSpec): void;
   /** What was shown this run, oldest first (the e2e spec reads it). */
   shown(): readonly NotificationSpec[];
   /** Runs the click of the i-th shown notification (the e2e spec cannot click the OS's). */
   click(index: number): void;
-  /** Until FeedView carries `notify` (issue 9), the e2e spec opts feeds in here. */
+  /** Opts feeds in for this run (the e2e spec; people use the feed's settings, FeedView.notify). */
   optIn(feedIds: readonly number[]): void;
   dispose(): void;
 }
@@ -74,10 +74,8 @@ export function startNotifications(opts: {
     setFeeds: (feeds) => batcher.setFeeds(feeds.map((f) => notifyFeedOf(f, optedIn))),
     feedChanged: (feed) => batcher.updateFeed(notifyFeedOf(feed, optedIn)),
     riverChanged: (feedId, newItems) => batcher.arrived(feedId, newItems),
-    postChanged(payload) {
-      const source = postAnswerSource(payload);
-      if (!source) return;
-      const spec = posts.changed(source);
+    postChanged(post) {
+      const spec = posts.changed(postAnswerSource(post));
       if (spec && opts.postAnswersWanted()) show(spec);
     },
     show,
@@ -100,30 +98,19 @@ export function startNotifications(opts: {
   };
 }
 
-/** FeedView gains `notify` with the per-feed settings (issue 9); until then it reads as off. */
-function notifyFeedOf(feed: FeedView & { notify?: boolean }, optedIn: ReadonlySet<number>): NotifyFeed {
+/** A feed notifies when its settings say so (FeedView.notify) or the e2e spec opted it in. */
+function notifyFeedOf(feed: FeedView, optedIn: ReadonlySet<number>): NotifyFeed {
   return {
     id: feed.id,
     title: feed.title,
-    notify: feed.notify === true || optedIn.has(feed.id),
+    notify: feed.notify || optedIn.has(feed.id),
     status: feed.status,
     unread: feed.unread,
     lastFetchedAt: feed.lastFetchedAt,
   };
 }
 
-/**
- * The writer's PostView (issue 7) -> what the watcher needs. Written against the fields a post
- * view is expected to carry; check and adapt when 'post.changed' lands (the lead's merge note).
- */
-export function postAnswerSource(payload: unknown): PostAnswerSource | null {
-  if (!payload || typeof payload !== 'object') return null;
-  const p = payload as Record<string, unknown>;
-  if (typeof p.id !== 'number' || typeof p.text !== 'string') return null;
-  const a = p.cloudAnswer as Record<string, unknown> | null | undefined;
-  const answer =
-    a && typeof a === 'object' && typeof a.ok === 'boolean' && typeof a.message === 'string'
-      ? { ok: a.ok, message: a.message, cloud: typeof a.cloud === 'string' ? a.cloud : 'The cloud' }
-      : null;
-  return { id: p.id, text: p.text, cloudAnswer: answer };
+/** The writer's PostView -> what the watcher needs. */
+export function postAnswerSource(post: PostView): PostAnswerSource {
+  return { id: post.id, text: post.text, cloudAnswer: post.cloudAnswer };
 }

@@ -1,8 +1,7 @@
 /**
  * "My posts' cloud answers": when the cloud a post was pinged to answers (accepted or refused),
- * one notification says so. The writer's 'post.changed' event carries a PostView (issue 7, built
- * in another branch); this file reads only the few fields below, so wiring it after the merge is
- * one adapter in main/notifications.ts.
+ * one notification says so. The writer's 'post.changed' event carries a PostView; this file reads
+ * only the few fields below (main/notifications.ts adapts the view).
  */
 import type { NotificationSpec } from './notify-batcher.ts';
 

@@ -4,7 +4,7 @@
  * API_METHODS, so adding a command means adding it here and in the implementation, nothing else.
  * Everything here must be JSON-serialisable.
  */
-import type { Category, CloudElement, Enclosure, Person } from '../feed/model.ts';
+import type { Category, CloudElement, Enclosure, Media, Person } from '../feed/model.ts';
 import type { CommandId } from './shortcuts.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
@@ -32,6 +32,61 @@ export interface FeedView {
    * only the newest 5000 were read.", a repaired document... (empty when nothing).
    */
   notes?: string[];
+  /** The folder's id (issue 9); null when the feed is not filed. `folder` is the same as a path. */
+  folderId: number | null;
+  /** 'Tech/Blogs' for a nested folder; null when unfiled. */
+  folderPath: string | null;
+  /** The feed asks for desktop notifications of new items (per-feed setting, default off). */
+  notify: boolean;
+  /** Per-feed polling interval in minutes; null follows Settings.pollIntervalMin. */
+  intervalMin: number | null;
+  /** An http(s) icon for the feed (channel image, else the site's /favicon.ico); null when none. */
+  favicon: string | null;
+  /** The user renamed the feed: `title` is theirs, not the feed's (updateFeed({title: null}) resets). */
+  titleIsCustom: boolean;
+  /** On the images allow list: remote images load even in 'clickToLoad' mode. */
+  loadImages: boolean;
+}
+
+/** A folder in the tree, with unread totals that include its subfolders. */
+export interface FolderView {
+  id: number;
+  parentId: number | null;
+  title: string;
+  /** 'Tech/Blogs'. */
+  path: string;
+  /** Unread items in this folder's feeds and every subfolder's. */
+  unread: number;
+  /** Feeds directly in this folder. */
+  feedCount: number;
+}
+
+/** A nested item (rssCloud:item, source:outline) as the river shows it: an expandable outline. */
+export interface OutlineItem {
+  title: string | null;
+  link: string | null;
+  summary: string | null;
+  content: string | null;
+  published: string | null;
+  children: OutlineItem[];
+}
+
+/** Podcast details of an item (itunes:*), when the feed gives any. */
+export interface PodcastInfo {
+  /** Episode artwork (itunes:image on the item, else the channel's). */
+  image: string | null;
+  episode: number | null;
+  season: number | null;
+  /** itunes:duration in seconds. */
+  durationSec: number | null;
+}
+
+/** Why an item is muted; unmuteItem(id) undoes it. */
+export interface MutedBy {
+  filterId: number;
+  /** The filter's pattern, for "muted by 'crypto'". */
+  pattern: string;
+  action: MuteAction;
 }
 
 export interface RiverItem {
@@ -49,6 +104,16 @@ export interface RiverItem {
   authors: Person[];
   categories: Category[];
   enclosures: Enclosure[];
+  /** The feed's updated time (ISO) when it gave one. */
+  updated: string | null;
+  /** The time to show and sort by: published, else updated, else null (then use seenAt). */
+  date: string | null;
+  children: OutlineItem[];
+  /** media:group / media:content / media:thumbnail entries. */
+  media: Media[];
+  podcast: PodcastInfo | null;
+  /** Set when a mute filter matched this item (it is then read; 'hide' items only show with includeMuted). */
+  mutedBy: MutedBy | null;
 }
 
 /** River5's shape: one feed update = that feed's new items, together, under its title. */
@@ -59,6 +124,11 @@ export interface RiverGroup {
   /** seenAt of the newest item in the group. */
   updatedAt: string;
   items: RiverItem[];
+  /**
+   * Items of the same fetch not shown because of RiverQuery.groupCap ("N more from this feed");
+   * 0 when none. Ask river({ batch: { feedId, updatedAt } }) for all of them.
+   */
+  moreInGroup: number;
 }
 
 export interface RiverQuery {
@@ -68,6 +138,16 @@ export interface RiverQuery {
   feedId?: number | null;
   unreadOnly?: boolean;
   starredOnly?: boolean;
+  /** A folder's river: its feeds and every subfolder's. */
+  folderId?: number | null;
+  /** 'newest' (default) or 'oldest' first. */
+  sort?: 'newest' | 'oldest';
+  /** Show at most this many items per fetch of one feed; the rest counts in moreInGroup. */
+  groupCap?: number | null;
+  /** Only one group: every item of that fetch (feedId + the group's updatedAt); limit up to 5,000. */
+  batch?: { feedId: number; updatedAt: string } | null;
+  /** Include items a 'hide' mute filter hid (default false). */
+  includeMuted?: boolean;
 }
 
 export interface RiverPage {
@@ -88,6 +168,96 @@ export interface Settings {
   publicBaseUrl?: string | null;
   /** Items read from one feed document at most, the newest first (default 5,000; the rest noted). */
   maxItemsPerDocument?: number;
+  /**
+   * Remote images in items: 'load' all, 'blockTrackers' (default: load, but not 1x1 pixels and
+   * known trackers), 'clickToLoad' (only on click, or for feeds with FeedView.loadImages).
+   */
+  images?: ImagePolicy;
+  /** Let feeds live on private addresses (a home NAS). Link-local/metadata hosts stay refused. */
+  allowLocalNetworkFeeds?: boolean;
+}
+
+export type ImagePolicy = 'load' | 'blockTrackers' | 'clickToLoad';
+
+/** Per-feed settings (issue 9). Absent keys are left alone. */
+export interface FeedSettingsPatch {
+  /** A title of the user's own; null goes back to the feed's title. */
+  title?: string | null;
+  /** Move the feed into a folder; null: unfiled. */
+  folderId?: number | null;
+  /** Minutes; null follows the default. */
+  intervalMin?: number | null;
+  notify?: boolean;
+  loadImages?: boolean;
+}
+
+export type MuteAction = 'hide' | 'markRead';
+
+export interface MuteFilter {
+  id: number;
+  /** null: every feed. */
+  feedId: number | null;
+  kind: 'keyword' | 'regex';
+  /** A keyword (case-insensitive, whole words) or a regular expression (case-insensitive). */
+  pattern: string;
+  action: MuteAction;
+  createdAt: string;
+}
+
+export interface MuteFilterInput {
+  feedId?: number | null;
+  kind: 'keyword' | 'regex';
+  pattern: string;
+  action: MuteAction;
+}
+
+export type SearchScope =
+  | { kind: 'all' }
+  | { kind: 'feed'; feedId: number }
+  | { kind: 'folder'; folderId: number };
+
+/**
+ * Search syntax: words are ANDed; `a OR b`; `-word` excludes; "a phrase"; `pre*` a prefix
+ * (the last word is a prefix while typing).
+ */
+export interface SearchRequest {
+  query: string;
+  scope?: SearchScope;
+  limit?: number;
+}
+
+/** [start, end) offsets in UTF-16 code units of the string they go with. */
+export type MatchRange = [number, number];
+
+export interface SearchHit {
+  item: RiverItem;
+  feedTitle: string;
+  /** Where the terms match in item.title (plain text). */
+  titleRanges: MatchRange[];
+  /** Plain text around the first match in the body, and where the terms match in it. */
+  snippet: string;
+  snippetRanges: MatchRange[];
+}
+
+export interface SearchResults {
+  hits: SearchHit[];
+  /** The positive terms, for highlighting in rendered content (prefix terms end with '*'). */
+  terms: string[];
+}
+
+export interface SavedSearch {
+  id: number;
+  name: string;
+  query: string;
+  scope: SearchScope;
+}
+
+export interface SavedSearchInput {
+  /** Given: update that saved search; absent: a new one. */
+  id?: number;
+  name: string;
+  query: string;
+  scope?: SearchScope;
 }
 
 /** One rssCloud call in or out, as the activity log keeps it. */
@@ -130,12 +300,18 @@ export interface SubscribeInput {
   /** A feed URL or a site URL (autodiscovery finds the feed). */
   url: string;
   folder?: string | null;
+  /** File it in this folder (wins over `folder`). */
+  folderId?: number | null;
+  /** Chosen by the UI so cancelSubscribe(requestId) can stop this one. */
+  requestId?: string | null;
   credentials?: { scheme: 'basic' | 'wsse'; username: string; password: string } | null;
 }
 
 export interface OpmlImportReport {
   added: number;
   existing: number;
+  /** Feeds already subscribed but unfiled that the list's folders filed (absent when none). */
+  filed?: number;
   errors: string[];
 }
 
@@ -151,7 +327,13 @@ export interface Notice {
 }
 
 /** Command results that can fail on user input are values, not exceptions. */
-export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+export type ApiResult<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      /** `feedId` names the feed the error is about (code 'already_subscribed': select it). */
+      error: { code: string; message: string; feedId?: number };
+    };
 
 // ---- The writer (issue 7): posts, where they are saved, whom they ping ----
 
@@ -294,6 +476,34 @@ export interface TidingsApi {
   publishInfo(): Promise<PublishInfo>;
   /** Grapheme clusters in text (the renderer counts itself with src/publish/graphemes.ts). */
   countChars(text: string): Promise<number>;
+
+  // Reading experience (issue 9)
+  /** Stops a subscribe() still discovering; true when one with that requestId was running. */
+  cancelSubscribe(requestId: string): Promise<boolean>;
+  /** Title, folder, interval, notifications, images allow list. */
+  updateFeed(feedId: number, patch: FeedSettingsPatch): Promise<ApiResult<FeedView>>;
+  /** Every folder, parents before children, siblings by title. */
+  listFolders(): Promise<FolderView[]>;
+  createFolder(title: string, parentId?: number | null): Promise<ApiResult<FolderView>>;
+  renameFolder(folderId: number, title: string): Promise<ApiResult<FolderView>>;
+  /** Nest a folder under another (null: top level). Refuses moving into its own subtree. */
+  moveFolder(folderId: number, parentId: number | null): Promise<ApiResult<FolderView>>;
+  /** Deletes the folder; its feeds and subfolders move up to its parent (nothing is unsubscribed). */
+  deleteFolder(folderId: number): Promise<ApiResult<true>>;
+  /** Marks every item in the folder and its subfolders read. */
+  markFolderRead(folderId: number): Promise<void>;
+  /** Marks every item read (Shift+A in All). */
+  markAllRead(): Promise<void>;
+  searchItems(request: SearchRequest): Promise<SearchResults>;
+  listSavedSearches(): Promise<SavedSearch[]>;
+  saveSearch(input: SavedSearchInput): Promise<ApiResult<SavedSearch>>;
+  deleteSavedSearch(id: number): Promise<void>;
+  listMuteFilters(): Promise<MuteFilter[]>;
+  addMuteFilter(input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
+  updateMuteFilter(id: number, input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
+  deleteMuteFilter(id: number): Promise<void>;
+  /** Undo a mute on one item: shown again, and unread again if the filter had marked it read. */
+  unmuteItem(itemId: number): Promise<void>;
 }
 
 export interface TidingsEvents {
@@ -303,6 +513,12 @@ export interface TidingsEvents {
   'feed.status': FeedView;
   /** Subscriptions were added or removed. */
   'feeds.changed': { count: number };
+  /** Folders were created, renamed, moved or deleted, or their unread totals changed. */
+  'folders.changed': { count: number };
+  /** Saved searches or mute filters changed. */
+  'filters.changed': { savedSearches: number; muteFilters: number };
+  /** A subscribe() in progress: what discovery is trying now. */
+  'subscribe.progress': { requestId: string; message: string };
   progress: Progress;
   /** Something the user should be told: a feed moved, went away... */
   notice: Notice;
@@ -366,6 +582,24 @@ export const API_METHODS = [
   'updatePublishSettings',
   'publishInfo',
   'countChars',
+  'cancelSubscribe',
+  'updateFeed',
+  'listFolders',
+  'createFolder',
+  'renameFolder',
+  'moveFolder',
+  'deleteFolder',
+  'markFolderRead',
+  'markAllRead',
+  'searchItems',
+  'listSavedSearches',
+  'saveSearch',
+  'deleteSavedSearch',
+  'listMuteFilters',
+  'addMuteFilter',
+  'updateMuteFilter',
+  'deleteMuteFilter',
+  'unmuteItem',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -1,5 +1,7 @@
 /** The store's feed row as the UI sees it: secrets masked, times as ISO, one delivery line. */
 
+import { isIP } from 'node:net';
+import { classifyAddress } from '../net/address-class.ts';
 import { maskUrl } from '../net/mask.ts';
 import { describeInterval } from '../poll/due.ts';
 import type { RealtimeStatus } from '../realtime/realtime.ts';
@@ -29,7 +31,7 @@ export function toFeedView(
   return {
     id: feed.id,
     url: maskUrl(feed.url),
-    title: feed.title ?? maskUrl(feed.url),
+    title: feed.customTitle ?? feed.title ?? maskUrl(feed.url),
     siteUrl: feed.siteUrl,
     folder: feed.folder,
     unread: feed.unread,
@@ -41,7 +43,52 @@ export function toFeedView(
     delivery,
     hasCredentials: feed.hasCredentials,
     notes: feed.parseNotes,
+    folderId: feed.folderId,
+    folderPath: feed.folder,
+    notify: feed.notify,
+    intervalMin: feed.intervalMin,
+    favicon: faviconOf(feed),
+    titleIsCustom: feed.customTitle !== null,
+    loadImages: feed.loadImages,
   };
+}
+
+const isHttp = (u: string | null): u is string => !!u && /^https?:\/\//i.test(u);
+
+/**
+ * The feed's icon without fetching anything more: the site's `<link rel="icon">` seen when
+ * subscribing by its address, else the channel's own image, else the site's /favicon.ico. The
+ * renderer loads it like any remote image (the privacy setting applies).
+ */
+export function faviconOf(feed: FeedRow): string | null {
+  const site = isHttp(feed.siteUrl) ? safeUrl('/favicon.ico', feed.siteUrl) : null;
+  for (const candidate of [feed.meta.siteIcon ?? null, feed.meta.image, site]) {
+    if (isHttp(candidate) && mayLoad(candidate, feed.url)) return candidate;
+  }
+  return null;
+}
+
+function safeUrl(path: string, base: string): string | null {
+  try {
+    return new URL(path, base).href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A feed may not point the window at this machine or the local network: an icon whose host is
+ * a non-public IP address is only used when the feed itself lives on that host (a NAS's feed).
+ */
+function mayLoad(icon: string, feedUrl: string): boolean {
+  try {
+    const host = new URL(icon).hostname.replace(/^\[|\]$/g, '');
+    if (!isIP(host) && host !== 'localhost') return true;
+    if (isIP(host) && classifyAddress(host) === 'public') return true;
+    return new URL(feedUrl).hostname.replace(/^\[|\]$/g, '') === host;
+  } catch {
+    return false;
+  }
 }
 
 /** "polled every 60 min (the cloud refused: ...)", merged into an existing "(ttl)" when there is one. */

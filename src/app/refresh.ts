@@ -95,9 +95,11 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   }
 
   const now = ctx.clock.now();
-  const { inserted } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
+  const { inserted, muted } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   ctx.store.setParseNotes(feedId, parsed.notes);
+  // Items a mute filter caught are not news: no notification, no "new items" count for them.
+  const fresh = inserted.length - muted.length;
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,
@@ -118,10 +120,10 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     },
     result.cache,
   );
-  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: inserted.length });
+  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: fresh });
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
-  return { feedId, kind: 'ok', newItems: inserted.length };
+  return { feedId, kind: 'ok', newItems: fresh };
 }
 
 /**

@@ -2,52 +2,128 @@
  * Subscribing: a feed URL or a site URL (autodiscovery finds the feed), and OPML in and out.
  * New subscriptions go through the scheduler's "fetch now", like everything else.
  */
-import { ok, type Result } from '../common/errors.ts';
+import { STATUS_CODES } from 'node:http';
+import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { detectFormat } from '../feed/detect.ts';
 import { discoverFeed, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
-import { maskUrl } from '../net/mask.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
 
 const DISCOVERY_BODY_CAP = 5 * 1024 * 1024;
 
+/** Discoveries running, by the UI's requestId, so cancelSubscribe can stop one. */
+const running = new WeakMap<AppContext, Map<string, AbortController>>();
+
+export function cancelSubscribe(ctx: AppContext, requestId: string): boolean {
+  const c = running.get(ctx)?.get(requestId);
+  if (!c) return false;
+  c.abort();
+  return true;
+}
+
+/** Code 'already_subscribed', args.feedId names the feed (the UI selects it). */
+function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
+  const v = view(ctx, feedId);
+  return fail(tidingsError('already_subscribed', `You already follow "${v.title}".`, { feedId }));
+}
+
+/**
+ * The subscription this address already is, if any: the same URL, or the same one but for
+ * http/https or a trailing slash (what people paste differently; a site serving two different
+ * feeds at those is not one we know of).
+ */
+export function sameFeed(ctx: AppContext, url: string) {
+  const exact = ctx.store.getFeedByUrl(url);
+  if (exact) return exact;
+  const m = /^https?:(\/\/.*)$/i.exec(url);
+  if (!m) return null;
+  const rest = m[1]!;
+  const bare = rest.endsWith('/') ? rest.slice(0, -1) : rest;
+  // Only paths may lose or gain a slash; "http://host" always has one as "http://host/".
+  const forms = new Set([rest, bare, `${bare}/`].filter((r) => /^\/\/[^/]+\/./.test(r) || r === rest));
+  for (const scheme of ['https:', 'http:']) {
+    for (const form of forms) {
+      const found = ctx.store.getFeedByUrl(scheme + form);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Why a body that says it is a feed does not parse (the parser's words); null otherwise. */
+function brokenFeedReason(ctx: AppContext, body: Uint8Array, contentType: string | null): string | null {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 4096));
+  const claimsXml = detectFormat(head.replace(/^\uFEFF/, '')).kind === 'xml';
+  const claimsJson = /^\s*\{/.test(head) && /jsonfeed\.org\/version/i.test(head);
+  const typed = /(rss|atom|rdf)\+xml|feed\+json/i.test(contentType ?? '');
+  if (!claimsXml && !claimsJson && !typed) return null;
+  const parsed = parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs });
+  return parsed.kind === 'error' ? parsed.error.message : null;
+}
+
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
   const normalised = normaliseUserUrl(input.url ?? '');
   if (!normalised.ok) return normalised;
-  const existing = ctx.store.getFeedByUrl(normalised.value);
-  if (existing) return ok(view(ctx, existing.id));
+  const existing = sameFeed(ctx, normalised.value);
+  if (existing) return alreadySubscribed(ctx, existing.id);
+  if (input.folderId != null && !ctx.store.getFolder(input.folderId)) {
+    return fail(tidingsError('folder.notFound', 'That folder does not exist any more.'));
+  }
 
   let feedUrl = normalised.value;
+  let siteIcon: string | null = null;
   // A private feed answers 401 to an anonymous look: the user gave us the feed's own address.
   if (!input.credentials) {
-    // The raw input: discovery falls back from https to http for addresses typed without a scheme.
-    const found = await discoverFeed(input.url, {
-      fetchText: (url) => fetchText(ctx, url),
-      looksLikeFeed: (body, contentType) =>
-        parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-    });
-    if (!found.ok) return found;
-    feedUrl = found.value.feedUrl;
-    const again = ctx.store.getFeedByUrl(feedUrl);
-    if (again) return ok(view(ctx, again.id));
+    const requestId = input.requestId ?? null;
+    const cancel = new AbortController();
+    let mine = running.get(ctx);
+    if (!mine) {
+      mine = new Map();
+      running.set(ctx, mine);
+    }
+    if (requestId) mine.set(requestId, cancel);
+    try {
+      // The raw input: discovery falls back from https to http for addresses typed without a scheme.
+      const found = await discoverFeed(input.url, {
+        fetchText: (url, signal) => fetchText(ctx, url, signal),
+        looksLikeFeed: (body, contentType) =>
+          parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
+        brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
+        signal: cancel.signal,
+        onProgress: requestId
+          ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })
+          : undefined,
+      });
+      if (!found.ok) return found;
+      feedUrl = found.value.feedUrl;
+      siteIcon = found.value.siteIcon ?? null;
+    } finally {
+      if (requestId && mine.get(requestId) === cancel) mine.delete(requestId);
+    }
+    const again = sameFeed(ctx, feedUrl);
+    if (again) return alreadySubscribed(ctx, again.id);
   }
 
   const { feed } = ctx.store.addFeed({
     url: feedUrl,
-    folder: input.folder ?? null,
+    folder: input.folderId != null ? null : (input.folder ?? null),
     credentials: input.credentials ?? null,
   });
+  if (input.folderId != null) ctx.store.setFeedSettings(feed.id, { folderId: input.folderId });
+  if (siteIcon) ctx.store.updateFeedMeta(feed.id, { meta: { siteIcon } });
   ctx.scheduler.fetchNow(feed.id);
   ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
   return ok(view(ctx, feed.id));
 }
 
-async function fetchText(ctx: AppContext, url: string) {
+async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
   const res = await ctx.http.request({
     method: 'GET',
     url,
+    signal,
     maxRedirects: 5,
     maxBodyBytes: DISCOVERY_BODY_CAP,
     headers: {
@@ -56,7 +132,10 @@ async function fetchText(ctx: AppContext, url: string) {
   });
   if (!res.ok) return { ok: false as const, message: res.error.message };
   if (res.value.status >= 400) {
-    return { ok: false as const, message: `${maskUrl(url)} answered ${res.value.status}.` };
+    // The caller's sentence names the address already ("Could not open <url>: ..."): once is enough.
+    const status = res.value.status;
+    const reason = STATUS_CODES[status];
+    return { ok: false as const, message: `it answered ${status}${reason ? ` ${reason}` : ''}.` };
   }
   return {
     ok: true as const,
@@ -82,20 +161,28 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
       report.errors.push(`${sub.title ?? sub.url}: ${url.error.message}`);
       continue;
     }
-    const { feed, created } = ctx.store.addFeed({
-      url: url.value,
-      title: sub.title,
-      siteUrl: sub.siteUrl,
-      folder: sub.folder,
-    });
+    // The same feed under http/https or a trailing slash is the one already followed.
+    const known = sameFeed(ctx, url.value);
+    const { feed, created } = known
+      ? { feed: known, created: false }
+      : ctx.store.addFeed({ url: url.value, title: sub.title, siteUrl: sub.siteUrl, folder: sub.folder });
     if (created) {
       report.added++;
       ctx.scheduler.fetchNow(feed.id);
     } else {
       report.existing++;
+      // Merge into what is there (issue 9): an unfiled feed takes the list's folder; a feed the
+      // person already filed stays where they put it.
+      if (feed.folderId === null && sub.folder) {
+        ctx.store.setFeedFolder(feed.id, sub.folder);
+        report.filed = (report.filed ?? 0) + 1;
+      }
     }
   }
-  if (report.added > 0) ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+  if (report.added > 0 || report.filed) {
+    ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+    ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
+  }
   return ok(report);
 }
 
@@ -105,7 +192,8 @@ export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): st
     dateCreated: ctx.clock.now(),
     subscriptions: ctx.store.listFeeds().map((f) => ({
       url: stripUserinfo(f.url),
-      title: f.title,
+      // The name the person gave it travels with the list.
+      title: f.customTitle ?? f.title,
       siteUrl: f.siteUrl,
       folder: f.folder,
     })),

@@ -215,8 +215,15 @@ describe('reading feeds through the API', () => {
     host.set('/feed.rss', rssFeed('Site Feed', [{ title: 'found', guid: 'f1' }]));
     const feed = await subscribed('/');
     expect(feed.url).toBe(`${host.url}/feed.rss`);
+    // A second add says so and names the feed, so the UI can select it (issue 9).
     const again = await app.subscribe({ url: `${host.url}/feed.rss` });
-    expect(again.ok && again.value.id).toBe(feed.id);
+    expect(again).toEqual({
+      ok: false,
+      error: { code: 'already_subscribed', message: 'You already follow "Site Feed".', feedId: feed.id },
+    });
+    // The site address finds the same feed: the same answer, after discovery.
+    const viaSite = await app.subscribe({ url: `${host.url}/` });
+    expect(!viaSite.ok && viaSite.error.feedId).toBe(feed.id);
     expect(await app.listFeeds()).toHaveLength(1);
   });
 

@@ -13,6 +13,7 @@ import { Scheduler } from '../poll/scheduler.ts';
 import { openStore } from '../store/store.ts';
 import type {
   ApiResult,
+  ImagePolicy,
   Progress,
   RiverPage,
   RiverQuery,
@@ -25,6 +26,7 @@ import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
+import { readingApi } from './reading.ts';
 import {
   activityEntries,
   attachRealtime,
@@ -33,8 +35,8 @@ import {
   realtimeSettings,
 } from './realtime-wiring.ts';
 import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
-import { groupRiver, toRiverItem } from './river.ts';
-import { exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
+import { river, toRiverItem } from './river.ts';
+import { cancelSubscribe, exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface TidingsOptions {
@@ -75,15 +77,28 @@ export interface Tidings extends TidingsClient {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+const DEFAULT_IMAGES: ImagePolicy = 'blockTrackers';
+const imagePolicy = (v: unknown): ImagePolicy =>
+  v === 'load' || v === 'blockTrackers' || v === 'clickToLoad' ? v : DEFAULT_IMAGES;
+
 export function createTidings(options: TidingsOptions): Tidings {
   const clock = options.clock ?? systemClock;
   const store = openStore(join(options.dataDir, 'tidings.db'), { clock });
+  // Private networks only when the person allowed them (issue 9: "allow local network feeds");
+  // loopback stays open on a desktop (local feeds, tests). Read live: the setting applies at once.
+  let allowLocal = store.getSetting<unknown>('allowLocalNetworkFeeds', false) === true;
+  const hostPolicy: HostPolicy = {
+    allowLoopback: options.hostPolicy?.allowLoopback ?? true,
+    get allowPrivate() {
+      return options.hostPolicy?.allowPrivate ?? allowLocal;
+    },
+  };
   const http =
     options.http ??
     createHttpClient({
       version: APP_VERSION,
       projectUrl: PROJECT_URL,
-      hostPolicy: { allowLoopback: true, allowPrivate: true, ...options.hostPolicy },
+      hostPolicy,
       clock,
     });
   const events = new Emitter<TidingsEvents>();
@@ -94,6 +109,8 @@ export function createTidings(options: TidingsOptions): Tidings {
     retentionDays: store.getSetting('retentionDays', DEFAULT_SETTINGS.retentionDays),
     maxItemsPerDocument: store.getSetting('maxItemsPerDocument', DEFAULT_MAX_ITEMS),
     ...rtSettings.read(),
+    images: imagePolicy(store.getSetting('images', DEFAULT_IMAGES)),
+    allowLocalNetworkFeeds: allowLocal,
   });
 
   const ctx: AppContext = {
@@ -194,17 +211,7 @@ export function createTidings(options: TidingsOptions): Tidings {
         ctx.scheduler.fetchNow(id);
       }
     },
-    river: async (query: RiverQuery): Promise<RiverPage> => {
-      const page = store.riverItems({
-        cursor: query.cursor ?? null,
-        limit: clamp(query.limit ?? 50, 1, 200),
-        feedId: query.feedId ?? null,
-        unreadOnly: query.unreadOnly ?? false,
-        starredOnly: query.starredOnly ?? false,
-      });
-      const feeds = new Map(store.listFeeds().map((f) => [f.id, f]));
-      return { groups: groupRiver(page.items, feeds), nextCursor: page.nextCursor };
-    },
+    river: async (query: RiverQuery): Promise<RiverPage> => river(ctx, query),
     markRead: async (itemIds, read) => {
       const touched = new Set(itemIds.map((id) => store.getItemFeedId(id)).filter((id) => id !== null));
       store.markRead(itemIds, read);
@@ -217,7 +224,12 @@ export function createTidings(options: TidingsOptions): Tidings {
     setStarred: async (itemId, starred) => {
       store.setStarred(itemId, starred);
     },
-    search: async (query, limit) => store.search(query, clamp(limit ?? 50, 1, 200)).map(toRiverItem),
+    search: async (query, limit) => {
+      const feeds = new Map(store.listFeeds().map((f) => [f.id, f]));
+      return store
+        .search(query, clamp(limit ?? 50, 1, 200))
+        .map((row) => toRiverItem(row, feeds.get(row.feedId)));
+    },
     getSettings: async () => settings(),
     updateSettings: async (patch) => {
       if (patch.pollIntervalMin !== undefined) {
@@ -239,6 +251,11 @@ export function createTidings(options: TidingsOptions): Tidings {
           }
         }
       }
+      if (patch.images !== undefined) store.setSetting('images', imagePolicy(patch.images));
+      if (typeof patch.allowLocalNetworkFeeds === 'boolean') {
+        allowLocal = patch.allowLocalNetworkFeeds;
+        store.setSetting('allowLocalNetworkFeeds', allowLocal);
+      }
       if (rtSettings.update(patch)) ctx.realtime?.reconfigure(rtSettings.target());
       // A new default interval applies now, not after each feed's next fetch; a shorter
       // retention prunes now. Rows are refetched for their new delivery lines.
@@ -253,14 +270,19 @@ export function createTidings(options: TidingsOptions): Tidings {
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     realtimeInfo: async () => realtimeInfoOf(ctx),
     ...publish.api,
+    cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
+    ...readingApi(ctx),
   };
   return api;
 }
 
 function toApiResult<T>(result: Result<T>): ApiResult<T> {
-  return result.ok
-    ? { ok: true, value: result.value }
-    : { ok: false, error: { code: result.error.code, message: result.error.message } };
+  if (result.ok) return { ok: true, value: result.value };
+  const { code, message, args } = result.error;
+  // An error about one feed names it (already_subscribed: the UI selects it).
+  return typeof args?.feedId === 'number'
+    ? { ok: false, error: { code, message, feedId: args.feedId } }
+    : { ok: false, error: { code, message } };
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Number.isFinite(n) ? n : lo));

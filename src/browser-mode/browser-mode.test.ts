@@ -127,3 +127,42 @@ describe('browser mode', () => {
     expect(events.find((e) => e.event === 'river.changed')!.payload).toMatchObject({ newItems: 1 });
   });
 });
+
+describe('browser mode: Origin (issue 9)', () => {
+  const withOrigin = (origin: string) =>
+    fetch(`${server.url}/api/listFeeds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}`, origin },
+      body: JSON.stringify({ args: [] }),
+    });
+
+  it("answers the app's own page and refuses any other origin, even with the token", async () => {
+    expect((await withOrigin(server.url)).status).toBe(200);
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      `http://localhost.evil.example:${server.port}`,
+      `https://127.0.0.1:${server.port}`,
+    ]) {
+      const res = await withOrigin(origin);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: { code: 'api.origin' } });
+    }
+  });
+
+  it("refuses a WebSocket opened by another site's page", async () => {
+    const wsUrl = `${server.url.replace('http', 'ws')}/api/events?token=${server.token}`;
+    const open = (origin: string) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(wsUrl, { origin });
+        ws.on('open', () => {
+          ws.close();
+          resolve('open');
+        });
+        ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        ws.on('error', () => resolve('error'));
+      });
+    expect(await open('https://evil.example')).toBe('403');
+    expect(await open(server.url)).toBe('open');
+  });
+});

@@ -1,6 +1,8 @@
 /**
  * Browser mode: the core's API and the built renderer on one loopback port. Every API call and
- * the event WebSocket need the token; the Host header must name this machine (DNS rebinding).
+ * the event WebSocket need the token; the Host header must name this machine (DNS rebinding);
+ * and a request that carries an Origin must come from the app's own page (issue 9): another
+ * site's page never gets to call the API, even with a token it somehow learnt.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,9 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
         return apiError(421, 'api.host', 'This server only answers requests addressed to this machine.');
       }
       if (url.pathname.startsWith('/api/')) {
+        if (!originAllowed(req.headers.get('origin'), req.headers.get('host'))) {
+          return apiError(403, 'api.origin', 'This API only answers the Tidings page it serves.');
+        }
         return handleApiCall(opts.app, token, req, url.pathname.slice('/api/'.length));
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return new Response('Not found', { status: 404 });
@@ -74,6 +79,11 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       refuseSocket(socket, '401 Unauthorized'); // destroyed, not just ended
       return;
     }
+    // Browsers always send Origin on a WebSocket handshake: another site's page is refused here.
+    if (!originAllowed(req.headers.origin ?? null, req.headers.host ?? null)) {
+      refuseSocket(socket, '403 Forbidden');
+      return;
+    }
     server.keep(socket); // a live event stream is never evicted by the connection cap
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
@@ -98,6 +108,17 @@ function hostAllowed(hostHeader: string | null, bindHost: string, port: number):
   if (bindHost !== '127.0.0.1' && bindHost !== 'localhost' && bindHost !== '::1') return true;
   if (!hostHeader) return false;
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(hostHeader.toLowerCase());
+}
+
+/**
+ * The app's own origin is the one its page was loaded from: http:// + the Host it asked
+ * (already checked to name this machine). No Origin at all is a non-browser client (the CLI,
+ * tests, a same-origin GET); "null" (sandboxed frames, file: pages) is refused.
+ */
+export function originAllowed(origin: string | null, hostHeader: string | null): boolean {
+  if (origin === null) return true;
+  if (!hostHeader) return false;
+  return origin.trim().toLowerCase() === `http://${hostHeader.trim().toLowerCase()}`;
 }
 
 function loadOrCreateToken(dataDir: string): string {

@@ -7,6 +7,7 @@ import {
   discoverFeed,
   type FetchTextResult,
   findFeedLinks,
+  findIconLink,
   MAX_DISCOVERY_REQUESTS,
   normaliseUserUrl,
 } from './discover.ts';
@@ -246,7 +247,11 @@ describe('discoverFeed', () => {
         ],
       },
     });
-    expect(s.hits).toEqual(['/blog/', '/blog/gone.xml', '/page.html', '/blog/posts.atom']);
+    // Candidates run DISCOVERY_CONCURRENCY at a time: the page first, then the links (in any
+    // arrival order), perhaps one more started before the winner was known.
+    expect(s.hits[0]).toBe('/blog/');
+    expect(s.hits).toEqual(expect.arrayContaining(['/blog/gone.xml', '/page.html', '/blog/posts.atom']));
+    expect(s.hits.length).toBeLessThanOrEqual(5);
   });
 
   it('finds a JSON feed advertised alone', async () => {
@@ -268,15 +273,10 @@ describe('discoverFeed', () => {
       feedUrl: `${s.origin}/index.xml`,
       candidates: [`${s.origin}/index.xml`],
     });
-    expect(s.hits).toEqual([
-      '/blog/about',
-      '/feed',
-      '/rss',
-      '/rss.xml',
-      '/feed.xml',
-      '/atom.xml',
-      '/index.xml',
-    ]);
+    expect(s.hits[0]).toBe('/blog/about');
+    expect(s.hits).toEqual(
+      expect.arrayContaining(['/feed', '/rss', '/rss.xml', '/feed.xml', '/atom.xml', '/index.xml']),
+    );
   });
 
   it('tries the common paths when the page itself fails', async () => {
@@ -310,7 +310,8 @@ describe('discoverFeed', () => {
         args: { url: `${s.origin}/` },
       },
     });
-    expect(s.hits).toEqual(['/', ...COMMON_FEED_PATHS]);
+    expect(s.hits[0]).toBe('/');
+    expect([...s.hits.slice(1)].sort()).toEqual([...COMMON_FEED_PATHS].sort());
   });
 
   it(`makes at most ${MAX_DISCOVERY_REQUESTS} requests, however many links a page advertises`, async () => {
@@ -359,5 +360,153 @@ describe('discoverFeed', () => {
       },
     });
     expect(r.ok ? 'ok' : r.error.code).toBe('discover.noFeed');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// One deadline, concurrency, cancelling, broken feeds (issue 9, issue 10)
+
+/** A loopback server whose routes may answer late, or never; counts requests in flight. */
+async function slowSite(routes: Record<string, Route & { delayMs?: number; never?: boolean }>) {
+  const hits: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    hits.push(path);
+    const route = routes[path] ?? routes['*'];
+    if (route?.never) return; // holds the socket open, answers nothing
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      if (!route || (route.status ?? 200) >= 400) {
+        res.writeHead(route?.status ?? 404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(route.status ?? 200, { 'content-type': route.type ?? 'text/html' }).end(route.body ?? '');
+    }, route?.delayMs ?? 0);
+  });
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hits,
+    maxInFlight: () => maxInFlight,
+    close: () => server.closeAllConnections(),
+  };
+}
+
+const brokenFeedReason = (body: Uint8Array) => {
+  const text = new TextDecoder().decode(body.subarray(0, 4096));
+  return /^\s*(<\?xml[^>]*>\s*)?<rss/.test(text) && !text.includes('</rss>')
+    ? 'unclosed <rss> at line 1'
+    : null;
+};
+/** As the app wires it: a body is a feed when it parses, broken when it claims to be one and does not. */
+const strictDeps: DiscoverDeps = {
+  ...deps,
+  looksLikeFeed: (body, type) => brokenFeedReason(body) === null && deps.looksLikeFeed(body, type),
+  brokenFeedReason,
+};
+
+describe('discoverFeed: deadline, concurrency, cancel, broken feeds', () => {
+  it('gives up on a site that never answers at the one overall deadline', async () => {
+    const s = await slowSite({ '*': { never: true } });
+    const started = performance.now();
+    const r = await discoverFeed(`${s.origin}/`, { ...deps, deadlineMs: 600 });
+    const took = performance.now() - started;
+    s.close();
+    expect(r.ok ? 'ok' : r.error.code).toBe('discover.timeout');
+    expect(r.ok ? '' : r.error.message).toBe(
+      `No feed found at ${s.origin}/ within 1 seconds; the site did not answer in time.`,
+    );
+    expect(took).toBeLessThan(1500);
+  });
+
+  it('tries the common paths a few at a time, not one after another', async () => {
+    const s = await slowSite({ '/': { body: html('') }, '*': { status: 404, delayMs: 200 } });
+    const started = performance.now();
+    const r = await discoverFeed(`${s.origin}/`, deps);
+    const took = performance.now() - started;
+    expect(r.ok ? 'ok' : r.error.code).toBe('discover.noFeed');
+    expect(s.maxInFlight()).toBeGreaterThan(1);
+    expect(s.maxInFlight()).toBeLessThanOrEqual(3);
+    // 9 paths at 200 ms each: ~1.8 s in a row, ~0.6 s three at a time.
+    expect(took).toBeLessThan(1500);
+  });
+
+  it('keeps the order of preference: the first advertised feed wins even when a later one answers first', async () => {
+    const s = await slowSite({
+      '/': {
+        body: html(`<link rel="alternate" type="application/rss+xml" href="/main.xml">
+                    <link rel="alternate" type="application/rss+xml" href="/comments.xml">`),
+      },
+      '/main.xml': { type: 'application/rss+xml', body: RSS, delayMs: 300 },
+      '/comments.xml': { type: 'application/rss+xml', body: RSS },
+    });
+    const r = await discoverFeed(`${s.origin}/`, deps);
+    expect(r.ok && r.value.feedUrl).toBe(`${s.origin}/main.xml`);
+  });
+
+  it('stops when cancelled, and says so', async () => {
+    const s = await slowSite({ '*': { never: true } });
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 100);
+    const started = performance.now();
+    const r = await discoverFeed(`${s.origin}/`, { ...deps, signal: cancel.signal });
+    s.close();
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'discover.cancelled', message: 'Stopped looking for a feed.' },
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('says a malformed feed is broken, with the parser\'s reason, instead of "no feed found"', async () => {
+    const s = await site({
+      '/feed.xml': { type: 'application/rss+xml', body: '<?xml version="1.0"?><rss><channel>' },
+    });
+    const r = await discoverFeed(`${s.origin}/feed.xml`, strictDeps);
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'discover.brokenFeed',
+        message: `The feed at ${s.origin}/feed.xml is broken: unclosed <rss> at line 1`,
+        args: { url: `${s.origin}/feed.xml`, detail: 'unclosed <rss> at line 1' },
+      },
+    });
+    // No guessing round after the address itself turned out to be a (broken) feed.
+    expect(s.hits).toEqual(['/feed.xml']);
+  });
+
+  it('says an advertised feed is broken when no other feed is found', async () => {
+    const s = await site({
+      '/': { body: html('<link rel="alternate" type="application/rss+xml" href="/bad.xml">') },
+      '/bad.xml': { type: 'application/rss+xml', body: '<rss><channel><title>x' },
+    });
+    const r = await discoverFeed(`${s.origin}/`, strictDeps);
+    expect(r.ok ? 'ok' : r.error.code).toBe('discover.brokenFeed');
+  });
+});
+
+describe('findIconLink', () => {
+  const page = 'https://site.example/blog/';
+  it.each([
+    ['<link rel="icon" href="/favicon.png">', 'https://site.example/favicon.png'],
+    ['<link rel="shortcut icon" href="fav.ico">', 'https://site.example/blog/fav.ico'],
+    [
+      '<link rel="apple-touch-icon" href="/t.png"><link rel="ICON" href="/i.png">',
+      'https://site.example/i.png',
+    ],
+    ['<link rel="apple-touch-icon" href="/t.png">', 'https://site.example/t.png'],
+    ['<link rel="icon" href="javascript:alert(1)">', null],
+    ['<!-- <link rel="icon" href="/x.png"> -->', null],
+    ['<base href="https://cdn.example/"><link rel="icon" href="i.png">', 'https://cdn.example/i.png'],
+  ])('%s -> %s', (head, expected) => {
+    expect(
+      findIconLink(`<html><head>${head}</head><body><link rel="icon" href="/body.png"></body></html>`, page),
+    ).toBe(expected);
   });
 });

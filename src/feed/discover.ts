@@ -5,6 +5,7 @@
  * passed in (the app wires the one HTTP client and the parser), so this file stays pure logic.
  */
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { firstInOrder } from '../common/first-in-order.ts';
 import { MASK, maskUrl } from '../net/mask.ts';
 import { decodeEntities } from './text.ts';
 
@@ -20,14 +21,28 @@ export type FetchTextResult =
   | { ok: false; message: string };
 
 export interface DiscoverDeps {
-  fetchText: (url: string) => Promise<FetchTextResult>;
+  /** `signal` aborts when discovery is over (a feed found, the deadline, a cancel). */
+  fetchText: (url: string, signal?: AbortSignal) => Promise<FetchTextResult>;
   looksLikeFeed: (body: Uint8Array, contentType: string | null) => boolean;
+  /**
+   * Why a body that says it is a feed (by its type or first tag) does not parse: the parser's
+   * reason, or null when it parses or does not claim to be a feed. Absent: never "broken".
+   */
+  brokenFeedReason?: (body: Uint8Array, contentType: string | null) => string | null;
+  /** Cancels discovery (the person pressed Cancel): the result is 'discover.cancelled'. */
+  signal?: AbortSignal;
+  /** One deadline over all of discovery (default DISCOVERY_DEADLINE_MS). */
+  deadlineMs?: number;
+  /** What is being tried now, for a progress line. */
+  onProgress?: (message: string) => void;
 }
 
 export interface Discovered {
   feedUrl: string;
   /** The feeds the page advertised (in order), or just the feed found; always holds feedUrl. */
   candidates: string[];
+  /** The page's own icon (`<link rel="icon">`), when the address was a web page that names one. */
+  siteIcon?: string | null;
 }
 
 export const COMMON_FEED_PATHS = [
@@ -44,6 +59,10 @@ export const COMMON_FEED_PATHS = [
 
 /** Every fetch discovery may make for one address: a hostile page cannot make us crawl. */
 export const MAX_DISCOVERY_REQUESTS = 12;
+/** All of discovery, however many addresses it tries (issue 10: a silent site held it 5 minutes). */
+export const DISCOVERY_DEADLINE_MS = 20_000;
+/** Candidate addresses fetched at once: fast on a slow site, polite to a small one. */
+export const DISCOVERY_CONCURRENCY = 3;
 /** Advertised links tried before the common paths get the rest of the budget. */
 const MAX_LINK_TRIES = 5;
 
@@ -137,6 +156,33 @@ export function findFeedLinks(html: string, pageUrl: string): FeedLink[] {
     .map(({ l }) => ({ url: l.url, title: l.title, type: l.type }));
 }
 
+/**
+ * The page's icon: the first `<link rel="icon">` (or "shortcut icon"), else an
+ * apple-touch-icon, resolved like the feed links; http(s) only. null when it names none.
+ */
+export function findIconLink(html: string, pageUrl: string): string | null {
+  const tags = [...scanTags(headOf(blankInertRegions(html)), /<(base|link)(?=[\s/>])/gi)];
+  const baseHref = tags.find((t) => t.name === 'base' && t.attrs.has('href'))?.attrs.get('href');
+  const base = (baseHref !== undefined && resolve(baseHref, pageUrl)) || pageUrl;
+  let touch: string | null = null;
+  for (const tag of tags) {
+    if (tag.name !== 'link') continue;
+    const rel = (tag.attrs.get('rel') ?? '').toLowerCase().split(/\s+/);
+    const href = tag.attrs.get('href')?.trim();
+    if (!href) continue;
+    if (rel.includes('icon')) {
+      const url = resolve(href, base);
+      if (url) return url;
+    } else if (
+      touch === null &&
+      (rel.includes('apple-touch-icon') || rel.includes('apple-touch-icon-precomposed'))
+    ) {
+      touch = resolve(href, base);
+    }
+  }
+  return touch;
+}
+
 /** feed://host/x is http://host/x; feed:https://host/x wraps a full URL. */
 function stripFeedScheme(s: string): string {
   if (/^feed:\/\//i.test(s)) return `http://${s.slice(7)}`;
@@ -198,22 +244,80 @@ function resolve(href: string, base: string): string | null {
 /**
  * The feed for an address: the address itself if it is a feed; else the first advertised link
  * that fetches as a feed; else a common path on the site's origin. At most
- * MAX_DISCOVERY_REQUESTS fetches. Input without a scheme is tried as https:// first, then http://.
+ * MAX_DISCOVERY_REQUESTS fetches, DISCOVERY_CONCURRENCY at a time, all within one deadline.
+ * Candidates run concurrently but keep their order of preference: a later candidate that is a
+ * feed waits only for the earlier ones still running, and the rest are aborted once one wins.
+ * Input without a scheme is tried as https:// first, then http://.
  */
 export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Result<Discovered>> {
   const normalised = normaliseUserUrl(url);
   if (!normalised.ok) return normalised;
   const typed = url.trim();
   const schemeless = !/^feed:/i.test(typed) && !typed.startsWith('//') && !hasScheme(typed);
+  const deadlineMs = deps.deadlineMs ?? DISCOVERY_DEADLINE_MS;
 
+  // One controller for every fetch: aborted by the deadline, a cancel, or when a feed wins.
+  const done = new AbortController();
+  let why: 'deadline' | 'cancelled' | null = null;
+  const timer = setTimeout(() => {
+    why ??= 'deadline';
+    done.abort();
+  }, deadlineMs);
+  const onCancel = () => {
+    why ??= 'cancelled';
+    done.abort();
+  };
+  if (deps.signal?.aborted) onCancel();
+  deps.signal?.addEventListener('abort', onCancel, { once: true });
+  // Resolves when discovery is stopped, so a fetch that ignores its signal cannot hold us.
+  const stopped = new Promise<null>((resolve) => {
+    if (done.signal.aborted) resolve(null);
+    done.signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
+  try {
+    const found = await discover(normalised.value, schemeless, deps, done.signal, stopped);
+    if (why === 'cancelled') {
+      return fail(tidingsError('discover.cancelled', 'Stopped looking for a feed.'));
+    }
+    if (why === 'deadline') {
+      const shown = maskUrl(normalised.value);
+      const seconds = Math.round(deadlineMs / 1000);
+      return fail(
+        tidingsError(
+          'discover.timeout',
+          `No feed found at ${shown} within ${seconds} seconds; the site did not answer in time.`,
+          {
+            url: shown,
+            seconds,
+          },
+        ),
+      );
+    }
+    return found;
+  } finally {
+    clearTimeout(timer);
+    deps.signal?.removeEventListener('abort', onCancel);
+    // Whatever still runs is not needed any more.
+    done.abort();
+  }
+}
+
+async function discover(
+  startUrl: string,
+  schemeless: boolean,
+  deps: DiscoverDeps,
+  signal: AbortSignal,
+  stopped: Promise<null>,
+): Promise<Result<Discovered>> {
   let budget = MAX_DISCOVERY_REQUESTS;
   const tried = new Set<string>();
   const fetchOnce = async (u: string): Promise<FetchTextResult | null> => {
-    if (budget <= 0 || tried.has(u)) return null;
+    if (budget <= 0 || tried.has(u) || signal.aborted) return null;
     budget--;
     tried.add(u);
+    deps.onProgress?.(`Trying ${maskUrl(u)}`);
     try {
-      return await deps.fetchText(u);
+      return await Promise.race([deps.fetchText(u, signal), stopped]);
     } catch (e) {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
@@ -225,10 +329,17 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
       return false;
     }
   };
+  const brokenReason = (r: FetchTextResult & { ok: true }): string | null => {
+    try {
+      return deps.brokenFeedReason?.(r.body, r.contentType) ?? null;
+    } catch {
+      return null;
+    }
+  };
 
-  let start = normalised.value;
+  let start = startUrl;
   let page = await fetchOnce(start);
-  if (schemeless && page !== null && !page.ok) {
+  if (schemeless && page !== null && !page.ok && !signal.aborted) {
     const plain = start.replace(/^https:/, 'http:');
     const second = await fetchOnce(plain);
     if (second?.ok) {
@@ -236,29 +347,50 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
       page = second;
     }
   }
+  if (signal.aborted) return noFeed(start);
   if (page?.ok && isFeed(page)) return ok({ feedUrl: page.finalUrl, candidates: [page.finalUrl] });
+  // The address is a feed that does not parse: say so with the parser's reason (issue 9), not
+  // "no feed found" after a round of guessing.
+  const broken = page?.ok ? brokenReason(page) : null;
+  if (page?.ok && broken !== null) return brokenFeed(page.finalUrl, broken);
 
   let advertised: string[] = [];
+  let siteIcon: string | null = null;
   const pageUrl = page?.ok ? page.finalUrl : start;
   if (page?.ok && looksLikeHtml(page.body, page.contentType)) {
-    advertised = findFeedLinks(decodeHtml(page.body, page.contentType), pageUrl).map((l) => l.url);
-    for (const link of advertised.slice(0, MAX_LINK_TRIES)) {
-      const r = await fetchOnce(link);
-      if (r?.ok && isFeed(r))
-        return ok({ feedUrl: r.finalUrl, candidates: replaceWithFinal(advertised, link, r.finalUrl) });
-    }
+    const html = decodeHtml(page.body, page.contentType);
+    advertised = findFeedLinks(html, pageUrl).map((l) => l.url);
+    siteIcon = findIconLink(html, pageUrl);
   }
-
+  const links = advertised.slice(0, MAX_LINK_TRIES);
   const origin = originOf(pageUrl) ?? originOf(start);
-  for (const path of origin === null ? [] : COMMON_FEED_PATHS) {
-    if (budget <= 0) break;
-    const r = await fetchOnce(origin + path);
-    if (r?.ok && isFeed(r))
-      return ok({
-        feedUrl: r.finalUrl,
-        candidates: [r.finalUrl, ...advertised.filter((a) => a !== r.finalUrl)],
-      });
+  const paths = origin === null ? [] : COMMON_FEED_PATHS.map((p) => origin + p);
+  const candidates = [...links, ...paths.filter((p) => !links.includes(p))];
+
+  let firstBroken: { url: string; reason: string } | null = null;
+  const winner = await firstInOrder(candidates, DISCOVERY_CONCURRENCY, signal, async (u) => {
+    const r = await fetchOnce(u);
+    if (!r?.ok) return null;
+    if (isFeed(r)) return r.finalUrl;
+    // Only an advertised link counts as broken: a guessed path that is not a feed is just a miss.
+    const reason = links.includes(u) ? brokenReason(r) : null;
+    if (reason !== null && firstBroken === null) firstBroken = { url: r.finalUrl, reason };
+    return null;
+  });
+  if (winner !== null) {
+    const { candidate, value: feedUrl } = winner;
+    const fromLinks = links.includes(candidate);
+    return ok({
+      feedUrl,
+      candidates: fromLinks
+        ? replaceWithFinal(advertised, candidate, feedUrl)
+        : [feedUrl, ...advertised.filter((a) => a !== feedUrl)],
+      ...(siteIcon ? { siteIcon } : {}),
+    });
   }
+  if (signal.aborted) return noFeed(start);
+  const b = firstBroken as { url: string; reason: string } | null;
+  if (b) return brokenFeed(b.url, b.reason);
 
   const shown = maskUrl(start);
   if (page !== null && !page.ok) {
@@ -267,10 +399,23 @@ export async function discoverFeed(url: string, deps: DiscoverDeps): Promise<Res
       tidingsError('discover.unreachable', `Could not open ${shown}: ${detail}`, { url: shown, detail }),
     );
   }
+  return noFeed(start);
+}
+
+function noFeed(start: string): Result<Discovered> {
+  const shown = maskUrl(start);
   return fail(
     tidingsError('discover.noFeed', `No feed found at ${shown}; paste the feed's own address.`, {
       url: shown,
     }),
+  );
+}
+
+function brokenFeed(url: string, reason: string): Result<Discovered> {
+  const shown = maskUrl(url);
+  const detail = scrubSecrets(reason, url);
+  return fail(
+    tidingsError('discover.brokenFeed', `The feed at ${shown} is broken: ${detail}`, { url: shown, detail }),
   );
 }
 

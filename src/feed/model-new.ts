@@ -42,6 +42,7 @@ export function newItem(): Item {
     comments: null,
     media: [],
     children: [],
+    podcast: null,
   };
 }
 

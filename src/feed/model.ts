@@ -88,6 +88,16 @@ export interface Item {
   media: Media[];
   /** rssCloud:item / source:outline nesting: items inside items, to any depth. */
   children: Item[];
+  /** iTunes podcast details (itunes:image/episode/season/duration); absent when the item has none. */
+  podcast?: ItemPodcast | null;
+}
+
+export interface ItemPodcast {
+  image: string | null;
+  episode: number | null;
+  season: number | null;
+  /** itunes:duration in seconds ("1:02:03", "62:03" and "3723" all read). */
+  durationSec: number | null;
 }
 
 export interface Feed {

@@ -253,6 +253,36 @@ describe('writeOpml', () => {
     ]);
   });
 
+  it('exports only http(s) addresses: a javascript: htmlUrl is dropped, a non-web feed left out', () => {
+    const xml = writeOpml({
+      title: 'T',
+      subscriptions: [
+        {
+          url: 'https://a.example/feed',
+          title: 'A',
+          siteUrl: 'javascript:alert(document.cookie)',
+          folder: null,
+        },
+        { url: 'https://b.example/feed', title: 'B', siteUrl: ' JaVaScRiPt:alert(1)', folder: null },
+        {
+          url: 'https://c.example/feed',
+          title: 'C',
+          siteUrl: 'data:text/html,<script>x</script>',
+          folder: null,
+        },
+        { url: 'javascript:alert(2)', title: 'D', siteUrl: null, folder: null },
+        { url: 'https://e.example/feed', title: 'E', siteUrl: 'HTTPS://e.example/', folder: null },
+      ],
+    });
+    expect(xml).not.toMatch(/javascript|data:/i);
+    expect(parsed(xml).subscriptions.map((s) => [s.title, s.siteUrl])).toEqual([
+      ['A', null],
+      ['B', null],
+      ['C', null],
+      ['E', 'HTTPS://e.example/'],
+    ]);
+  });
+
   it('omits dateCreated when not given, and writes no bytes XML 1.0 forbids', () => {
     const xml = writeOpml({
       title: 'Bad \u0000\u0007 chars \uD800 here',

@@ -258,17 +258,23 @@ function writeChildren(children: (FolderNode | OpmlSubscription)[], depth: numbe
       continue;
     }
     const url = stripUserinfo(child.url);
+    // Only web addresses leave: a feed's <link> may say javascript: or data:, and another reader
+    // could make it clickable (issue 9). A feed without an http(s) address is not exported.
+    if (!isWebUrl(url)) continue;
+    const site = child.siteUrl === null ? null : stripUserinfo(child.siteUrl);
     const a = xmlAttrs([
       ['type', 'rss'],
       // OPML requires text; an untitled feed shows its URL (and reads back as untitled).
       ['text', child.title ?? url],
       ['title', child.title],
       ['xmlUrl', url],
-      ['htmlUrl', child.siteUrl === null ? null : stripUserinfo(child.siteUrl)],
+      ['htmlUrl', site !== null && isWebUrl(site) ? site : null],
     ]);
     lines.push(`${indent}<outline${a}/>`);
   }
 }
+
+const isWebUrl = (u: string) => /^\s*https?:\/\/[^\s]/i.test(u);
 
 /** Same rule as the store's folder paths: '/'-separated, trimmed, empty segments dropped. */
 function splitFolder(path: string | null): string[] {

@@ -40,6 +40,7 @@ const FEED_KEYS = [
 ];
 const ITEM_KEYS = [
   'id',
+  'podcast',
   'title',
   'link',
   'summary',

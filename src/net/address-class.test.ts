@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AddressClass, classifyAddress, policyFlagFor } from './address-class.ts';
+import { type AddressClass, classifyAddress, isMetadataHostname, policyFlagFor } from './address-class.ts';
 import { checkLiteralHost, isAddressAllowed } from './host-guard.ts';
 
 describe('classifyAddress', () => {
@@ -70,5 +70,36 @@ describe('host policy', () => {
     expect(checkLiteralHost(new URL('http://[::1]:8080/'), closed)?.code).toBe('http.blockedHost');
     expect(checkLiteralHost(new URL('http://example.com/'), closed)).toBeNull();
     expect(checkLiteralHost(new URL('http://8.8.8.8/'), closed)).toBeNull();
+  });
+});
+
+describe('cloud metadata and link-local (issue 9)', () => {
+  const open = { allowLoopback: true, allowPrivate: true };
+  it.each([
+    ['169.254.169.254', 'linkLocal'],
+    ['fe80::1', 'linkLocal'],
+    ['100.100.100.200', 'metadata'],
+    ['fd00:ec2::254', 'metadata'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+  ] as const)('%s is %s and refused even with every flag on', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+    expect(isAddressAllowed(address, open).allowed).toBe(false);
+  });
+
+  it('knows the metadata services by name', () => {
+    for (const name of [
+      'metadata.google.internal',
+      'METADATA.google.internal.',
+      'metadata',
+      'instance-data',
+    ]) {
+      expect(isMetadataHostname(name)).toBe(true);
+    }
+    expect(isMetadataHostname('metadata.example.com')).toBe(false);
+  });
+
+  it('still opens private and unique-local ranges with allowPrivate', () => {
+    expect(isAddressAllowed('192.168.1.10', open).allowed).toBe(true);
+    expect(isAddressAllowed('fd12::1', open).allowed).toBe(true);
   });
 });

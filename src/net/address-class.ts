@@ -12,19 +12,24 @@ export type AddressClass =
   | 'private'
   | 'linkLocal'
   | 'uniqueLocal'
+  /** A cloud provider's instance-metadata service (never reachable: credentials live there). */
+  | 'metadata'
   | 'multicast'
   | 'unspecified'
   | 'reserved'
   | 'invalid';
 
-/** The classes a HostPolicy flag opens; the rest of the non-public ones are never reachable. */
+/**
+ * The classes a HostPolicy flag opens; the rest of the non-public ones are never reachable.
+ * Link-local (169.254.0.0/16, fe80::/10) is never opened (issue 9): no feed lives there, and
+ * cloud metadata services (169.254.169.254) do, with the machine's credentials.
+ */
 export function policyFlagFor(kind: AddressClass): 'allowLoopback' | 'allowPrivate' | null {
   switch (kind) {
     case 'loopback':
     case 'unspecified': // connecting to 0.0.0.0 or :: reaches this machine
       return 'allowLoopback';
     case 'private':
-    case 'linkLocal':
     case 'uniqueLocal':
       return 'allowPrivate';
     default:
@@ -46,7 +51,35 @@ export function classifyAddress(address: string): AddressClass {
   return 'invalid';
 }
 
-function classifyIPv4([a, b, c]: [number, number, number, number]): AddressClass {
+/**
+ * Host names of instance-metadata services (GCP, Azure, AWS, Alibaba, OpenStack...). Their
+ * addresses are link-local or listed in METADATA_V4/V6; the names are refused before any lookup,
+ * so a local DNS answer cannot map them somewhere "allowed".
+ */
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.com',
+  'metadata.azure.internal',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.ec2.internal',
+  'metadata.tencentyun.com',
+  'metadata.packet.net',
+  'metadata.platformequinix.com',
+]);
+/** Metadata services outside link-local: Alibaba Cloud (in 100.64/10), Oracle's is link-local. */
+const METADATA_V4 = new Set(['100.100.100.200']);
+
+/** Whether a host name (not an address) names a cloud metadata service. */
+export function isMetadataHostname(hostname: string): boolean {
+  const h = hostname.trim().toLowerCase().replace(/\.$/, '');
+  return METADATA_NAMES.has(h);
+}
+
+function classifyIPv4([a, b, c, d]: [number, number, number, number]): AddressClass {
+  if (METADATA_V4.has(`${a}.${b}.${c}.${d}`)) return 'metadata';
   if (a === 0) return 'unspecified'; // 0.0.0.0/8 "this network"
   if (a === 127) return 'loopback';
   if (a === 10) return 'private';
@@ -72,6 +105,10 @@ function classifyIPv6(w: number[]): AddressClass {
   if (w[0] === 0x64 && w[1] === 0xff9b && w.slice(2, 6).every((x) => x === 0)) return v4(w[6]!, w[7]!);
   if (w[0] === 0x2002) return v4(w[1]!, w[2]!); // 6to4
   const first = w[0]!;
+  // AWS's IPv6 metadata service, fd00:ec2::254 (inside unique-local, which a setting may open).
+  if (first === 0xfd00 && w[1] === 0x0ec2 && w.slice(2, 7).every((x) => x === 0) && w[7] === 0x254) {
+    return 'metadata';
+  }
   if ((first & 0xff00) === 0xff00) return 'multicast';
   if ((first & 0xffc0) === 0xfe80) return 'linkLocal';
   if ((first & 0xffc0) === 0xfec0) return 'private'; // deprecated site-local

@@ -7,7 +7,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { TidingsError } from '../common/errors.ts';
-import { type AddressClass, classifyAddress, policyFlagFor } from './address-class.ts';
+import { type AddressClass, classifyAddress, isMetadataHostname, policyFlagFor } from './address-class.ts';
 import { blockedHost, NetFailure } from './net-errors.ts';
 import type { HostPolicy } from './types.ts';
 
@@ -30,9 +30,13 @@ export function checkAddress(host: string, address: string, policy: HostPolicy):
   return verdict.allowed ? null : blockedHost(host, address, verdict.kind, policy.howToAllow);
 }
 
-/** For URLs whose host is an IP literal (Node does not call `lookup` for those). */
+/**
+ * Before any connection: URLs whose host is an IP literal (Node does not call `lookup` for
+ * those), and cloud metadata host names (refused by name, whatever they resolve to).
+ */
 export function checkLiteralHost(url: URL, policy: HostPolicy): TidingsError | null {
   const bare = url.hostname.replace(/^\[|\]$/g, '');
+  if (isMetadataHostname(bare)) return blockedHost(bare, bare, 'metadata');
   return isIP(bare) ? checkAddress(bare, bare, policy) : null;
 }
 
@@ -42,6 +46,13 @@ export function checkLiteralHost(url: URL, policy: HostPolicy): TidingsError | n
  */
 export function guardedLookup(policy: HostPolicy): LookupFunction {
   return (hostname, options, callback) => {
+    if (isMetadataHostname(hostname)) {
+      return callback(
+        new NetFailure(blockedHost(hostname, hostname, 'metadata')) as NodeJS.ErrnoException,
+        '',
+        0,
+      );
+    }
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       const allowed = addresses.filter((a) => isAddressAllowed(a.address, policy).allowed);

@@ -240,7 +240,7 @@ describe('host guard', () => {
       expect(r.error.code).toBe('http.blockedHost');
       expect(r.error.message).toBe(
         'Refused to connect to 192.168.1.1: it is a private-network address. Private-network addresses are ' +
-          'refused by default; to allow them, turn on hostPolicy.allowPrivate.',
+          'refused by default; to allow them, turn on "Allow local network feeds" in Settings (hostPolicy.allowPrivate).',
       );
     } finally {
       loopbackOnly.close();

@@ -91,7 +91,17 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
   const version = opts.version ?? DEFAULT_VERSION;
   const projectUrl = opts.projectUrl ?? DEFAULT_PROJECT_URL;
   const limits: FetchLimits = { ...DEFAULT_FETCH_LIMITS, ...opts.limits };
-  const policy: HostPolicy = { ...DEFAULT_HOST_POLICY, ...opts.hostPolicy };
+  // Read at each connection, not copied: the app's "Allow local network feeds" setting changes
+  // the policy of the running client (the caller may pass an object with getters).
+  const given = opts.hostPolicy ?? {};
+  const policy: HostPolicy = {
+    get allowLoopback() {
+      return given.allowLoopback ?? DEFAULT_HOST_POLICY.allowLoopback;
+    },
+    get allowPrivate() {
+      return given.allowPrivate ?? DEFAULT_HOST_POLICY.allowPrivate;
+    },
+  };
   const clock = opts.clock ?? systemClock;
   const agents = createAgents(opts.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST, opts.ca);
   const lookup = resolveLocalhostNames(guardedLookup(policy));

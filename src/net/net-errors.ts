@@ -66,6 +66,7 @@ const CLASS_LABEL: Record<AddressClass, string> = {
   private: 'a private-network',
   linkLocal: 'a link-local',
   uniqueLocal: 'a unique-local (private IPv6)',
+  metadata: 'a cloud metadata',
   multicast: 'a multicast',
   unspecified: 'an unspecified',
   reserved: 'a reserved',
@@ -81,13 +82,14 @@ export function blockedHost(
   const how =
     kind === 'loopback' || kind === 'unspecified'
       ? `Addresses on this computer are refused by default; to allow them, ${howToAllow.loopback ?? 'turn on hostPolicy.allowLoopback'}.`
-      : kind === 'private' || kind === 'linkLocal' || kind === 'uniqueLocal'
-        ? `Private-network addresses are refused by default; to allow them, ${howToAllow.private ?? 'turn on hostPolicy.allowPrivate'}.`
+      : kind === 'private' || kind === 'uniqueLocal'
+        ? `Private-network addresses are refused by default; to allow them, ${howToAllow.private ?? 'turn on "Allow local network feeds" in Settings (hostPolicy.allowPrivate)'}.`
         : 'Tidings never connects to addresses of this kind.';
-  const where = host === address ? host : `${host} (${address})`;
+  // The host as the person gave it, not what it resolved to: a refusal must not tell a page
+  // (or an OPML file) what the local network's names point at.
   return tidingsError(
     'http.blockedHost',
-    `Refused to connect to ${where}: it is ${CLASS_LABEL[kind]} address. ${how}`,
+    `Refused to connect to ${host}: it is ${CLASS_LABEL[kind]} address. ${how}`,
     { host, address, kind },
   );
 }

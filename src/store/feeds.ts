@@ -18,7 +18,7 @@ import {
 
 const FEED_COLUMNS = `id, url, title, site_url, description, folder_id, credentials IS NOT NULL AS has_credentials,
   interval_min, status, last_error, last_error_code, etag, last_modified, body_hash, last_fetched_at,
-  next_due_at, due_reason, consecutive_errors, meta, created_at, unread, parse_notes`;
+  next_due_at, due_reason, consecutive_errors, meta, created_at, unread, parse_notes, custom_title, notify, load_images`;
 
 type Raw = Record<string, unknown>;
 
@@ -63,6 +63,9 @@ function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
     createdAt: r.created_at as number,
     unread: r.unread as number,
     parseNotes: parseNotes(r.parse_notes),
+    customTitle: str(r.custom_title),
+    notify: r.notify === 1,
+    loadImages: r.load_images === 1,
   };
 }
 
@@ -118,7 +121,7 @@ export function listFeeds(ctx: StoreContext): FeedRow[] {
   const rows = (ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds`).all() as Raw[]).map((r) =>
     toFeedRow(r, folders),
   );
-  const key = (f: FeedRow) => (f.title ?? f.url).toLowerCase();
+  const key = (f: FeedRow) => (f.customTitle ?? f.title ?? f.url).toLowerCase();
   return rows.sort((a, b) => {
     if (a.folder !== b.folder) {
       if (a.folder === null) return -1;
@@ -240,4 +243,36 @@ export function setFeedFolder(ctx: StoreContext, id: number, folder: string | nu
     const folderId = ensureFolderPath(ctx, folder);
     ctx.stmt('UPDATE feeds SET folder_id = ? WHERE id = ?').run(folderId, id);
   });
+}
+
+export interface FeedSettingsRow {
+  /** null clears the user's title (the feed's own shows again). */
+  customTitle?: string | null;
+  folderId?: number | null;
+  notify?: boolean;
+  loadImages?: boolean;
+}
+
+/** The per-feed settings a person chooses (interval has setFeedInterval). */
+export function setFeedSettings(ctx: StoreContext, id: number, patch: FeedSettingsRow): void {
+  const sets: string[] = [];
+  const args: (string | number | null)[] = [];
+  if (patch.customTitle !== undefined) {
+    sets.push('custom_title = ?');
+    args.push(patch.customTitle);
+  }
+  if (patch.folderId !== undefined) {
+    sets.push('folder_id = ?');
+    args.push(patch.folderId);
+  }
+  if (patch.notify !== undefined) {
+    sets.push('notify = ?');
+    args.push(patch.notify ? 1 : 0);
+  }
+  if (patch.loadImages !== undefined) {
+    sets.push('load_images = ?');
+    args.push(patch.loadImages ? 1 : 0);
+  }
+  if (sets.length === 0) return;
+  ctx.stmt(`UPDATE feeds SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
 }

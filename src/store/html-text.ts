@@ -45,8 +45,40 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Text of an HTML fragment: tags become spaces, script/style/comments vanish, entities decode. */
-export function htmlToText(html: string | null | undefined): string {
+/** Tags that sit inside a line of text: for reading, they join what is around them. */
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+]);
+
+/**
+ * Text of an HTML fragment: tags become spaces, script/style/comments vanish, entities decode.
+ * `forReading`: inline tags (<em>, <a>...) join their neighbours instead, so a snippet reads
+ * "the <em>word</em>," as "the word," and not "the word ,". The search index keeps spaces.
+ */
+export function htmlToText(html: string | null | undefined, forReading = false): string {
   if (!html) return '';
   const src = html.length > MAX_INPUT ? html.slice(0, MAX_INPUT) : html;
   const lower = src.toLowerCase();
@@ -79,10 +111,10 @@ export function htmlToText(html: string | null | undefined): string {
       i = lt + 1;
       continue;
     }
-    parts.push(' ');
     i = gt + 1;
-    const name = /^<([a-z]+)/.exec(lower.slice(lt, lt + 10))?.[1];
-    if (name === 'script' || name === 'style') {
+    const name = /^<\/?([a-z]+)/.exec(lower.slice(lt, lt + 12))?.[1];
+    parts.push(forReading && name !== undefined && INLINE.has(name) ? '' : ' ');
+    if ((name === 'script' || name === 'style') && lower[lt + 1] !== '/') {
       const close = lower.indexOf(`</${name}`, i);
       if (close === -1) break;
       const closeEnd = src.indexOf('>', close);

@@ -31,6 +31,8 @@ export function contentHash(item: Item): string {
       item.enclosures,
       item.media,
       item.children,
+      // Appended only when present, so items without podcast details keep their old hash.
+      ...(item.podcast ? [item.podcast] : []),
     ]),
     'base64',
   );

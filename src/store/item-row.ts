@@ -1,12 +1,24 @@
 /** The items table <-> ItemRow: the column list every item query selects, and the mapper. */
-import type { Category, Enclosure, Item, Media, Person } from '../feed/model.ts';
+import type { Category, Enclosure, Item, ItemPodcast, Media, Person } from '../feed/model.ts';
 import { parseJsonArray, str } from './context.ts';
-import type { ItemRow } from './types.ts';
+
+function parseJsonObject<T>(text: unknown): T | null {
+  if (typeof text !== 'string' || text === '') return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+import type { ItemRow, MutedByRow } from './types.ts';
 
 /** Columns every ItemRow query selects (pub_key rides along for river cursors). */
 export const ITEM_COLUMNS = `items.id, items.feed_id, items.guid, items.title, items.link, items.summary,
   items.content, items.published, items.updated, items.seen_at, items.pub_key, items.read, items.starred,
-  items.authors, items.categories, items.enclosures, items.media, items.children, items.comments`;
+  items.authors, items.categories, items.enclosures, items.media, items.children, items.comments,
+  items.podcast, items.muted_by`;
 
 export type RawItem = Record<string, unknown>;
 
@@ -30,6 +42,8 @@ export function toItemRow(r: RawItem): ItemRow {
     media: parseJsonArray<Media>(r.media),
     children: parseJsonArray<Item>(r.children),
     comments: str(r.comments),
+    podcast: parseJsonObject<ItemPodcast>(r.podcast),
+    mutedBy: parseJsonObject<MutedByRow>(r.muted_by),
   };
 }
 

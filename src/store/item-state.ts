@@ -38,3 +38,16 @@ export function getItemFeedId(ctx: StoreContext, id: number): number | null {
   const row = ctx.stmt('SELECT feed_id FROM items WHERE id = ?').get(id) as { feed_id: number } | undefined;
   return row?.feed_id ?? null;
 }
+
+/** Marks every item of these feeds read (a folder); null: every feed. Returns how many changed. */
+export function markFeedsRead(ctx: StoreContext, feedIds: readonly number[] | null): number {
+  return transaction(ctx.db, () =>
+    Number(
+      feedIds === null
+        ? ctx.stmt('UPDATE items SET read = 1 WHERE read = 0').run().changes
+        : ctx
+            .stmt('UPDATE items SET read = 1 WHERE read = 0 AND feed_id IN (SELECT value FROM json_each(?))')
+            .run(JSON.stringify(feedIds)).changes,
+    ),
+  );
+}

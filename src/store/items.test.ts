@@ -28,6 +28,7 @@ describe('upsertItems', () => {
     expect(store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 2000)).toEqual({
       inserted: [],
       updated: 0,
+      muted: [],
     });
     expect(store.riverItems({}).items.every((i) => i.seenAt === 1000)).toBe(true);
   });
@@ -64,7 +65,7 @@ describe('upsertItems', () => {
 
   it('a guid listed twice in one fetch is one item', () => {
     const r = store.upsertItems(feedId, [makeItem('a'), makeItem('a', { title: 'dup' })], 1);
-    expect(r).toEqual({ inserted: [expect.any(Number)], updated: 0 });
+    expect(r).toEqual({ inserted: [expect.any(Number)], updated: 0, muted: [] });
     expect(store.riverItems({}).items[0]!.title).toBe('Title a');
   });
 
@@ -114,8 +115,8 @@ describe('upsertItems', () => {
   });
 
   it('returns nothing for an unknown feed and an empty list', () => {
-    expect(store.upsertItems(999, [makeItem('a')], 1)).toEqual({ inserted: [], updated: 0 });
-    expect(store.upsertItems(feedId, [], 1)).toEqual({ inserted: [], updated: 0 });
+    expect(store.upsertItems(999, [makeItem('a')], 1)).toEqual({ inserted: [], updated: 0, muted: [] });
+    expect(store.upsertItems(feedId, [], 1)).toEqual({ inserted: [], updated: 0, muted: [] });
   });
 });
 

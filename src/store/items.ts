@@ -8,21 +8,22 @@
 import type { Item } from '../feed/model.ts';
 import { jsonArray, type StoreContext } from './context.ts';
 import { contentHash, itemIdentity, publishedKey } from './item-identity.ts';
+import { applyMuteFilters } from './mute.ts';
 import { indexItem } from './search.ts';
 import { transaction } from './sqlite.ts';
 import type { UpsertResult } from './types.ts';
 
 const UPSERT = `
 INSERT INTO items (feed_id, guid, title, link, summary, content, published, updated, pub_key, seen_at,
-                   authors, categories, enclosures, media, children, comments, hash)
-SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17
+                   authors, categories, enclosures, media, children, comments, hash, podcast)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18
 WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE feed_id = ?1 AND guid = ?2)
 ON CONFLICT (feed_id, guid) DO UPDATE SET
   title = excluded.title, link = excluded.link, summary = excluded.summary, content = excluded.content,
   published = excluded.published, updated = excluded.updated, pub_key = excluded.pub_key,
   authors = excluded.authors, categories = excluded.categories, enclosures = excluded.enclosures,
   media = excluded.media, children = excluded.children, comments = excluded.comments,
-  hash = excluded.hash, revision = revision + 1
+  hash = excluded.hash, podcast = excluded.podcast, revision = revision + 1
 WHERE items.hash <> excluded.hash
 RETURNING id, revision`;
 
@@ -38,8 +39,9 @@ export function upsertItems(
   seenAt: number,
 ): UpsertResult {
   const inserted: number[] = [];
+  let muted: number[] = [];
   let updated = 0;
-  if (items.length === 0) return { inserted, updated };
+  if (items.length === 0) return { inserted, updated, muted };
   transaction(ctx.db, () => {
     if (!ctx.stmt('SELECT 1 FROM feeds WHERE id = ?').get(feedId)) return;
     const upsert = ctx.stmt(UPSERT);
@@ -63,7 +65,8 @@ export function upsertItems(
         item.content,
         item.published,
         item.updated,
-        publishedKey(item.published),
+        // An item with only <updated> sorts by it (issue 9), not as the oldest of its fetch.
+        publishedKey(item.published ?? item.updated),
         seenAt,
         jsonArray(item.authors),
         jsonArray(item.categories),
@@ -72,6 +75,7 @@ export function upsertItems(
         jsonArray(item.children),
         item.comments,
         contentHash(item),
+        item.podcast ? JSON.stringify(item.podcast) : null,
       ) as { id: number; revision: number } | undefined;
       if (!row) {
         quiet.push(guid);
@@ -84,9 +88,12 @@ export function upsertItems(
       }
     }
     for (const x of toIndex) indexItem(ctx, x.id, x.item, x.replace);
+    // Mute filters apply to items as they arrive (not to changed ones: an undone mute stays undone).
+    const fresh = toIndex.filter((x) => !x.replace);
+    if (fresh.length > 0) muted = applyMuteFilters(ctx, feedId, fresh);
     if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
   });
-  return { inserted, updated };
+  return { inserted, updated, muted };
 }
 
 /**
@@ -113,12 +120,14 @@ export async function upsertItemsInSlices(
     return true;
   });
   const inserted: number[] = [];
+  const muted: number[] = [];
   let updated = 0;
   for (let i = 0; i < unique.length; i += slice) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const r = upsertItems(ctx, feedId, unique.slice(i, i + slice), seenAt);
     for (const id of r.inserted) inserted.push(id);
+    for (const id of r.muted) muted.push(id);
     updated += r.updated;
   }
-  return { inserted, updated };
+  return { inserted, updated, muted };
 }

@@ -132,3 +132,21 @@ describe('cursor', () => {
     },
   );
 });
+
+describe('a whole fetch batch (issue 9: "N more from this feed")', () => {
+  it('reads a batch past the page maximum in one call', () => {
+    const s = openStore(':memory:');
+    const feed = s.addFeed({ url: 'https://big/' }).feed.id;
+    s.upsertItems(
+      feed,
+      Array.from({ length: 700 }, (_, i) => makeItem(`b${i}`)),
+      5,
+    );
+    s.upsertItems(feed, [makeItem('later')], 6);
+    const page = s.riverItems({ batch: { feedId: feed, seenAt: 5 }, limit: 1000 });
+    expect(page.items).toHaveLength(700);
+    expect(page.nextCursor).toBeNull();
+    expect(s.riverItems({ limit: 1000 }).items).toHaveLength(500);
+    s.close();
+  });
+});

@@ -206,10 +206,50 @@ END;
 CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
   DELETE FROM items_fts WHERE rowid = OLD.id;
 END;
+`;
 
+/**
+ * Version 3 (the reading experience, issue 9; version 2 is the core worktree's):
+ * - feeds: a title of the user's own (the parser keeps writing `title`), notifications, images
+ *   allow list;
+ * - items: podcast details, and the mute filter that matched (muted_hide = 1 keeps it out of
+ *   the river and search; a literal column so the river's filter stays one comparison);
+ * - mute_filters and saved_searches;
+ * - pub_key falls back to `updated` for items without `published` (an Atom entry with only
+ *   <updated> sorted as the oldest item in a fetch).
+ */
+const V3 = `
+ALTER TABLE feeds ADD COLUMN custom_title TEXT;
+ALTER TABLE feeds ADD COLUMN notify INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE feeds ADD COLUMN load_images INTEGER NOT NULL DEFAULT 0;
+
+ALTER TABLE items ADD COLUMN podcast TEXT;
+ALTER TABLE items ADD COLUMN muted_by TEXT;
+ALTER TABLE items ADD COLUMN muted_hide INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE mute_filters (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  feed_id INTEGER REFERENCES feeds(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('keyword', 'regex')),
+  pattern TEXT NOT NULL,
+  action TEXT NOT NULL CHECK (action IN ('hide', 'markRead')),
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE saved_searches (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  query TEXT NOT NULL,
+  scope TEXT NOT NULL DEFAULT '{"kind":"all"}',
+  created_at INTEGER NOT NULL
+);
+
+UPDATE items SET pub_key = IFNULL(CAST(ROUND((julianday(updated) - 2440587.5) * 86400000) AS INTEGER), 0)
+WHERE published IS NULL AND updated IS NOT NULL;
 `;
 
 export const STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2, rebuildsTables: true },
+  { version: 3, sql: V3 },
 ];

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSearch } from './search-syntax.ts';
 import { openStore, type Store } from './store.ts';
 import { makeItem } from './test-support.ts';
 
@@ -90,5 +91,30 @@ describe('search', () => {
     expect(store.search('common', 7)).toHaveLength(7);
     expect(store.search('common')).toHaveLength(30);
     expect(store.search('common', 10_000)).toHaveLength(30);
+  });
+});
+
+describe('searchScoped at scale', () => {
+  it('searches a folder-sized scope of 20,000 items in well under a second', () => {
+    const ids: number[] = [];
+    for (let f = 0; f < 40; f++) {
+      const id = store.addFeed({ url: `https://scale/${f}` }).feed.id;
+      ids.push(id);
+      store.upsertItems(
+        id,
+        Array.from({ length: 500 }, (_, i) =>
+          makeItem(`s${i}`, { title: `${i % 5 === 0 ? 'apple' : 'pear'} ${i}`, summary: 'x' }),
+        ),
+        10_000 + f,
+      );
+    }
+    const match = parseSearch('apple ').match!;
+    const started = performance.now();
+    const hits = store.searchScoped({ match, feedIds: ids.slice(0, 20), limit: 50 });
+    const took = performance.now() - started;
+    expect(hits).toHaveLength(50);
+    expect(hits.every((h) => ids.slice(0, 20).includes(h.feedId))).toBe(true);
+    // Measured: ~15 ms; the IN-subquery form took seconds here (80 s at 100,000 items).
+    expect(took).toBeLessThan(1000);
   });
 });

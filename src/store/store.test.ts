@@ -71,3 +71,33 @@ describe('shared connection', () => {
     again.close();
   });
 });
+
+describe('migration 3 (issue 9)', () => {
+  it('upgrades a version 1 database: items with only <updated> sort by it, new columns have defaults', async () => {
+    const path = dir.file('old.db');
+    const { openDatabase } = await import('./sqlite.ts');
+    const v1 = openDatabase(
+      path,
+      STORE_MIGRATIONS.filter((m) => m.version === 1),
+    );
+    v1.exec(`INSERT INTO feeds (id, url, meta, created_at) VALUES (1, 'https://a/', '{}', 0)`);
+    const insert = v1.prepare(
+      `INSERT INTO items (feed_id, guid, title, published, updated, pub_key, seen_at, hash)
+       VALUES (1, ?, ?, ?, ?, ?, 5, 'h')`,
+    );
+    insert.run('u', 'only updated', null, '2026-11-20T10:00:00.000Z', 0);
+    insert.run('p', 'published', '2026-11-10T10:00:00.000Z', null, Date.parse('2026-11-10T10:00:00.000Z'));
+    insert.run('n', 'neither', null, null, 0);
+    v1.close();
+
+    const store = openStore(path);
+    expect(store.riverItems({}).items.map((i) => i.title)).toEqual(['only updated', 'published', 'neither']);
+    const pubKey = store.db.prepare("SELECT pub_key FROM items WHERE guid = 'u'").get() as {
+      pub_key: number;
+    };
+    expect(pubKey.pub_key).toBe(Date.parse('2026-11-20T10:00:00.000Z'));
+    expect(store.getFeed(1)).toMatchObject({ customTitle: null, notify: false, loadImages: false });
+    expect(store.riverItems({}).items[0]).toMatchObject({ podcast: null, mutedBy: null });
+    store.close();
+  });
+});

@@ -6,18 +6,22 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { type Clock, systemClock } from '../common/clock.ts';
+import type { Result } from '../common/errors.ts';
 import type { Item } from '../feed/model.ts';
 import type { Credentials } from '../net/types.ts';
 import { createContext, type StoreContext } from './context.ts';
 import { moveFeedUrl } from './feed-move.ts';
 import * as feeds from './feeds.ts';
+import * as folders from './folders.ts';
 import { listFolders } from './folders.ts';
 import * as state from './item-state.ts';
 import { upsertItems, upsertItemsInSlices } from './items.ts';
+import * as mute from './mute.ts';
 import { prune } from './retention.ts';
 import { riverItems } from './river.ts';
+import * as saved from './saved-searches.ts';
 import { STORE_MIGRATIONS } from './schema.ts';
-import { search } from './search.ts';
+import { type ScopedSearch, search, searchScoped } from './search.ts';
 import { getSetting, setSetting } from './settings.ts';
 import { openDatabase, transaction } from './sqlite.ts';
 import type {
@@ -33,6 +37,10 @@ import type {
   UpsertResult,
 } from './types.ts';
 
+export type { FeedSettingsRow } from './feeds.ts';
+export type { FolderTotals } from './folders.ts';
+export type { MuteFilterFields, MuteFilterRow } from './mute.ts';
+export type { SavedScope, SavedSearchRow } from './saved-searches.ts';
 export type {
   AddFeedInput,
   FeedMeta,
@@ -109,9 +117,50 @@ export class Store {
     feeds.setFeedFolder(this.ctx, id, folder);
   }
 
+  /** Title of the user's own, folder, notifications, images allow list. */
+  setFeedSettings(id: number, patch: feeds.FeedSettingsRow): void {
+    feeds.setFeedSettings(this.ctx, id, patch);
+  }
+
   // Folders
   listFolders(): FolderRow[] {
     return listFolders(this.ctx);
+  }
+  getFolder(id: number): FolderRow | null {
+    return folders.getFolder(this.ctx, id);
+  }
+  /** Creates the folders of a path ('A/B') that are missing; the id of the last (null for none). */
+  ensureFolderPath(path: string | null): number | null {
+    return folders.ensureFolderPath(this.ctx, path);
+  }
+  createFolder(title: string, parentId: number | null): Result<FolderRow> {
+    return folders.createFolder(this.ctx, title, parentId);
+  }
+  renameFolder(id: number, title: string): Result<FolderRow> {
+    return folders.renameFolder(this.ctx, id, title);
+  }
+  moveFolder(id: number, parentId: number | null): Result<FolderRow> {
+    return folders.moveFolder(this.ctx, id, parentId);
+  }
+  /** Its feeds and subfolders move up to its parent. */
+  deleteFolder(id: number): Result<true> {
+    return folders.deleteFolder(this.ctx, id);
+  }
+  /** The folder and every folder under it. */
+  folderSubtree(id: number): number[] {
+    return folders.subtreeIds(this.ctx, id);
+  }
+  /** Feeds in the folder or any folder under it. */
+  feedIdsInFolder(id: number): number[] {
+    const ids = folders.subtreeIds(this.ctx, id);
+    return (
+      this.ctx
+        .stmt('SELECT id FROM feeds WHERE folder_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+        .all(JSON.stringify(ids)) as { id: number }[]
+    ).map((r) => r.id);
+  }
+  folderTotals(): Map<number, folders.FolderTotals> {
+    return folders.folderTotals(this.ctx);
   }
 
   // Items
@@ -131,6 +180,10 @@ export class Store {
   markFeedRead(feedId: number): number {
     return state.markFeedRead(this.ctx, feedId);
   }
+  /** Every item of these feeds (null: of all feeds). */
+  markFeedsRead(feedIds: readonly number[] | null): number {
+    return state.markFeedsRead(this.ctx, feedIds);
+  }
   setStarred(id: number, starred: boolean): boolean {
     return state.setStarred(this.ctx, id, starred);
   }
@@ -142,6 +195,35 @@ export class Store {
   }
   search(query: string, limit?: number): ItemRow[] {
     return search(this.ctx, query, limit);
+  }
+  searchScoped(q: ScopedSearch): ItemRow[] {
+    return searchScoped(this.ctx, q);
+  }
+
+  // Saved searches and mute filters
+  listSavedSearches(): saved.SavedSearchRow[] {
+    return saved.listSavedSearches(this.ctx);
+  }
+  saveSearch(input: { id?: number; name: string; query: string; scope?: saved.SavedScope | null }) {
+    return saved.saveSearch(this.ctx, input);
+  }
+  deleteSavedSearch(id: number): boolean {
+    return saved.deleteSavedSearch(this.ctx, id);
+  }
+  listMuteFilters(): mute.MuteFilterRow[] {
+    return mute.listMuteFilters(this.ctx);
+  }
+  addMuteFilter(input: mute.MuteFilterFields): Result<mute.MuteFilterRow> {
+    return mute.addMuteFilter(this.ctx, input);
+  }
+  updateMuteFilter(id: number, input: mute.MuteFilterFields): Result<mute.MuteFilterRow> {
+    return mute.updateMuteFilter(this.ctx, id, input);
+  }
+  deleteMuteFilter(id: number): boolean {
+    return mute.deleteMuteFilter(this.ctx, id);
+  }
+  unmuteItem(itemId: number): boolean {
+    return mute.unmuteItem(this.ctx, itemId);
   }
 
   // Settings

@@ -2,7 +2,16 @@
  * The store's row shapes: what the app layer reads back. Field names are a contract with
  * src/app/ (FeedRow -> FeedView, ItemRow -> RiverItem), so change them additively only.
  */
-import type { Category, CloudElement, Enclosure, Item, Media, Person, Syndication } from '../feed/model.ts';
+import type {
+  Category,
+  CloudElement,
+  Enclosure,
+  Item,
+  ItemPodcast,
+  Media,
+  Person,
+  Syndication,
+} from '../feed/model.ts';
 import type { Credentials } from '../net/types.ts';
 
 export type FeedStatus = 'pending' | 'ok' | 'error' | 'gone';
@@ -19,6 +28,8 @@ export interface FeedMeta {
   self: string | null;
   image: string | null;
   language: string | null;
+  /** The site's own icon, found on its page when subscribing by the site's address. */
+  siteIcon?: string | null;
 }
 
 export const EMPTY_FEED_META: FeedMeta = {
@@ -69,6 +80,12 @@ export interface FeedRow {
   unread: number;
   /** What the last good parse noted (a repaired document, items left out past the cap...). */
   parseNotes: string[];
+  /** The user's own title (wins over `title` for display); null when they gave none. */
+  customTitle: string | null;
+  /** Desktop notifications for this feed's new items. */
+  notify: boolean;
+  /** On the images allow list (privacy setting 'clickToLoad'). */
+  loadImages: boolean;
 }
 
 export interface AddFeedInput {
@@ -131,11 +148,22 @@ export interface ItemRow {
   media: Media[];
   children: Item[];
   comments: string | null;
+  podcast: ItemPodcast | null;
+  /** The mute filter that matched, when one did. */
+  mutedBy: MutedByRow | null;
+}
+
+export interface MutedByRow {
+  filterId: number;
+  pattern: string;
+  action: 'hide' | 'markRead';
 }
 
 export interface UpsertResult {
   /** Row ids of items seen for the first time, in feed order. */
   inserted: number[];
+  /** Of those, the ones a mute filter hid or marked read on arrival (not news to announce). */
+  muted: number[];
   /** Items already stored whose content changed. */
   updated: number;
 }
@@ -148,10 +176,22 @@ export interface RiverQuery {
   feedId?: number | null;
   unreadOnly?: boolean;
   starredOnly?: boolean;
+  /** Only these feeds (a folder's river); an empty list matches nothing. */
+  feedIds?: readonly number[] | null;
+  /** 'newest' (default) or 'oldest' first. */
+  sort?: 'newest' | 'oldest';
+  /** At most this many items per fetch batch (feed + seenAt); the rest counted in `more`. */
+  groupCap?: number | null;
+  /** Only the batch of this feed first seen at this time (ms). */
+  batch?: { feedId: number; seenAt: number } | null;
+  /** Include items hidden by a mute filter. */
+  includeMuted?: boolean;
 }
 
 export interface RiverPage {
   items: ItemRow[];
+  /** Per batch key `${feedId}:${seenAt}`: items not shown because of groupCap. */
+  more?: Map<string, number>;
   /** null on the last page. */
   nextCursor: string | null;
 }

@@ -8,27 +8,32 @@ import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
+import { KeyboardShortcuts } from '../features/keyboard/KeyboardShortcuts';
 import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
+import { PlayerBar } from '../features/player/PlayerBar';
 import { Composer } from '../features/publish/Composer';
 import { MyPosts } from '../features/publish/MyPosts';
 import { MyPostsLink, NewPostButton } from '../features/publish/PublishNav';
 import { PublishSettings } from '../features/publish/PublishSettings';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
+import { SavedSearches } from '../features/search/SavedSearches';
 import { SearchBox } from '../features/search/SearchBox';
 import { SearchResults } from '../features/search/SearchResults';
 import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
 import { ShellRequests } from '../features/shell/ShellRequests';
 import { useApp } from '../store/context';
+import { SidebarToggle } from './SidebarToggle';
 import { Unauthorized } from './Unauthorized';
+import { useSidebar } from './use-sidebar';
 import { Welcome } from './Welcome';
 
 export function App() {
   const connection = useApp((s) => s.connection);
   const noFeeds = useApp((s) => s.feedsStatus === 'ready' && s.feeds.length === 0);
   const searching = useApp((s) => s.searchResults !== null || s.searching);
-  const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.show}`);
+  const riverKey = useApp((s) => `${s.filter.feedId ?? 'all'}:${s.filter.folderId ?? ''}:${s.filter.show}`);
   const [activityOpen, setActivityOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const page = useApp((s) => s.page);
@@ -36,23 +41,66 @@ export function App() {
   // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
   useEffect(() => setPage('river'), [riverKey, setPage]);
+  const sidebar = useSidebar();
+  const { narrow, setOpen: setSidebarOpen } = sidebar;
+
+  // On a narrow window the sidebar is a drawer: picking a feed (a new river) closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey is the trigger, not a value used.
+  useEffect(() => {
+    if (narrow) setSidebarOpen(false);
+  }, [riverKey, narrow, setSidebarOpen]);
+
+  const toggleSidebar = () => {
+    const opening = !sidebar.open;
+    setSidebarOpen(opening);
+    // A drawer opened by the keyboard takes focus: the feed list's one Tab stop.
+    if (opening && narrow)
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('#sidebar [role="tree"] [tabindex="0"]')?.focus(),
+      );
+  };
+
+  const closeDrawer = () => {
+    if (narrow) setSidebarOpen(false);
+  };
 
   if (connection === 'unauthorized') return <Unauthorized />;
 
   return (
-    <div className="app">
-      <aside className="sidebar">
+    <div className={`app${sidebar.open ? '' : ' sidebar-closed'}${narrow ? ' narrow' : ''}`}>
+      <a className="skip-link" href="#river">
+        Skip to the river
+      </a>
+      {narrow && sidebar.open && (
+        // The drawer's backdrop: a click beside the drawer closes it (Escape does too, below).
+        // biome-ignore lint/a11y/noStaticElementInteractions: a pointer convenience; the toggle button and Escape are the accessible ways.
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above.
+        <div className="sidebar-backdrop" onClick={() => setSidebarOpen(false)} />
+      )}
+      <aside
+        id="sidebar"
+        className="sidebar"
+        aria-label="Feeds and folders"
+        onKeyDown={(e) => {
+          if (!narrow || e.key !== 'Escape' || e.defaultPrevented) return;
+          // Closing the drawer by key puts focus back on the button that opened it.
+          setSidebarOpen(false);
+          document.querySelector<HTMLElement>('[data-testid="sidebar-toggle"]')?.focus();
+        }}
+      >
         <div className="brand">
           <FeedIcon size={20} />
           <span>Tidings</span>
         </div>
         <AddFeedForm focus={noFeeds} />
         <MyPostsLink />
-        <FeedList />
+        <FeedList onOpen={closeDrawer} />
+        <SavedSearches onRun={closeDrawer} />
         <OpmlButtons />
       </aside>
       <main className="main">
         <header className="toolbar">
+          <SidebarToggle open={sidebar.open} onToggle={toggleSidebar} />
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
@@ -75,9 +123,11 @@ export function App() {
         ) : (
           <River key={riverKey} />
         )}
+        <PlayerBar />
       </main>
       <Composer />
       <Toasts />
+      <KeyboardShortcuts />
       <ShellRequests />
     </div>
   );

@@ -1,9 +1,28 @@
+import type { ImagePolicy } from '../../../src/app/api';
 import type { Enclosure } from '../../../src/feed/model';
 import { fileName, formatMegabytes, isWebUrl, mediaKind } from '../lib/format';
 import { PaperclipIcon } from './icons';
+import { RemoteImage } from './RemoteImage';
 
-/** Podcasts and attachments: a player for audio/video, a picture for images, always a link. */
-export function Enclosures({ enclosures }: { enclosures: Enclosure[] }) {
+/**
+ * Podcasts and attachments: audio goes to the one player bar (it keeps playing while you browse),
+ * video plays in place, images follow the privacy setting; always a link as well.
+ */
+export function Enclosures({
+  enclosures,
+  onPlay,
+  policy,
+  allowed,
+  playing,
+}: {
+  enclosures: Enclosure[];
+  /** Audio: put it in the player bar. Without it, audio plays in place. */
+  onPlay?: (enclosure: Enclosure) => void;
+  policy: ImagePolicy;
+  allowed: boolean;
+  /** The URL the player bar holds now. */
+  playing?: string | null;
+}) {
   const usable = enclosures.filter((e) => isWebUrl(e.url));
   if (usable.length === 0) return null;
   return (
@@ -14,21 +33,33 @@ export function Enclosures({ enclosures }: { enclosures: Enclosure[] }) {
         const isImage = enclosure.type?.toLowerCase().startsWith('image/') ?? false;
         return (
           <li key={enclosure.url} className="enclosure">
-            {kind === 'audio' && (
-              // biome-ignore lint/a11y/useMediaCaption: feeds do not ship captions for their enclosures.
-              <audio controls preload="none" src={enclosure.url} />
-            )}
+            {kind === 'audio' &&
+              (onPlay ? (
+                <button
+                  type="button"
+                  className="play-button"
+                  data-keep-unread
+                  data-testid="play-episode"
+                  aria-pressed={playing === enclosure.url}
+                  onClick={() => onPlay(enclosure)}
+                >
+                  {playing === enclosure.url ? 'In the player' : '▶ Play'}
+                </button>
+              ) : (
+                // biome-ignore lint/a11y/useMediaCaption: feeds do not ship captions for their enclosures.
+                <audio controls preload="none" src={enclosure.url} />
+              ))}
             {kind === 'video' && (
               // biome-ignore lint/a11y/useMediaCaption: feeds do not ship captions for their enclosures.
               <video controls preload="none" src={enclosure.url} />
             )}
             {isImage && (
-              <img
+              <RemoteImage
                 className="enclosure-image"
                 src={enclosure.url}
                 alt=""
-                loading="lazy"
-                referrerPolicy="no-referrer"
+                policy={policy}
+                allowed={allowed}
               />
             )}
             <a className="enclosure-link" href={enclosure.url} target="_blank" rel="noopener noreferrer">

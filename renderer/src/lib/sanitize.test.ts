@@ -37,8 +37,12 @@ describe('SANITIZE_CONFIG', () => {
     ['JaVaScRiPt:alert(1)', false],
     ['vbscript:x', false],
     ['data:text/html,<script>', false],
-    ['/relative/path', false],
     ['file:///etc/passwd', false],
+    ['blob:https://example.com/x', false],
+    // Values without a scheme are plain attribute values, not URLs: kept.
+    ['1', true],
+    ['100%', true],
+    ['left', true],
   ];
   for (const [uri, allowed] of uris) {
     it(`URI ${uri} ${allowed ? 'allowed' : 'refused'}`, () => {

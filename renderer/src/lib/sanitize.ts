@@ -7,6 +7,10 @@
  * they do not point at Tidings itself.
  */
 import DOMPurify, { type Config } from 'dompurify';
+import type { ImagePolicy } from '../../../src/app/api';
+import { DEFAULT_IMAGE_POLICY, decideImage } from './image-policy';
+import { linkifyPieces } from './linkify';
+import { neutralizeHandlers } from './neutralize-handlers';
 
 export const FORBIDDEN_TAGS = [
   'script',
@@ -54,10 +58,26 @@ export const SANITIZE_CONFIG = {
   FORBID_ATTR: [...FORBIDDEN_ATTRIBUTES],
   ALLOW_DATA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
-  // After resolution every useful URL is absolute; data: images are allowed separately by DOMPurify.
-  ALLOWED_URI_REGEXP: /^(?:https?|mailto|tel):/i,
+  // DOMPurify checks every attribute that is not "URI-safe" against this, not only URLs: a value
+  // with a scheme must be http(s)/mailto/tel; a value without one (width="1", colspan="2") is a
+  // plain value. (An anchored scheme-only pattern dropped width/height, so 1x1 pixels went
+  // unrecognised.) href/src/poster/cite are resolved to absolute URLs before this check runs.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
   RETURN_TRUSTED_TYPE: false,
+  // The inert document's body comes back, so images, links and the leading picture are settled
+  // there (nothing loads in an inert document) before the string reaches the page.
+  RETURN_DOM: true,
 } satisfies Config;
+
+export interface SanitizeOptions {
+  /** Remote images: load, block trackers (default), or click to load. */
+  images?: ImagePolicy;
+  /** The feed is on the images allow list (loads even under clickToLoad). */
+  allowImages?: boolean;
+}
+
+/** Set on images held back under clickToLoad; SafeHtml loads them on click or Enter. */
+export const HELD_IMAGE_ATTR = 'data-held-src';
 
 /** Absolute form of a URL found in feed HTML, or null when it cannot be made absolute. */
 export function resolveUrl(raw: string, base: string | null): string | null {
@@ -115,14 +135,131 @@ function getPurifier(): Purifier | null {
  * Safe HTML for `dangerouslySetInnerHTML`. Where DOMPurify cannot run (no DOM), it fails closed:
  * the input comes back escaped, as text.
  */
-export function sanitizeHtml(html: string, baseUrl: string | null): string {
+/**
+ * The last answers, by input: a virtualised river mounts the same items again and again as it
+ * scrolls back and forth, and each sanitising parses the HTML afresh. Bounded, oldest out first.
+ */
+const CACHE_SIZE = 400;
+const cache = new Map<string, string>();
+
+export function sanitizeHtml(html: string, baseUrl: string | null, options: SanitizeOptions = {}): string {
   const instance = getPurifier();
   if (!instance) return escapeHtml(html);
+  const key = `${options.images ?? ''}|${options.allowImages ? 1 : 0}|${baseUrl ?? ''}|${html}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    // Most recently used goes to the end.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const clean = sanitizeFresh(instance, html, baseUrl, options);
+  cache.set(key, clean);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return clean;
+}
+
+function sanitizeFresh(
+  instance: Purifier,
+  html: string,
+  baseUrl: string | null,
+  options: SanitizeOptions,
+): string {
   currentBase = baseUrl;
   try {
-    return instance.sanitize(html, SANITIZE_CONFIG) as string;
+    const body = instance.sanitize(neutralizeHandlers(html), SANITIZE_CONFIG) as unknown as HTMLElement;
+    settleImages(body, options);
+    linkifyText(body);
+    markLeadImage(body);
+    return body.innerHTML;
   } finally {
     currentBase = null;
+  }
+}
+
+/** Trackers go, held images wait for a click (their address kept aside), the rest load lazily. */
+function settleImages(root: HTMLElement, options: SanitizeOptions): void {
+  const policy = options.images ?? DEFAULT_IMAGE_POLICY;
+  for (const img of [...root.querySelectorAll('img')]) {
+    const src = img.getAttribute('src') ?? '';
+    if (!src) {
+      img.remove();
+      continue;
+    }
+    const decision = decideImage(
+      policy,
+      options.allowImages ?? false,
+      src,
+      img.getAttribute('width'),
+      img.getAttribute('height'),
+    );
+    // Feeds rarely say what a picture shows; without alt a screen reader reads out its address.
+    if (!img.hasAttribute('alt')) img.setAttribute('alt', '');
+    if (decision === 'block') img.remove();
+    else if (decision === 'ask') {
+      let host = '';
+      try {
+        host = new URL(src).hostname;
+      } catch {
+        // An unparseable address still waits for a click; the label just has no host.
+      }
+      const alt = img.getAttribute('alt')?.trim();
+      img.removeAttribute('src');
+      img.setAttribute(HELD_IMAGE_ATTR, src);
+      img.setAttribute('role', 'button');
+      img.setAttribute('tabindex', '0');
+      img.setAttribute('alt', `${alt ? `${alt}: ` : ''}image${host ? ` from ${host}` : ''}, click to load`);
+    }
+  }
+}
+
+/** Plain-text URLs become links (never inside an existing link, or in code). */
+function linkifyText(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node as Text;
+    if (!/https?:\/\/|www\./i.test(text.data)) continue;
+    if (text.parentElement?.closest('a, pre, code')) continue;
+    texts.push(text);
+  }
+  for (const text of texts) {
+    const pieces = linkifyPieces(text.data);
+    if (pieces.length === 1 && !('url' in pieces[0]!)) continue;
+    const fragment = doc.createDocumentFragment();
+    for (const piece of pieces) {
+      if ('url' in piece) {
+        const a = doc.createElement('a');
+        a.setAttribute('href', piece.url);
+        a.setAttribute('target', '_blank');
+        a.setAttribute('rel', 'noopener noreferrer');
+        a.textContent = piece.text;
+        fragment.append(a);
+      } else fragment.append(piece.text);
+    }
+    text.replaceWith(fragment);
+  }
+}
+
+/**
+ * An item whose text starts with a picture (many blogs, every Instagram-style feed) showed only
+ * the picture when folded: the first image before any text is marked so the stylesheet floats it
+ * beside the text instead.
+ */
+function markLeadImage(root: HTMLElement): void {
+  const walker = root.ownerDocument.createTreeWalker(root, 1 | 4 /* elements and text */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === 3) {
+      if ((node as Text).data.trim()) return;
+      continue;
+    }
+    const el = node as Element;
+    if (el.tagName === 'IMG') {
+      el.setAttribute('data-lead', '');
+      return;
+    }
+    if (el.tagName === 'VIDEO' || el.tagName === 'AUDIO' || el.tagName === 'TABLE') return;
   }
 }
 

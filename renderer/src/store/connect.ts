@@ -18,6 +18,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
 
   function resync(): void {
     void actions().loadFeeds();
+    void actions().loadFolders();
+    void actions().loadFilters();
     void actions().refreshHead();
     void loadProgress();
     // Posts load when "My posts" first opens; after that they follow the events like the rest.
@@ -31,6 +33,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
       void actions().loadFeeds();
       void actions().refreshHead();
     }),
+    client.on('folders.changed', () => void actions().loadFolders()),
+    client.on('filters.changed', () => void actions().loadFilters()),
     client.on('notice', (notice) => actions().pushNotice(notice)),
     client.on('progress', (progress) => actions().setProgress(progress)),
     client.on('post.changed', (post) => actions().upsertPost(post)),
@@ -51,8 +55,11 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
 
   actions().setConnection(client.connection());
   if (client.connection() !== 'unauthorized') {
-    void actions().loadFeeds();
+    // The river first: its answer then usually renders before the feed tree's (bench:river).
     void actions().loadRiver();
+    void actions().loadFeeds();
+    void actions().loadFolders();
+    void actions().loadFilters();
     void loadProgress();
   }
   return () => {

@@ -15,3 +15,10 @@ export function useApp<T>(selector: (state: AppState) => T): T {
   if (!store) throw new Error('useApp outside StoreProvider');
   return useStore(store, selector);
 }
+
+/** The store itself, for handlers that read state when an event comes (the keyboard), not on render. */
+export function useAppStore(): AppStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStore outside StoreProvider');
+  return store;
+}

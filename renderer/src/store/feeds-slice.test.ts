@@ -21,6 +21,13 @@ const view = (id: number, delivery: string): FeedView => ({
   dueReason: null,
   delivery,
   hasCredentials: false,
+  folderId: null,
+  folderPath: null,
+  notify: false,
+  intervalMin: null,
+  favicon: null,
+  titleIsCustom: false,
+  loadImages: false,
 });
 
 function deferred<T>() {
@@ -52,6 +59,18 @@ describe('feeds slice', () => {
       'real-time via cloud.example (renews in 23 h)',
       'polled',
     ]);
+  });
+
+  it('keeps the object of a row that did not change, so memoised rows skip it', async () => {
+    let answer = [view(1, 'polled'), view(2, 'polled')];
+    const store = createAppStore(apiWith({ listFeeds: async () => answer }));
+    await store.getState().loadFeeds();
+    const [first, second] = store.getState().feeds;
+    answer = [view(1, 'polled'), { ...view(2, 'polled'), unread: 3 }];
+    await store.getState().loadFeeds();
+    expect(store.getState().feeds[0]).toBe(first);
+    expect(store.getState().feeds[1]).not.toBe(second);
+    expect(store.getState().feeds[1]!.unread).toBe(3);
   });
 
   it('takes the listFeeds answer when no event came in between', async () => {

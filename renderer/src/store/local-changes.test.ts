@@ -8,6 +8,7 @@ function group(...items: [number, boolean][]): RiverGroup {
     feedTitle: 'f',
     feedLink: null,
     updatedAt: 't',
+    moreInGroup: 0,
     items: items.map(
       ([id, read]): RiverItem => ({
         id,
@@ -23,6 +24,12 @@ function group(...items: [number, boolean][]): RiverGroup {
         authors: [],
         categories: [],
         enclosures: [],
+        updated: null,
+        date: null,
+        children: [],
+        media: [],
+        podcast: null,
+        mutedBy: null,
       }),
     ),
   };

@@ -17,6 +17,12 @@ function item(id: number, feedId: number, read = false): RiverItem {
     authors: [],
     categories: [],
     enclosures: [],
+    updated: null,
+    date: null,
+    children: [],
+    media: [],
+    podcast: null,
+    mutedBy: null,
   };
 }
 
@@ -27,6 +33,7 @@ function g(feedId: number, updatedAt: string, ...ids: number[]): RiverGroup {
     feedTitle: `feed ${feedId}`,
     feedLink: null,
     updatedAt,
+    moreInGroup: 0,
     items: ids.map((id) => item(id, feedId)),
   };
 }

@@ -1,14 +1,39 @@
-import type { RiverGroup, RiverItem, RiverPage, RiverQuery, TidingsApi } from '../../../src/app/api';
+import type {
+  FeedView,
+  ImagePolicy,
+  RiverGroup,
+  RiverItem,
+  RiverPage,
+  RiverQuery,
+  TidingsApi,
+} from '../../../src/app/api';
+import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
 import { LocalChanges } from './local-changes';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
-import type { SliceCreator } from './types';
+import type { AppState, SliceCreator } from './types';
 
 export type RiverShow = 'all' | 'unread' | 'starred';
+/** The river (River5 groups), a compact title-only list, or a list beside a reading pane. */
+export type RiverView = 'river' | 'compact' | 'pane';
+export type RiverSort = 'newest' | 'oldest';
+
+/** An episode in the player bar (features/player): enough to show it and resume it. */
+export interface Episode {
+  url: string;
+  type: string | null;
+  title: string;
+  feedTitle: string;
+  itemId: number;
+  image: string | null;
+}
 
 export interface RiverFilter {
   feedId: number | null;
+  /** A folder's river (its feeds and subfolders'); the sidebar sets one of feedId/folderId, never both. */
+  folderId: number | null;
   show: RiverShow;
+  sort: RiverSort;
 }
 
 export interface RiverSlice {
@@ -28,6 +53,68 @@ export interface RiverSlice {
   /** Marks every item of a feed read (the river's side of the feed list's "mark all read"). */
   markFeedRead(feedId: number): Promise<boolean>;
   forgetFeed(feedId: number): void;
+
+  /** The item the keys act on (j/k, m, s, o); kept by id, so it stays put when items arrive. */
+  selectedItemId: number | null;
+  selectItem(itemId: number | null): void;
+  /**
+   * j/k: the next (1) or previous (-1) item of the loaded river, loading the next page at the end;
+   * the item reached is marked read, as reading it with the keys means reading it.
+   */
+  selectNext(delta: 1 | -1): Promise<number | null>;
+  /** Bumped when the keys moved the selection: the river scrolls it into view (a click does not). */
+  revealSeq: number;
+  view: RiverView;
+  setView(view: RiverView): void;
+  /** Remote images in items (Settings.images), read when the river loads. */
+  imagePolicy: ImagePolicy;
+  setImagePolicy(policy: ImagePolicy): void;
+  /** "N more from this feed": loads every item of that fetch into its group. */
+  expandGroup(group: RiverGroup): Promise<void>;
+  /** Shift+A: the feed, folder, or everything, as the river shows it. */
+  markViewRead(): Promise<void>;
+  /** Undo a mute filter on one item. */
+  unmuteItem(itemId: number): Promise<void>;
+  nowPlaying: Episode | null;
+  play(episode: Episode | null): void;
+}
+
+const feedIndexes = new WeakMap<readonly FeedView[], Map<number, FeedView>>();
+
+/**
+ * A feed by id from the feeds array, indexed once per array (the store replaces the array on
+ * change): item cards look their feed up on every store update, and 1,000 feeds x 40 cards of
+ * Array.find showed in bench:river.
+ */
+export function feedById(feeds: readonly FeedView[], id: number): FeedView | undefined {
+  let index = feedIndexes.get(feeds);
+  if (!index) {
+    index = new Map(feeds.map((f) => [f.id, f]));
+    feedIndexes.set(feeds, index);
+  }
+  return index.get(id);
+}
+
+/** Show at most this many items of one feed's fetch in a group; the rest are "N more". */
+export const GROUP_CAP = 10;
+const VIEW_KEY = 'tidings.river.view';
+const SORT_KEY = 'tidings.river.sort';
+
+function stored<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+  try {
+    const value = globalThis.localStorage?.getItem(key);
+    return allowed.includes(value as T) ? (value as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function remember(key: string, value: string): void {
+  try {
+    globalThis.localStorage?.setItem(key, value);
+  } catch {
+    // Private windows may refuse storage: the choice then lasts for this session only.
+  }
 }
 
 export const RIVER_PAGE_SIZE = 30;
@@ -41,25 +128,36 @@ export const createRiverSlice =
     let generation = 0;
     let headInFlight = false;
     let headAgain = false;
+    // 'river.changed' during a full load: that load's request may have left before the news.
+    let headAfterLoad = false;
     let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
 
     function query(cursor: string | null = null): RiverQuery {
-      const { feedId, show } = get().filter;
+      const { feedId, folderId, show, sort } = get().filter;
       return {
         cursor,
         limit: RIVER_PAGE_SIZE,
         feedId,
+        folderId,
+        sort,
+        groupCap: GROUP_CAP,
         unreadOnly: show === 'unread',
         starredOnly: show === 'starred',
       };
     }
 
     /** Applies an item change to the river and to search results alike. */
-    function patchItems(matches: (item: RiverItem) => boolean, change: (item: RiverItem) => RiverItem): void {
+    function patchItems(
+      matches: (item: RiverItem) => boolean,
+      change: (item: RiverItem) => RiverItem,
+      also?: (state: AppState) => Partial<AppState>,
+    ): void {
+      // One store update per change: every subscribed selector runs on each (1,000 feed rows).
       set((state) => ({
         groups: updateWhere(state.groups, matches, change),
         searchResults: state.searchResults?.map((item) => (matches(item) ? change(item) : item)) ?? null,
+        ...also?.(state),
       }));
     }
 
@@ -69,9 +167,10 @@ export const createRiverSlice =
       change: (item: RiverItem) => RiverItem,
       undo: (item: RiverItem) => RiverItem,
       command: () => Promise<void>,
+      also?: (state: AppState) => Partial<AppState>,
     ): Promise<boolean> {
       const entry = local.begin({ matches, change });
-      patchItems(matches, change);
+      patchItems(matches, change, also);
       try {
         await command();
         local.settle(entry);
@@ -95,6 +194,47 @@ export const createRiverSlice =
       }
     }
 
+    async function loadImagePolicy(): Promise<void> {
+      try {
+        const settings = await api.getSettings();
+        set({ imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY });
+      } catch {
+        // Keep the policy we have (the default blocks trackers): a failed read loosens nothing.
+      }
+    }
+
+    /**
+     * Marks items read or unread, at once and in one store update with `also` (the keys'
+     * selection); back if the core refuses. The feeds' counts come from the core: it answers a
+     * read with a 'feed.status' event per feed touched. (Patching them here as well rebuilt the
+     * sidebar's tree twice per j: bench:river.)
+     */
+    async function markReadWith(
+      itemIds: number[],
+      read: boolean,
+      also?: (state: AppState) => Partial<AppState>,
+    ): Promise<void> {
+      const ids = new Set(itemIds);
+      const { groups, searchResults } = get();
+      const needed = [...ids].filter((id) => {
+        const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
+        return item !== undefined && item.read !== read;
+      });
+      if (needed.length === 0) {
+        if (also) set(also);
+        return;
+      }
+      await changeItems(
+        (item) => ids.has(item.id),
+        (item) => (item.read === read ? item : { ...item, read }),
+        (item) => (item.read === !read ? item : { ...item, read: !read }),
+        () => api.markRead(needed, read),
+        also,
+      );
+      // Folder totals and anything the events missed follow, once per burst of reading.
+      refreshCountsSoon();
+    }
+
     /** Unread counts live in the core; after reading, ask for them again (once per burst). */
     function refreshCountsSoon(): void {
       if (feedsTimer) clearTimeout(feedsTimer);
@@ -105,7 +245,17 @@ export const createRiverSlice =
     }
 
     return {
-      filter: { feedId: null, show: 'all' },
+      filter: {
+        feedId: null,
+        folderId: null,
+        show: 'all',
+        sort: stored<RiverSort>(SORT_KEY, ['newest', 'oldest'], 'newest'),
+      },
+      selectedItemId: null,
+      revealSeq: 0,
+      view: stored<RiverView>(VIEW_KEY, ['river', 'compact', 'pane'], 'river'),
+      imagePolicy: DEFAULT_IMAGE_POLICY,
+      nowPlaying: null,
       groups: [],
       nextCursor: null,
       riverStatus: 'loading',
@@ -114,18 +264,31 @@ export const createRiverSlice =
       setFilter(patch) {
         const filter = { ...get().filter, ...patch };
         const current = get().filter;
-        if (filter.feedId === current.feedId && filter.show === current.show) return;
-        set({ filter });
+        if (
+          filter.feedId === current.feedId &&
+          filter.folderId === current.folderId &&
+          filter.show === current.show &&
+          filter.sort === current.sort
+        )
+          return;
+        if (filter.sort !== current.sort) remember(SORT_KEY, filter.sort);
+        set({ filter, selectedItemId: null });
         void get().loadRiver();
       },
 
       async loadRiver() {
         const mine = ++generation;
+        headAfterLoad = false;
         set({ riverStatus: 'loading', groups: [], nextCursor: null, loadingMore: false });
+        void loadImagePolicy();
         try {
           const page = await fetchPage(null);
           if (mine !== generation) return;
           set({ ...mergeHead({ groups: [], nextCursor: null }, page), riverStatus: 'ready' });
+          if (headAfterLoad) {
+            headAfterLoad = false;
+            void get().refreshHead();
+          }
         } catch (err) {
           if (mine !== generation) return;
           set({ riverStatus: 'error' });
@@ -150,8 +313,17 @@ export const createRiverSlice =
       },
 
       async refreshHead() {
-        // A full load in flight will bring the news anyway.
+        // A full load in flight may have asked before the news was stored: ask again after it.
+        if (get().riverStatus === 'loading') {
+          headAfterLoad = true;
+          return;
+        }
         if (get().riverStatus !== 'ready') return;
+        // Oldest first, news belongs at the far end: it comes with "Load more", not over the top.
+        if (get().filter.sort === 'oldest') {
+          if (get().nextCursor === null) void get().loadMore();
+          return;
+        }
         if (headInFlight) {
           headAgain = true;
           return;
@@ -181,21 +353,28 @@ export const createRiverSlice =
         }
       },
 
-      async markRead(itemIds, read) {
-        const ids = new Set(itemIds);
-        const { groups, searchResults } = get();
-        const needed = [...ids].filter((id) => {
-          const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
-          return item !== undefined && item.read !== read;
-        });
-        if (needed.length === 0) return;
-        const ok = await changeItems(
-          (item) => ids.has(item.id),
-          (item) => (item.read === read ? item : { ...item, read }),
-          (item) => (item.read === !read ? item : { ...item, read: !read }),
-          () => api.markRead(needed, read),
-        );
-        if (ok) refreshCountsSoon();
+      markRead(itemIds, read) {
+        return markReadWith(itemIds, read);
+      },
+
+      async selectNext(delta) {
+        // Search results, while shown, are what the keys walk; otherwise the river.
+        const results = get().searchResults;
+        let items = results ?? get().groups.flatMap((g) => g.items);
+        const at = items.findIndex((i) => i.id === get().selectedItemId);
+        let index = at < 0 ? (delta > 0 ? 0 : items.length - 1) : at + delta;
+        if (!results && index >= items.length && get().nextCursor) {
+          await get().loadMore();
+          items = get().groups.flatMap((g) => g.items);
+        }
+        index = Math.max(0, Math.min(items.length - 1, index));
+        const next = items[index];
+        if (!next) return null;
+        const select = (state: AppState) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 });
+        // Selecting and reading in one store update.
+        if (!next.read) void markReadWith([next.id], true, select);
+        else set(select);
+        return next.id;
       },
 
       async toggleStar(itemId) {
@@ -218,6 +397,81 @@ export const createRiverSlice =
           (item) => item,
           () => api.markFeedRead(feedId),
         );
+      },
+
+      selectItem(itemId) {
+        if (get().selectedItemId !== itemId) set({ selectedItemId: itemId });
+      },
+
+      setView(view) {
+        remember(VIEW_KEY, view);
+        set({ view });
+      },
+
+      setImagePolicy(imagePolicy) {
+        set({ imagePolicy });
+      },
+
+      async expandGroup(group) {
+        if (group.moreInGroup <= 0) return;
+        try {
+          const page = await api.river({
+            batch: { feedId: group.feedId, updatedAt: group.updatedAt },
+            limit: group.items.length + group.moreInGroup,
+            unreadOnly: get().filter.show === 'unread',
+            starredOnly: get().filter.show === 'starred',
+            sort: get().filter.sort,
+          });
+          const items = page.groups.flatMap((g) => g.items);
+          if (items.length === 0) return;
+          const known = new Set(group.items.map((i) => i.id));
+          set((state) => ({
+            groups: state.groups.map((g) =>
+              g === group || (g.feedId === group.feedId && g.updatedAt === group.updatedAt)
+                ? { ...g, items: [...g.items, ...items.filter((i) => !known.has(i.id))], moreInGroup: 0 }
+                : g,
+            ),
+          }));
+        } catch (err) {
+          reportError(get, err, 'Could not load the rest of that update');
+        }
+      },
+
+      async markViewRead() {
+        const { feedId, folderId, show } = get().filter;
+        let ok: boolean;
+        if (show === 'starred') {
+          // Starred is not a place of its own in the core: mark what is on screen.
+          const ids = get().groups.flatMap((g) => g.items.filter((i) => !i.read).map((i) => i.id));
+          await get().markRead(ids, true);
+          return;
+        }
+        if (feedId !== null) ok = await get().markFeedRead(feedId);
+        else {
+          // Everything loaded is in this view; what is not loaded yet comes from the core read.
+          const shown = new Set(get().groups.flatMap((g) => g.items.map((i) => i.id)));
+          ok = await changeItems(
+            (item) => shown.has(item.id),
+            (item) => (item.read ? item : { ...item, read: true }),
+            (item) => item,
+            () => (folderId === null ? api.markAllRead() : api.markFolderRead(folderId)),
+          );
+        }
+        if (ok) refreshCountsSoon();
+      },
+
+      async unmuteItem(itemId) {
+        await changeItems(
+          (i) => i.id === itemId,
+          (i) => (i.mutedBy === null ? i : { ...i, mutedBy: null }),
+          (i) => i,
+          () => api.unmuteItem(itemId),
+        );
+        refreshCountsSoon();
+      },
+
+      play(nowPlaying) {
+        set({ nowPlaying });
       },
 
       forgetFeed(feedId) {

@@ -5,6 +5,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { TidingsApi } from '../../../src/app/api';
 import { createFeedsSlice } from './feeds-slice';
+import { createFiltersSlice } from './filters-slice';
+import { createFoldersSlice } from './folders-slice';
 import { createPostsSlice } from './posts-slice';
 import { createRiverSlice } from './river-slice';
 import { createSearchSlice } from './search-slice';
@@ -14,6 +16,8 @@ import { createUiSlice } from './ui-slice';
 export function createAppStore(api: TidingsApi) {
   return createStore<AppState>()((...a) => ({
     ...createFeedsSlice(api)(...a),
+    ...createFoldersSlice(api)(...a),
+    ...createFiltersSlice(api)(...a),
     ...createRiverSlice(api)(...a),
     ...createSearchSlice(api)(...a),
     ...createUiSlice()(...a),

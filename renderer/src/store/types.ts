@@ -1,11 +1,19 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { FeedsSlice } from './feeds-slice';
+import type { FiltersSlice } from './filters-slice';
+import type { FoldersSlice } from './folders-slice';
 import type { PostsSlice } from './posts-slice';
 import type { RiverSlice } from './river-slice';
 import type { SearchSlice } from './search-slice';
 import type { UiSlice } from './ui-slice';
 
 /** The whole renderer state: a mirror of what the core says, plus purely visual state. */
-export type AppState = FeedsSlice & RiverSlice & SearchSlice & UiSlice & PostsSlice;
+export type AppState = FeedsSlice &
+  FoldersSlice &
+  FiltersSlice &
+  RiverSlice &
+  SearchSlice &
+  UiSlice &
+  PostsSlice;
 
 export type SliceCreator<T> = StateCreator<AppState, [], [], T>;

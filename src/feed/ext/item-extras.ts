@@ -4,7 +4,7 @@
  * fallbacks in one place, so every format ranks them the same way.
  */
 import { parseDate } from '../dates.ts';
-import type { Category, Enclosure, Item } from '../model.ts';
+import type { Category, Enclosure, Item, ItemPodcast } from '../model.ts';
 import { newMedia } from '../model-new.ts';
 import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
@@ -32,6 +32,9 @@ export interface ItemExtras {
   itunesAuthor: string | null;
   itunesSummary: string | null;
   itunesImage: string | null;
+  itunesEpisode: string | null;
+  itunesSeason: string | null;
+  itunesDuration: string | null;
   outlines: Item[];
 }
 
@@ -51,6 +54,9 @@ export function newItemExtras(): ItemExtras {
     itunesAuthor: null,
     itunesSummary: null,
     itunesImage: null,
+    itunesEpisode: null,
+    itunesSeason: null,
+    itunesDuration: null,
     outlines: [],
   };
 }
@@ -109,6 +115,15 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
     case 'itunes:image':
       x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
       return true;
+    case 'itunes:episode':
+      x.itunesEpisode ??= text(el);
+      return true;
+    case 'itunes:season':
+      x.itunesSeason ??= text(el);
+      return true;
+    case 'itunes:duration':
+      x.itunesDuration ??= text(el);
+      return true;
     case 'itunes:category':
       readItunesCategories(el, x.subjects);
       return true;
@@ -154,6 +169,28 @@ export function applyItemExtras(item: Item, x: ItemExtras): void {
     item.media.push(m);
   }
   item.children.push(...x.outlines);
+  const podcast: ItemPodcast = {
+    image: x.itunesImage,
+    episode: positiveInt(x.itunesEpisode),
+    season: positiveInt(x.itunesSeason),
+    durationSec: parseDuration(x.itunesDuration),
+  };
+  if (Object.values(podcast).some((v) => v !== null)) item.podcast = podcast;
+}
+
+function positiveInt(s: string | null): number | null {
+  if (s === null || !/^\s*\d{1,9}\s*$/.test(s)) return null;
+  return Number.parseInt(s, 10);
+}
+
+/** itunes:duration: "HH:MM:SS", "MM:SS" or seconds (fractions dropped); null when unreadable. */
+export function parseDuration(s: string | null): number | null {
+  const t = s?.trim();
+  if (!t || !/^\d{1,9}(\.\d+)?$|^\d{1,4}(:\d{1,2}){1,2}(\.\d+)?$/.test(t)) return null;
+  const parts = t.split(':').map((p) => Number.parseFloat(p));
+  let sec = 0;
+  for (const p of parts) sec = sec * 60 + p;
+  return Math.floor(sec);
 }
 
 /** Adds an enclosure unless one with the same URL is already there. */

@@ -1,48 +1,397 @@
-import { useMemo } from 'react';
-import { groupFeedsByFolder, totalUnread } from '../../lib/group-feeds';
+/**
+ * The sidebar's feed tree (ARIA tree pattern): "All", nested folders with unread totals, then
+ * unfiled feeds. One Tab stop (a roving tabindex): arrows move, Right/Left open and close folders,
+ * Enter or Space opens the row as the river, F2 renames, the context-menu key or Shift+F10 opens
+ * the row's actions. Feeds and folders can be dragged onto a folder (or onto "All" to unfile).
+ * Rows are flat siblings carrying aria-level, so a row's name is its own text (never its children's).
+ */
+import {
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useApp } from '../../store/context';
+import { type DropTarget, readDrag } from './drag';
 import { FeedRow } from './FeedRow';
+import { FeedSettingsDialog } from './FeedSettingsDialog';
+import { FolderDialog, type FolderDialogMode } from './FolderDialog';
+import { FolderRow } from './FolderRow';
+import {
+  ALL_KEY,
+  buildTree,
+  feedKey,
+  feedRanks,
+  folderKey,
+  orderKey,
+  type TreeRow,
+  visibleRows,
+} from './feed-tree';
+import type { RowActions } from './tree-item';
+import { useStoredState } from './use-stored-state';
 
-/** "All", then feeds by folder. Rows are memoised: a 'feed.status' event re-renders one row. */
-export function FeedList() {
+export type RowCommand = 'menu' | 'rename' | 'delete';
+
+/** Rows rendered at once, then per slice (see `shown`). */
+const FIRST_ROWS = 60;
+const MORE_ROWS = 120;
+
+/** `onOpen`: a row was opened as the river (the app closes the narrow window's drawer). */
+export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const feeds = useApp((s) => s.feeds);
-  const selectedId = useApp((s) => s.filter.feedId);
+  const folders = useApp((s) => s.folders);
+  const filter = useApp((s) => s.filter);
   const setFilter = useApp((s) => s.setFilter);
-  const folders = useMemo(() => groupFeedsByFolder(feeds), [feeds]);
-  const unread = useMemo(() => totalUnread(feeds), [feeds]);
+  const setPage = useApp((s) => s.setPage);
+  const clearSearch = useApp((s) => s.clearSearch);
+  const updateFeed = useApp((s) => s.updateFeed);
+  const moveFolder = useApp((s) => s.moveFolder);
+  const pushNotice = useApp((s) => s.pushNotice);
+  const imagesOnClick = useApp((s) => s.imagePolicy === 'clickToLoad');
+  const [collapsedList, setCollapsedList] = useStoredState<number[]>('tidings.collapsedFolders', []);
+  const [hideRead, setHideRead] = useStoredState<boolean>('tidings.hideReadFeeds', false);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const [command, setCommand] = useState<{ key: string; command: RowCommand } | null>(null);
+  const [feedDialog, setFeedDialog] = useState<{ feedId: number; focus: 'title' | 'folder' } | null>(null);
+  const [folderDialog, setFolderDialog] = useState<FolderDialogMode | null>(null);
+  const [dropKey, setDropKey] = useState<string | null>(null);
+  const treeRef = useRef<HTMLUListElement>(null);
+
+  const collapsed = useMemo(() => new Set(collapsedList), [collapsedList]);
+  // The A-Z order is sorted again only when an id or a title changed, not on every count change.
+  const order = orderKey(feeds);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `order` stands for what the ranks depend on.
+  const ranks = useMemo(() => feedRanks(feeds), [order]);
+  const tree = useMemo(
+    () => buildTree(folders, feeds, { hideRead, keepFeedId: filter.feedId, ranks }),
+    [folders, feeds, hideRead, filter.feedId, ranks],
+  );
+  const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
+
+  // A long list comes in by slices: the first rows at once, the rest between frames, so a thousand
+  // feeds do not hold back the river's first paint (bench:river: ~600 ms of rendering rows).
+  const [shown, setShown] = useState(FIRST_ROWS);
+  useEffect(() => {
+    if (shown >= rows.length) return;
+    const timer = setTimeout(() => setShown((n) => n + MORE_ROWS), 16);
+    return () => clearTimeout(timer);
+  }, [shown, rows.length]);
+  const totalUnread = useMemo(() => feeds.reduce((n, f) => n + f.unread, 0), [feeds]);
+
+  const selectedKey =
+    filter.feedId !== null
+      ? feedKey(filter.feedId)
+      : filter.folderId !== null
+        ? folderKey(filter.folderId)
+        : ALL_KEY;
+  const has = (key: string | null) => key !== null && rows.some((r) => r.key === key);
+  // The one row reachable by Tab: the last one the keys reached, else the selected one, else All.
+  const tabKey = has(activeKey) ? (activeKey as string) : has(selectedKey) ? selectedKey : ALL_KEY;
+
+  function open(key: string) {
+    onOpen?.();
+    clearSearch();
+    setPage('river');
+    if (key === ALL_KEY) setFilter({ feedId: null, folderId: null });
+    else if (key.startsWith('feed:')) setFilter({ feedId: Number(key.slice(5)), folderId: null });
+    else setFilter({ feedId: null, folderId: Number(key.slice(7)) });
+  }
+
+  function setCollapsed(folderId: number, closed: boolean) {
+    const next = new Set(collapsed);
+    if (closed) next.add(folderId);
+    else next.delete(folderId);
+    setCollapsedList([...next]);
+  }
+
+  function focusRow(key: string) {
+    setActiveKey(key);
+    const row = treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`);
+    if (row) {
+      row.focus();
+      return;
+    }
+    // Not rendered yet (a long list still coming in): render all, then focus.
+    setShown(Number.POSITIVE_INFINITY);
+    requestAnimationFrame(() => treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)?.focus());
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
+    // Keys typed into a rename field, or inside a row's menu, are theirs.
+    const target = event.target as HTMLElement;
+    if (target.getAttribute('role') !== 'treeitem') return;
+    const key = target.dataset.key ?? ALL_KEY;
+    const index = rows.findIndex((r) => r.key === key);
+    const row = rows[index];
+    if (!row) return;
+    const node = row.node;
+    const handled = () => {
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    switch (event.key) {
+      case 'ArrowDown':
+        handled();
+        if (index + 1 < rows.length) focusRow(rows[index + 1]!.key);
+        return;
+      case 'ArrowUp':
+        handled();
+        if (index > 0) focusRow(rows[index - 1]!.key);
+        return;
+      case 'Home':
+        handled();
+        focusRow(rows[0]!.key);
+        return;
+      case 'End':
+        handled();
+        focusRow(rows[rows.length - 1]!.key);
+        return;
+      case 'ArrowRight':
+        handled();
+        if (node?.kind === 'folder') {
+          if (collapsed.has(node.folder.id)) setCollapsed(node.folder.id, false);
+          else if (node.children[0]) focusRow(node.children[0].key);
+        }
+        return;
+      case 'ArrowLeft':
+        handled();
+        if (node?.kind === 'folder' && !collapsed.has(node.folder.id) && node.children.length > 0)
+          setCollapsed(node.folder.id, true);
+        else if (row.parentKey) focusRow(row.parentKey);
+        return;
+      case 'Enter':
+      case ' ':
+        handled();
+        open(key);
+        return;
+      case 'F2':
+        if (!node) return;
+        handled();
+        setCommand({ key, command: 'rename' });
+        return;
+      case 'Delete':
+        if (!node) return;
+        handled();
+        setCommand({ key, command: 'delete' });
+        return;
+      case 'ContextMenu':
+        handled();
+        if (node) setCommand({ key, command: 'menu' });
+        return;
+      case 'F10':
+        if (!event.shiftKey || !node) return;
+        handled();
+        setCommand({ key, command: 'menu' });
+        return;
+    }
+  }
+
+  function onClick(event: MouseEvent, key: string) {
+    // Clicks inside a folder's children belong to the child row.
+    if ((event.target as HTMLElement).closest('[role="treeitem"]') !== event.currentTarget) return;
+    if ((event.target as HTMLElement).closest('button, input, [role="menu"]')) return;
+    setActiveKey(key);
+    open(key);
+  }
+
+  function onContextMenu(event: MouseEvent, key: string) {
+    if ((event.target as HTMLElement).closest('[role="treeitem"]') !== event.currentTarget) return;
+    if (key === ALL_KEY) return;
+    event.preventDefault();
+    setActiveKey(key);
+    setCommand({ key, command: 'menu' });
+  }
+
+  // Drag a feed or a folder onto a folder (or onto All: out of every folder).
+  function dropProps(target: DropTarget, key: string) {
+    return {
+      onDragOver(event: DragEvent) {
+        const drag = readDrag(event);
+        if (!drag) return;
+        if (drag.kind === 'folder' && target.folderId === drag.id) return;
+        event.preventDefault();
+        event.stopPropagation();
+        event.dataTransfer.dropEffect = 'move';
+        if (dropKey !== key) setDropKey(key);
+      },
+      onDragLeave(event: DragEvent) {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null) && dropKey === key)
+          setDropKey(null);
+      },
+      async onDrop(event: DragEvent) {
+        const drag = readDrag(event);
+        setDropKey(null);
+        if (!drag) return;
+        event.preventDefault();
+        event.stopPropagation();
+        const result =
+          drag.kind === 'feed'
+            ? await updateFeed(drag.id, { folderId: target.folderId })
+            : await moveFolder(drag.id, target.folderId);
+        if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
+      },
+    };
+  }
+
+  /** After a dialog: focus goes back to the row it was about (the menu that opened it is gone). */
+  function refocus(key: string) {
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body) return;
+      focusRow(key);
+    });
+  }
+
+  const commandFor = (key: string) => (command?.key === key ? command.command : null);
+  const endCommand = () => {
+    const key = command?.key;
+    setCommand(null);
+    // Focus goes back to the row, unless something else took it (a rename field, a dialog).
+    if (key)
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (active && active !== document.body) return;
+        treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)?.focus();
+      });
+  };
+
+  // Rows get one stable `actions` object (it calls the latest handlers through a ref), so a memoised
+  // row re-renders only when its own feed or place changed: with a thousand feeds, one feed's
+  // status event repaints one row, not the whole list.
+  const latest = useRef({ onClick, onContextMenu, open, setCollapsed, endCommand, dropProps });
+  latest.current = { onClick, onContextMenu, open, setCollapsed, endCommand, dropProps };
+  const actions = useMemo<RowActions>(
+    () => ({
+      click: (event, key) => latest.current.onClick(event, key),
+      contextMenu: (event, key) => latest.current.onContextMenu(event, key),
+      focus: (key) => setActiveKey(key),
+      menu: (key) => setCommand({ key, command: 'menu' }),
+      rename: (key) => setCommand({ key, command: 'rename' }),
+      commandEnd: () => latest.current.endCommand(),
+      open: (key) => latest.current.open(key),
+      feedSettings: (feedId, focus) => setFeedDialog({ feedId, focus }),
+      toggle: (folderId, closed) => latest.current.setCollapsed(folderId, closed),
+      newSubfolder: (folderId) => setFolderDialog({ kind: 'create', parentId: folderId }),
+      moveFolder: (folderId) => setFolderDialog({ kind: 'move', folderId }),
+      dragOver: (event, folderId, key) => latest.current.dropProps({ folderId }, key).onDragOver(event),
+      dragLeave: (event, folderId, key) => latest.current.dropProps({ folderId }, key).onDragLeave(event),
+      drop: (event, folderId, key) => void latest.current.dropProps({ folderId }, key).onDrop(event),
+    }),
+    [],
+  );
+
+  // A flat list of rows with aria-level/-posinset/-setsize (the ARIA tree pattern's flat form):
+  // each row's accessible name is its own text, never its children's.
+  function renderRow(row: TreeRow) {
+    const node = row.node;
+    if (!node) return null;
+    const common = {
+      rowKey: node.key,
+      actions,
+      level: row.level,
+      posInSet: row.posInSet,
+      setSize: row.setSize,
+      tabIndex: (node.key === tabKey ? 0 : -1) as 0 | -1,
+      selected: node.key === selectedKey,
+      command: commandFor(node.key),
+    };
+    if (node.kind === 'feed')
+      return (
+        <FeedRow
+          key={node.key}
+          {...common}
+          feed={node.feed}
+          faviconAllowed={!imagesOnClick || node.feed.loadImages}
+        />
+      );
+    return (
+      <FolderRow
+        key={node.key}
+        {...common}
+        folder={node.folder}
+        unread={node.unread}
+        hasChildren={node.children.length > 0}
+        expanded={!collapsed.has(node.folder.id)}
+        dropping={dropKey === node.key}
+      />
+    );
+  }
+
+  const allDrop = dropProps({ folderId: null }, ALL_KEY);
 
   return (
     <nav className="feed-list" aria-label="Feeds" data-testid="feed-list">
-      <button
-        type="button"
-        className={`feed-all${selectedId === null ? ' selected' : ''}`}
-        aria-current={selectedId === null ? 'true' : undefined}
-        onClick={() => setFilter({ feedId: null })}
-        data-testid="feed-all"
-      >
-        <span className="feed-title">All</span>
-        {unread > 0 && <span className="count">{unread}</span>}
-      </button>
-      {folders.map((group) =>
-        group.folder === null ? (
-          <ul key="" className="feeds">
-            {group.feeds.map((feed) => (
-              <FeedRow key={feed.id} feed={feed} selected={feed.id === selectedId} />
-            ))}
-          </ul>
-        ) : (
-          <details key={group.folder} className="folder" open>
-            <summary>
-              <span className="folder-name">{group.folder}</span>
-              {group.unread > 0 && <span className="count">{group.unread}</span>}
-            </summary>
-            <ul className="feeds">
-              {group.feeds.map((feed) => (
-                <FeedRow key={feed.id} feed={feed} selected={feed.id === selectedId} />
-              ))}
-            </ul>
-          </details>
-        ),
+      <div className="feed-list-head">
+        <h2 id="feed-tree-label">Feeds</h2>
+        <button
+          type="button"
+          className="ghost small"
+          onClick={() => setFolderDialog({ kind: 'create', parentId: null })}
+          data-testid="new-folder"
+        >
+          New folder
+        </button>
+        <label className="hide-read">
+          <input
+            type="checkbox"
+            checked={hideRead}
+            onChange={(e) => setHideRead(e.target.checked)}
+            data-testid="hide-read-feeds"
+          />
+          Hide read
+        </label>
+      </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA tree pattern on a list. */}
+      <ul ref={treeRef} role="tree" aria-labelledby="feed-tree-label" className="tree" onKeyDown={onKeyDown}>
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: the tree's onKeyDown handles Enter and Space. */}
+        <li
+          role="treeitem"
+          data-key={ALL_KEY}
+          aria-level={1}
+          aria-posinset={1}
+          aria-setsize={rows[0]?.setSize ?? 1}
+          aria-selected={selectedKey === ALL_KEY}
+          tabIndex={tabKey === ALL_KEY ? 0 : -1}
+          className={`tree-item${selectedKey === ALL_KEY ? ' selected' : ''}`}
+          onClick={(e) => onClick(e, ALL_KEY)}
+          onFocus={() => setActiveKey(ALL_KEY)}
+          data-testid="feed-all"
+        >
+          <div className={`tree-row feed-all${dropKey === ALL_KEY ? ' drop-target' : ''}`} {...allDrop}>
+            <span className="feed-title">All</span>{' '}
+            <span className={totalUnread > 0 ? 'count' : 'visually-hidden'}>
+              {totalUnread}
+              <span className="visually-hidden"> unread</span>
+            </span>
+          </div>
+        </li>
+        {(shown >= rows.length ? rows : rows.slice(0, shown)).map(renderRow)}
+      </ul>
+      {feedDialog && (
+        <FeedSettingsDialog
+          feedId={feedDialog.feedId}
+          focus={feedDialog.focus}
+          tree={tree}
+          onClose={() => {
+            setFeedDialog(null);
+            refocus(feedKey(feedDialog.feedId));
+          }}
+        />
+      )}
+      {folderDialog && (
+        <FolderDialog
+          mode={folderDialog}
+          tree={tree}
+          onClose={() => {
+            setFolderDialog(null);
+            const { kind } = folderDialog;
+            if (kind === 'move') refocus(folderKey(folderDialog.folderId));
+            else if (folderDialog.parentId !== null) refocus(folderKey(folderDialog.parentId));
+          }}
+        />
       )}
     </nav>
   );

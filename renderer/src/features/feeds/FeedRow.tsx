@@ -1,23 +1,40 @@
-import { memo } from 'react';
+import { type CSSProperties, memo, useEffect, useState } from 'react';
 import type { FeedStatus, FeedView } from '../../../../src/app/api';
-import { CheckIcon, CloseIcon, RefreshIcon } from '../../components/icons';
+import { MoreIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
 import { formatAbsolute } from '../../lib/relative-time';
-import { useApp } from '../../store/context';
+import { useAppStore } from '../../store/context';
+import { endDrag, startDrag } from './drag';
+import { RenameField } from './RenameField';
+import { RowMenu } from './RowMenu';
+import type { TreeItemProps } from './tree-item';
 
-const STATUS_LABEL: Record<FeedStatus, string> = {
-  pending: 'Not fetched yet',
-  ok: 'Working',
-  error: 'Failing',
-  gone: 'Gone',
+/** Said after the name and the count, and only when it matters ("working" is the normal case). */
+const STATUS_LABEL: Record<FeedStatus, string | null> = {
+  pending: 'not fetched yet',
+  ok: null,
+  error: 'failing',
+  gone: 'gone',
 };
 
-export const FeedRow = memo(function FeedRow({ feed, selected }: { feed: FeedView; selected: boolean }) {
-  const setFilter = useApp((s) => s.setFilter);
-  const refreshFeeds = useApp((s) => s.refreshFeeds);
-  const markFeedAllRead = useApp((s) => s.markFeedAllRead);
-  const unsubscribe = useApp((s) => s.unsubscribe);
+/** One feed in the tree: favicon, name, "N unread", its state; actions in a menu, not Tab stops. */
+export const FeedRow = memo(function FeedRow({
+  feed,
+  faviconAllowed,
+  ...item
+}: TreeItemProps & {
+  feed: FeedView;
+  /** A favicon is a remote image: "load on click" keeps it away unless the feed is allowed. */
+  faviconAllowed: boolean;
+}) {
+  const { actions, rowKey } = item;
+  // Commands are read from the store when used, not subscribed to: a thousand rows holding five
+  // subscriptions each would run five thousand selectors on every store change (every j press).
+  const store = useAppStore();
+  const { refreshFeeds, markFeedAllRead, unsubscribe, updateFeed, pushNotice } = store.getState();
+  const [faviconFailed, setFaviconFailed] = useState(false);
   const label = feedLabel(feed);
+  const status = STATUS_LABEL[feed.status];
   const failing = (feed.status === 'error' || feed.status === 'gone') && feed.error;
   const next = feed.nextDueAt
     ? `Next check ${formatAbsolute(feed.nextDueAt)}${feed.dueReason ? ` (${feed.dueReason})` : ''}`
@@ -27,59 +44,87 @@ export const FeedRow = memo(function FeedRow({ feed, selected }: { feed: FeedVie
     if (window.confirm(`Unsubscribe from “${label}”? Its items leave the river.`)) void unsubscribe(feed.id);
   }
 
+  async function rename(title: string) {
+    actions.commandEnd();
+    const result = await updateFeed(feed.id, { title });
+    if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
+  }
+
+  // The Delete key on the row: ask, then unsubscribe.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
+  useEffect(() => {
+    if (item.command !== 'delete') return;
+    actions.commandEnd();
+    confirmUnsubscribe();
+  }, [item.command]);
+
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
     <li
-      className={`feed${selected ? ' selected' : ''} status-${feed.status}`}
+      role="treeitem"
+      data-key={`feed:${feed.id}`}
+      aria-level={item.level}
+      style={{ '--level': item.level } as CSSProperties}
+      aria-posinset={item.posInSet}
+      aria-setsize={item.setSize}
+      aria-selected={item.selected}
+      tabIndex={item.tabIndex}
+      className={`tree-item feed${item.selected ? ' selected' : ''} status-${feed.status}`}
+      draggable={item.command !== 'rename'}
+      onDragStart={(e) => startDrag(e, { kind: 'feed', id: feed.id })}
+      onDragEnd={endDrag}
+      onClick={(e) => actions.click(e, rowKey)}
+      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
+      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
       data-testid="feed-row"
       data-feed-id={feed.id}
       data-status={feed.status}
+      title={feed.url}
     >
-      <button
-        type="button"
-        className="feed-select"
-        aria-current={selected ? 'true' : undefined}
-        onClick={() => setFilter({ feedId: feed.id })}
-        title={feed.url}
-      >
-        <span className={`dot dot-${feed.status}`} role="img" aria-label={STATUS_LABEL[feed.status]} />
-        <span className="feed-title">{label}</span>
-        {feed.unread > 0 && (
-          <span className="count" title={`${feed.unread} unread`}>
-            {feed.unread}
-          </span>
+      <div className="tree-row">
+        {feed.favicon && faviconAllowed && !faviconFailed ? (
+          <img
+            className="favicon"
+            src={feed.favicon}
+            alt=""
+            width={16}
+            height={16}
+            loading="lazy"
+            referrerPolicy="no-referrer"
+            onError={() => setFaviconFailed(true)}
+          />
+        ) : (
+          <span className={`dot dot-${feed.status}`} aria-hidden="true" />
         )}
-      </button>
-      <div className="feed-actions">
+        {item.command === 'rename' ? (
+          <RenameField
+            label={`New name for ${label}`}
+            initial={label}
+            onSave={(v) => void rename(v)}
+            onCancel={actions.commandEnd}
+          />
+        ) : (
+          <span className="feed-title">{label}</span>
+        )}{' '}
+        {/* The name reads "title, N unread, state, error, delivery": the row's text in order. */}
+        <span className={feed.unread > 0 ? 'count' : 'visually-hidden'}>
+          {feed.unread}
+          <span className="visually-hidden"> unread</span>
+        </span>
+        {status && <span className="visually-hidden">, {status}</span>}
         <button
           type="button"
-          className="icon-button"
-          aria-label={`Refresh ${label}`}
-          title="Refresh now"
-          onClick={() => void refreshFeeds(feed.id)}
-          data-testid="feed-refresh"
+          className="icon-button row-menu-button"
+          tabIndex={-1}
+          // Out of the row's name (the row is named by its text); reached by the context-menu key.
+          aria-hidden="true"
+          aria-label={`Actions for ${label}`}
+          aria-haspopup="menu"
+          aria-expanded={item.command === 'menu'}
+          onClick={() => actions.menu(rowKey)}
+          data-testid="feed-menu-button"
         >
-          <RefreshIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Mark all of ${label} read`}
-          title="Mark all read"
-          disabled={feed.unread === 0}
-          onClick={() => void markFeedAllRead(feed.id)}
-          data-testid="feed-mark-read"
-        >
-          <CheckIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button danger"
-          aria-label={`Unsubscribe from ${label}`}
-          title="Unsubscribe"
-          onClick={confirmUnsubscribe}
-          data-testid="feed-unsubscribe"
-        >
-          <CloseIcon />
+          <MoreIcon />
         </button>
       </div>
       {failing && (
@@ -90,6 +135,34 @@ export const FeedRow = memo(function FeedRow({ feed, selected }: { feed: FeedVie
       <p className="feed-delivery" title={next}>
         {feed.delivery}
       </p>
+      {item.command === 'menu' && (
+        <RowMenu
+          label={`Actions for ${label}`}
+          onClose={actions.commandEnd}
+          actions={[
+            { label: 'Open', run: () => actions.open(rowKey) },
+            { label: 'Rename', run: () => actions.rename(rowKey), testId: 'feed-rename' },
+            {
+              label: 'Move to folder…',
+              run: () => actions.feedSettings(feed.id, 'folder'),
+              testId: 'feed-move',
+            },
+            {
+              label: 'Settings and filters…',
+              run: () => actions.feedSettings(feed.id, 'title'),
+              testId: 'feed-settings',
+            },
+            { label: 'Refresh now', run: () => void refreshFeeds(feed.id), testId: 'feed-refresh' },
+            {
+              label: 'Mark all read',
+              run: () => void markFeedAllRead(feed.id),
+              disabled: feed.unread === 0,
+              testId: 'feed-mark-read',
+            },
+            { label: 'Unsubscribe…', run: confirmUnsubscribe, danger: true, testId: 'feed-unsubscribe' },
+          ]}
+        />
+      )}
     </li>
   );
 });

@@ -23,7 +23,6 @@ import { EnclosureField } from './EnclosureField';
 import { keepFocusInside } from './focus-trap';
 import { OutlineEditor } from './OutlineEditor';
 import { maxEnclosureBytes, readDroppedFile } from './read-file';
-import { useComposerKey } from './useComposerKey';
 import { useWindowFileDrop } from './useWindowFileDrop';
 import './publish.css';
 
@@ -31,11 +30,11 @@ import './publish.css';
 const DRAFT_SAVE_MS = 400;
 
 /**
- * Always mounted by the app: it owns the `c` key, and a file dropped anywhere on the window opens
- * the composer with that file attached (instead of the browser navigating away to the file).
+ * Always mounted by the app: a file dropped anywhere on the window opens the composer with that
+ * file attached (instead of the browser navigating away to the file). The `c` key and the shell's
+ * "New post" reach it through the global keyboard handler (features/keyboard: composer.open).
  */
 export function Composer() {
-  useComposerKey();
   const open = useApp((s) => s.composerOpen);
   const setOpen = useApp((s) => s.setComposerOpen);
   const { takePendingFile, attachRef } = useWindowFileDrop(() => setOpen(true));

@@ -26,7 +26,7 @@ export function MyPostsLink() {
   );
 }
 
-/** The toolbar button (the `c` key and the shell's "New post" live with the Composer). */
+/** The toolbar button (the `c` key and the shell's "New post" go through features/keyboard). */
 export function NewPostButton() {
   const setOpen = useApp((s) => s.setComposerOpen);
   return (

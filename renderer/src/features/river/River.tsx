@@ -6,17 +6,31 @@
  * Keeping the reader's place: when new groups arrive on top while the reader is scrolled down, the
  * group at the top of the viewport stays where it was (measured heights are kept by group key, and
  * the virtualiser corrects for groups above the viewport whose real height differs from the
- * estimate). At the very top, the new groups simply appear.
+ * estimate), and a pill says how many new items are above. At the very top, they simply appear.
+ *
+ * Views: the river, a compact title-only list, or that list beside a reading pane.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../store/context';
+import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
-import { riverRows } from './river-rows';
+import { RiverOptions } from './RiverOptions';
+import { type RiverRow, riverRows } from './river-rows';
+import './river.css';
 
-const ESTIMATED_ROW_HEIGHT = 260;
+const ITEM_HEIGHT = { full: 200, compact: 44 };
+const HEADING_HEIGHT = 40;
 /** Start loading the next page when this many rows are left below the viewport. */
 const PREFETCH_ROWS = 4;
+
+function newItemsAbove(list: RiverRow[], before: number, known: ReadonlySet<number>): number {
+  let count = 0;
+  for (let r = 0; r < before && r < list.length; r++) {
+    for (const item of list[r]!.items) if (!known.has(item.id)) count++;
+  }
+  return count;
+}
 
 export function River() {
   const groups = useApp((s) => s.groups);
@@ -25,16 +39,29 @@ export function River() {
   const loadingMore = useApp((s) => s.loadingMore);
   const loadMore = useApp((s) => s.loadMore);
   const show = useApp((s) => s.filter.show);
-  const scroller = useRef<HTMLDivElement>(null);
+  const sort = useApp((s) => s.filter.sort);
+  const view = useApp((s) => s.view);
+  const selectedId = useApp((s) => s.selectedItemId);
+  const revealSeq = useApp((s) => s.revealSeq);
+  const compact = view !== 'river';
+  const scroller = useRef<HTMLElement>(null);
   const anchor = useRef<{ key: string | number | bigint; offset: number } | null>(null);
+  const known = useRef<Set<number> | null>(null);
+  const lastShape = useRef('');
+  const [above, setAbove] = useState(0);
 
   const list = useMemo(() => riverRows(groups), [groups]);
+  const perItem = compact ? ITEM_HEIGHT.compact : ITEM_HEIGHT.full;
   const virtualizer = useVirtualizer({
     count: list.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ESTIMATED_ROW_HEIGHT,
+    estimateSize: (index) =>
+      (list[index]?.first ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
     getItemKey: (index) => list[index]!.key,
     overscan: 3,
+    // Scroll updates render with React's normal batching, not a synchronous render inside each
+    // scroll event (measured in bench:river).
+    useFlushSync: false,
   });
   const rows = virtualizer.getVirtualItems();
   const lastIndex = rows[rows.length - 1]?.index ?? -1;
@@ -43,6 +70,7 @@ export function River() {
     const el = scroller.current;
     if (!el || el.scrollTop < 8) {
       anchor.current = null;
+      if (above) setAbove(0);
       return;
     }
     const row = virtualizer.getVirtualItemForOffset(el.scrollTop);
@@ -51,9 +79,20 @@ export function River() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the rows change, by design.
   useLayoutEffect(() => {
+    // Same rows with the same items (an item read or starred): nothing moved, nothing to keep.
+    // Skipping matters: the offset lookup below forces a layout (bench:river, j held down).
+    const shape = list.map((row) => `${row.key}:${row.items.length}`).join('|');
+    if (shape === lastShape.current) return;
+    lastShape.current = shape;
     const kept = anchor.current;
+    const index = kept ? list.findIndex((row) => row.key === kept.key) : -1;
+    // Items that arrived above the row being read: say so (newest-first rivers only).
+    if (known.current && kept && index > 0 && sort === 'newest') {
+      const arrived = newItemsAbove(list, index, known.current);
+      if (arrived > 0) setAbove((n) => n + arrived);
+    }
+    known.current = new Set(list.flatMap((row) => row.items.map((i) => i.id)));
     if (!kept) return;
-    const index = list.findIndex((row) => row.key === kept.key);
     // getOffsetForIndex recomputes measurements: rows measured during this commit count already.
     const start = index >= 0 ? virtualizer.getOffsetForIndex(index, 'start')?.[0] : undefined;
     const el = scroller.current;
@@ -66,8 +105,61 @@ export function River() {
     if (nextCursor && !loadingMore && lastIndex >= list.length - PREFETCH_ROWS) void loadMore();
   }, [lastIndex, list.length, nextCursor, loadingMore, loadMore]);
 
-  return (
-    <div ref={scroller} className="river-scroll" data-testid="river" onScroll={rememberAnchor}>
+  // The keys moved the selection: bring the item's top into view (a long one shows its start).
+  // A layout effect, so the scroll lands in the same frame as the selection (bench:river: one
+  // frame less from j to the item on screen).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
+  useLayoutEffect(() => {
+    if (selectedId === null || revealSeq === 0) return;
+    const el = scroller.current;
+    if (!el) return;
+    const reveal = (): boolean => {
+      const node = el.querySelector<HTMLElement>(`[data-item-id="${selectedId}"]`);
+      if (!node) return false;
+      const box = node.getBoundingClientRect();
+      const frame = el.getBoundingClientRect();
+      if (box.top < frame.top || box.bottom > frame.bottom) {
+        el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
+      }
+      node.focus({ preventScroll: true });
+      return true;
+    };
+    if (reveal()) return;
+    const index = list.findIndex((row) => row.items.some((i) => i.id === selectedId));
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'start' });
+    let tries = 0;
+    const again = () => {
+      if (!reveal() && ++tries < 5) requestAnimationFrame(again);
+    };
+    requestAnimationFrame(again);
+  }, [revealSeq]);
+
+  const listView = (
+    <section
+      ref={scroller}
+      id="river"
+      className={`river-scroll${compact ? ' river-compact' : ''}`}
+      data-testid="river"
+      data-river-scroll
+      tabIndex={-1}
+      aria-label="River"
+      onScroll={rememberAnchor}
+    >
+      {above > 0 && (
+        <button
+          type="button"
+          className="new-above"
+          data-testid="new-above"
+          onClick={() => {
+            setAbove(0);
+            anchor.current = null;
+            virtualizer.scrollToOffset(0);
+          }}
+        >
+          {above === 1 ? '1 new item above' : `${above} new items above`}
+        </button>
+      )}
       {status === 'loading' && <p className="river-note">Loading the river…</p>}
       {status === 'error' && <p className="river-note">The river could not be loaded.</p>}
       {status === 'ready' && groups.length === 0 && (
@@ -83,7 +175,7 @@ export function River() {
         <div className="river-window" style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}>
           {rows.map((row) => (
             <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
-              <RiverRowView row={list[row.index]!} />
+              <RiverRowView row={list[row.index]!} compact={compact} />
             </div>
           ))}
         </div>
@@ -104,6 +196,29 @@ export function River() {
           )}
         </div>
       )}
+    </section>
+  );
+
+  const bar = (
+    <div className="river-bar">
+      <RiverOptions />
     </div>
+  );
+  if (view !== 'pane') {
+    return (
+      <>
+        {bar}
+        {listView}
+      </>
+    );
+  }
+  return (
+    <>
+      {bar}
+      <div className="river-with-pane">
+        {listView}
+        <ReadingPane />
+      </div>
+    </>
   );
 }

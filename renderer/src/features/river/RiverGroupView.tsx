@@ -2,26 +2,69 @@ import { memo } from 'react';
 import { ItemCard } from '../../components/ItemCard';
 import { RelativeTime } from '../../components/RelativeTime';
 import { isWebUrl } from '../../lib/format';
+import { useApp } from '../../store/context';
+import { feedById } from '../../store/river-slice';
 import type { RiverRow } from './river-rows';
 
 /**
  * River5's unit: one feed update, under the feed's name and when it came in. A big update is cut
- * into rows; the first row is the group (data-testid river-group), the others continue it.
+ * into rows; the first row is the group (data-testid river-group), the others continue it. A
+ * group the core capped ends with "N more from this feed".
  */
-export const RiverRowView = memo(function RiverRowView({ row }: { row: RiverRow }) {
+export const RiverRowView = memo(function RiverRowView({
+  row,
+  compact,
+}: {
+  row: RiverRow;
+  compact: boolean;
+}) {
   const { group } = row;
+  const expandGroup = useApp((s) => s.expandGroup);
+  const favicon = useApp((s) => feedById(s.feeds, group.feedId)?.favicon ?? null);
+  const policy = useApp((s) => s.imagePolicy);
   const feedLink = isWebUrl(group.feedLink) ? group.feedLink : null;
-  const items = row.items.map((item) => <ItemCard key={item.id} item={item} feedLink={feedLink} />);
-  const className = `group${row.last ? ' group-end' : ''}`;
-  if (!row.first) return <div className={`${className} group-continued`}>{items}</div>;
+  const items = row.items.map((item) => (
+    <ItemCard key={item.id} item={item} feedLink={feedLink} compact={compact} />
+  ));
+  const more = row.last && group.moreInGroup > 0 && (
+    <button
+      type="button"
+      className="group-more"
+      data-testid="group-more"
+      onClick={() => void expandGroup(group)}
+    >
+      {group.moreInGroup} more from {group.feedTitle}
+    </button>
+  );
+  const className = `group${row.last ? ' group-end' : ''}${compact ? ' group-compact' : ''}`;
+  if (!row.first) {
+    return (
+      <div className={`${className} group-continued`}>
+        {items}
+        {more}
+      </div>
+    );
+  }
+  const total = group.items.length + group.moreInGroup;
   return (
     <section
       className={className}
       data-testid="river-group"
       data-feed-id={group.feedId}
-      aria-label={group.feedTitle}
+      // Two updates of one feed are two regions: the time keeps their names apart (axe landmark-unique).
+      aria-label={`${group.feedTitle}, ${new Date(group.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}`}
     >
       <header className="group-head">
+        {favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (
+          <img
+            className="group-icon"
+            src={favicon}
+            alt=""
+            width={16}
+            height={16}
+            referrerPolicy="no-referrer"
+          />
+        )}
         {feedLink ? (
           <a className="group-title" href={feedLink} target="_blank" rel="noopener noreferrer">
             {group.feedTitle}
@@ -30,11 +73,10 @@ export const RiverRowView = memo(function RiverRowView({ row }: { row: RiverRow 
           <span className="group-title">{group.feedTitle}</span>
         )}
         <RelativeTime className="group-time" iso={group.updatedAt} />
-        {group.items.length > row.items.length && (
-          <span className="group-count">{group.items.length} items</span>
-        )}
+        {total > row.items.length && <span className="group-count">{total} items</span>}
       </header>
       {items}
+      {more}
     </section>
   );
 });

@@ -17,8 +17,14 @@ function g(feedId: number, count: number, firstId: number): RiverGroup {
     authors: [],
     categories: [],
     enclosures: [],
+    updated: null,
+    date: null,
+    children: [],
+    media: [],
+    podcast: null,
+    mutedBy: null,
   }));
-  return { feedId, feedTitle: 'f', feedLink: null, updatedAt: 't', items };
+  return { feedId, feedTitle: 'f', feedLink: null, updatedAt: 't', moreInGroup: 0, items };
 }
 
 describe('riverRows', () => {

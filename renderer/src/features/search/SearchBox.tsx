@@ -4,7 +4,10 @@ import { useApp } from '../../store/context';
 
 const TYPING_PAUSE_MS = 300;
 
-/** Full-text search over every item the core keeps (FTS5); results replace the river until cleared. */
+/**
+ * Full-text search (FTS5 in the core); results replace the river until cleared. It looks in the
+ * river's current feed or folder unless the results' scope picker widens it.
+ */
 export function SearchBox() {
   const search = useApp((s) => s.search);
   const clearSearch = useApp((s) => s.clearSearch);
@@ -13,9 +16,10 @@ export function SearchBox() {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const id = useId();
 
-  // "Back to the river" clears the query elsewhere: follow it.
+  // "Back to the river" clears the query, a saved search sets one: follow them (but never undo
+  // what is being typed: "a " stays while the search for "a" runs).
   useEffect(() => {
-    if (activeQuery === '') setText('');
+    setText((current) => (current.trim() === activeQuery ? current : activeQuery));
   }, [activeQuery]);
 
   useEffect(

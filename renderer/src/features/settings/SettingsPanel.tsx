@@ -4,11 +4,27 @@
  * the activity log: it reads and writes through the API; the core validates and keeps them.
  */
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { RealtimeInfo, Settings } from '../../../../src/app/api';
+import type { ImagePolicy, RealtimeInfo, Settings } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CloseIcon } from '../../components/icons';
+import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { PanelToggle } from '../../components/PanelToggle';
+import { useApp } from '../../store/context';
 import './settings.css';
+
+const IMAGE_CHOICES: { value: ImagePolicy; label: string; hint: string }[] = [
+  {
+    value: 'blockTrackers',
+    label: 'Load images, but not tracking pixels',
+    hint: '1×1 images and known trackers are never requested (the default).',
+  },
+  {
+    value: 'clickToLoad',
+    label: 'Load images only when I click',
+    hint: 'Feeds you allow in their settings still load.',
+  },
+  { value: 'load', label: 'Load every image', hint: 'Tracking pixels included.' },
+];
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -32,6 +48,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
   const [draft, setDraft] = useState<Settings | null>(null);
   const [info, setInfo] = useState<RealtimeInfo | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const setImagePolicy = useApp((s) => s.setImagePolicy);
 
   useEffect(() => {
     const client = getClient();
@@ -69,6 +86,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
       const next = await getClient().updateSettings(patch);
       setSaved(next);
       setDraft(next);
+      if (next.images) setImagePolicy(next.images);
       setStatus({ ok: true, text: 'Saved.' });
       setInfo(await getClient().realtimeInfo());
     } catch (e) {
@@ -160,6 +178,43 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
               </p>
             )}
           </fieldset>
+          <fieldset>
+            <legend>Privacy and safety</legend>
+            <div role="radiogroup" aria-label="Remote images in items" className="settings-radios">
+              {IMAGE_CHOICES.map((choice) => (
+                <label key={choice.value} className="settings-check">
+                  <input
+                    type="radio"
+                    name="images"
+                    value={choice.value}
+                    checked={(draft.images ?? 'blockTrackers') === choice.value}
+                    onChange={() => set({ images: choice.value })}
+                    data-testid={`settings-images-${choice.value}`}
+                  />
+                  <span>
+                    {choice.label}
+                    <span className="settings-note"> {choice.hint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            <label className="settings-check">
+              <input
+                type="checkbox"
+                checked={draft.allowLocalNetworkFeeds ?? false}
+                onChange={(e) => set({ allowLocalNetworkFeeds: e.target.checked })}
+                data-testid="settings-local-network"
+              />
+              <span>
+                Allow local network feeds
+                <span className="settings-note">
+                  {' '}
+                  (a home NAS at 192.168.x.x). Off, such addresses are refused. Link-local and cloud-metadata
+                  addresses are always refused.
+                </span>
+              </span>
+            </label>
+          </fieldset>
           <div className="settings-actions">
             <button type="submit" className="primary" data-testid="settings-save">
               Save
@@ -177,6 +232,14 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
         </form>
       )}
       {!draft && status && <p className="form-error">{status.text}</p>}
+      <section className="settings-section" aria-labelledby="settings-mute-title">
+        <h3 id="settings-mute-title">Mute filters for every feed</h3>
+        <p className="settings-note">
+          Items that match are hidden or marked read as they arrive; a muted item says why and can be
+          un-muted. A feed's own filters are in its settings (the feed's ⋯ menu).
+        </p>
+        <MuteFilterEditor feedId={null} />
+      </section>
       {children}
     </section>
   );

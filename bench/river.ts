@@ -1,0 +1,307 @@
+/**
+ * bench:river — the renderer's river at 100,000 items across 1,000 feeds, in Chromium (Playwright),
+ * against a real `tidings serve` whose store was filled beforehand (items arrive in fetches of 5,
+ * so the river has 20,000 groups, River5-style).
+ *
+ * 1. first_paint_ms: navigation start to the first river item in the DOM (the page's own clock);
+ * 2. frame_p95_ms: p95 of frame-to-frame times (requestAnimationFrame) while j is held down
+ *    (a press every 33 ms, a keyboard's auto-repeat) and while the mouse wheel scrolls;
+ * 3. key_next_p95_ms: p95 from a j keydown to the first frame showing the next item selected and
+ *    in view;
+ * 4. heap_mb: JS heap in use after all that, after a garbage collection.
+ * Ends with one JSON line: {"first_paint_ms":..,"frame_p95_ms":..,"key_next_p95_ms":..,"heap_mb":..}
+ * Run `npx electron-vite build` first (the npm script does).
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { chromium } from '@playwright/test';
+import { spawnTidings } from '../e2e/support/servers.ts';
+import type { Item } from '../src/feed/model.ts';
+import { openStore } from '../src/store/store.ts';
+import { tempDir } from '../src/store/test-support.ts';
+
+const FEEDS = 1_000;
+const PER_FEED = 100;
+const PER_FETCH = 5;
+const HELD_PRESSES = 150;
+const WHEEL_STEPS = 200;
+
+let seed = 0x51f15e;
+function rand(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const WORDS =
+  'river cloud feed item news post read write ping notify outline podcast episode harbour weather garden compiler network database kitchen bicycle election market science'.split(
+    ' ',
+  );
+const words = (n: number) =>
+  Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+
+function makeItem(feed: number, k: number, base: number): Item {
+  return {
+    id: `bench-${feed}-${k}`,
+    title: `${words(5)} (${feed}/${k})`,
+    link: `https://example.com/${feed}/${k}`,
+    summary: `<p>${words(40)}</p><p>${words(25)} <a href="https://example.com/${feed}">more</a></p>`,
+    content: null,
+    published: new Date(base + k * 60_000).toISOString(),
+    updated: null,
+    authors: [],
+    categories: [],
+    enclosures: [],
+    comments: null,
+    media: [],
+    children: [],
+  };
+}
+
+/**
+ * What runs in the page (plain JS: this file is type-checked without the DOM library). It notes
+ * when the first river item appears, records frame-to-frame times while asked, and times each j
+ * from keydown to the first frame that shows the next item selected with its top in view.
+ */
+/** The page script's handle, as the bench reads it (through functions: the app's CSP refuses eval). */
+interface PageBench {
+  __bench: {
+    firstItem: number | null;
+    keyTimes: number[];
+    takeFrames(keepRecording: boolean): number[];
+    timeKeys(): void;
+    phases(): string;
+  };
+}
+const PAGE_SCRIPT = `
+(() => {
+  const b = { firstItem: null, frames: [], recording: false, keyTimes: [] };
+  window.__bench = b;
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid="river-item"]')) {
+      b.firstItem = performance.now();
+      obs.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+  let last = 0;
+  const frame = (t) => {
+    if (b.recording && last) b.frames.push(t - last);
+    last = t;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  b.takeFrames = (keepRecording) => {
+    b.recording = keepRecording;
+    return b.frames.splice(0);
+  };
+  b.timeKeys = () => {
+    b.frames = [];
+    b.recording = true;
+    const river = document.querySelector('[data-river-scroll]');
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'j') return;
+      const start = performance.now();
+      const before = document.querySelector('[data-testid="river-item"].selected')?.getAttribute('data-item-id');
+      const check = () => {
+        const el = document.querySelector('[data-testid="river-item"].selected');
+        const r = river.getBoundingClientRect();
+        const box = el?.getBoundingClientRect();
+        if (el && el.dataset.itemId !== before && box && box.top >= r.top - 1 && box.top < r.bottom) {
+          b.keyTimes.push(performance.now() - start);
+        } else if (performance.now() - start < 1000) requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    }, true);
+  };
+  b.phases = () => performance.getEntries()
+    .filter((e) => e.entryType === 'navigation' || e.name.includes('/api/') || e.name.includes('/assets/'))
+    .map((e) => (e.name.split('/').pop().split('?')[0] || 'page').slice(0, 24) + ' ' + Math.round(e.startTime) + '-' + Math.round(e.responseEnd))
+    .join(', ');
+})();
+`;
+
+const p95 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] ?? Number.NaN;
+};
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+const dir = tempDir('tidings-bench-river-');
+// The data dir `tidings serve` will use: its store is filled here first. RIVER_BENCH_DATA names a
+// directory to fill once and reuse (while profiling); it is kept.
+const keep = process.env.RIVER_BENCH_DATA ?? null;
+const dataDir = keep ?? dir.file('data');
+// RIVER_BENCH_PROFILE=1 writes CPU profiles (load, j held, wheel) to the temp directory.
+const PROFILE = process.env.RIVER_BENCH_PROFILE === '1';
+let tidings: Awaited<ReturnType<typeof spawnTidings>> | null = null;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+try {
+  const t0 = performance.now();
+  const reuse = keep !== null && existsSync(join(dataDir, 'tidings.db'));
+  const store = openStore(join(dataDir, 'tidings.db'));
+  const now = Date.now();
+  // Inside the default retention (30 days), so nothing is pruned while the bench runs.
+  const base = now - 2 * 24 * 3600_000;
+  const feedIds: number[] = [];
+  for (let f = 0; f < (reuse ? 0 : FEEDS); f++) {
+    // Never fetched during the bench: a loopback port nothing listens on, due tomorrow.
+    const { feed } = store.addFeed({ url: `http://127.0.0.1:9/bench/${f}.xml` });
+    store.updateFeedMeta(feed.id, {
+      title: `Bench feed ${String(f).padStart(4, '0')}`,
+      siteUrl: `https://example.com/${f}`,
+    });
+    store.updateFetchState(feed.id, { status: 'ok', lastFetchedAt: now, nextDueAt: now + 24 * 3600_000 });
+    feedIds.push(feed.id);
+  }
+  let inserted = 0;
+  for (let round = 0; round < (reuse ? 0 : PER_FEED / PER_FETCH); round++) {
+    for (let f = 0; f < FEEDS; f++) {
+      const items = Array.from({ length: PER_FETCH }, (_, i) => makeItem(f, round * PER_FETCH + i, base));
+      inserted += store.upsertItems(feedIds[f]!, items, base + (round * FEEDS + f) * 1000).inserted.length;
+    }
+  }
+  store.close();
+  // Counted in the file, so a reused directory reports what it really holds.
+  const db = new DatabaseSync(join(dataDir, 'tidings.db'));
+  const held = (db.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
+  const feedCount = (db.prepare('SELECT COUNT(*) AS n FROM feeds').get() as { n: number }).n;
+  db.close();
+  const fillS = (performance.now() - t0) / 1000;
+  // RIVER_BENCH_FILL_ONLY=1 with RIVER_BENCH_DATA: build a store to copy for profiling runs, and stop.
+  if (process.env.RIVER_BENCH_FILL_ONLY === '1') {
+    process.stderr.write(`filled ${dataDir}\n`);
+    process.exit(0);
+  }
+  process.stderr.write(
+    `store: ${held} items in ${feedCount} feeds (${inserted} inserted now, ${round(fillS)} s)\n`,
+  );
+
+  // spawnTidings makes its own data dir; point it at ours instead with a second --data (last wins).
+  tidings = await spawnTidings(
+    'serve',
+    ['--port', '0', '--no-tunnel', '--data', dataDir],
+    /Open (http:\/\/\S+)/,
+  );
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript({ content: PAGE_SCRIPT });
+  const apiTimes: string[] = [];
+  page.on('requestfinished', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/api/') && apiTimes.length < 12) {
+      const t = request.timing();
+      apiTimes.push(`${path} ${round(t.responseEnd)} ms`);
+    }
+  });
+  const loadProfile = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (loadProfile) {
+    await loadProfile.send('Profiler.enable');
+    await loadProfile.send('Profiler.start');
+  }
+  await page.goto(tidings.ready);
+  await page.waitForFunction(() => (globalThis as unknown as PageBench).__bench.firstItem !== null, null, {
+    timeout: 60_000,
+  });
+  const firstPaint =
+    (await page.evaluate(() => (globalThis as unknown as PageBench).__bench.firstItem)) ?? Number.NaN;
+  if (loadProfile) {
+    const { profile } = (await loadProfile.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(join(tmpdir(), 'river-load.cpuprofile'), JSON.stringify(profile));
+  }
+  process.stderr.write(`first API calls: ${apiTimes.join(', ')}\n`);
+  const phases = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.phases());
+
+  process.stderr.write(`page phases (ms since navigation): ${phases}\n`);
+  await page.getByTestId('river').focus();
+  await page.waitForTimeout(500);
+
+  // j held down: presses at auto-repeat pace, each timed from keydown to the frame that shows it.
+  await page.evaluate(() => (globalThis as unknown as PageBench).__bench.timeKeys());
+  const cdpProfile = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdpProfile) {
+    await cdpProfile.send('Profiler.enable');
+    await cdpProfile.send('Profiler.start');
+  }
+  // Main-thread CPU time (not wall time) per press: comparable across runs on a busy machine.
+  const metrics = await page.context().newCDPSession(page);
+  await metrics.send('Performance.enable');
+  const readMetrics = async () => {
+    const { metrics: list } = (await metrics.send('Performance.getMetrics')) as {
+      metrics: { name: string; value: number }[];
+    };
+    return new Map(list.map((m) => [m.name, m.value * 1000]));
+  };
+  const metricsBefore = await readMetrics();
+  const cpuBefore = metricsBefore.get('ThreadTime') ?? Number.NaN;
+  for (let i = 0; i < HELD_PRESSES; i++) {
+    await page.keyboard.press('j');
+    await page.waitForTimeout(33);
+  }
+  if (cdpProfile) {
+    const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(join(tmpdir(), 'river.cpuprofile'), JSON.stringify(profile));
+  }
+  const metricsAfter = await readMetrics();
+  const cpuPerPress = ((metricsAfter.get('ThreadTime') ?? Number.NaN) - cpuBefore) / HELD_PRESSES;
+  const perPress = (name: string) =>
+    round(((metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0)) / HELD_PRESSES);
+  process.stderr.write(
+    `per j press (ms): script ${perPress('ScriptDuration')}, style ${perPress('RecalcStyleDuration')}, layout ${perPress('LayoutDuration')}, tasks ${perPress('TaskDuration')}\n`,
+  );
+  const keyTimes = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.keyTimes);
+  const keyFrames = await page.evaluate(() => (globalThis as unknown as PageBench).__bench.takeFrames(true));
+
+  // The mouse wheel, 120 px a notch, one notch a frame.
+  if (cdpProfile) await cdpProfile.send('Profiler.start');
+  await page.mouse.move(800, 400);
+  for (let i = 0; i < WHEEL_STEPS; i++) {
+    await page.mouse.wheel(0, 120);
+    await page.waitForTimeout(16);
+  }
+  await page.waitForTimeout(300);
+  if (cdpProfile) {
+    const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(join(tmpdir(), 'river-wheel.cpuprofile'), JSON.stringify(profile));
+  }
+  const wheelFrames = await page.evaluate(() =>
+    (globalThis as unknown as PageBench).__bench.takeFrames(false),
+  );
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const loaded = (await page.evaluate(
+    'document.querySelectorAll(\'[data-testid="river-item"]\').length',
+  )) as number;
+  const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)] ?? 0;
+  const late = (xs: number[]) => round((100 * xs.filter((x) => x > 17.5).length) / Math.max(1, xs.length));
+  process.stderr.write(
+    `j frames p50 ${round(pct(keyFrames, 0.5))} p90 ${round(pct(keyFrames, 0.9))} late ${late(keyFrames)}%; wheel p50 ${round(pct(wheelFrames, 0.5))} p90 ${round(pct(wheelFrames, 0.9))} late ${late(wheelFrames)}%; key p50 ${round(pct(keyTimes, 0.5))}\n`,
+  );
+  process.stderr.write(
+    `frames: j ${keyFrames.length} (p95 ${round(p95(keyFrames))} ms), wheel ${wheelFrames.length} (p95 ${round(p95(wheelFrames))} ms); key samples ${keyTimes.length}; items in DOM ${loaded}\n`,
+  );
+  console.log(
+    JSON.stringify({
+      first_paint_ms: round(firstPaint),
+      frame_p95_ms: round(p95([...keyFrames, ...wheelFrames])),
+      key_next_p95_ms: round(p95(keyTimes)),
+      heap_mb: round(heap.usedSize / 1024 / 1024),
+      items: held,
+      feeds: feedCount,
+      j_frame_p95_ms: round(p95(keyFrames)),
+      j_cpu_ms_per_press: round(cpuPerPress),
+      wheel_frame_p95_ms: round(p95(wheelFrames)),
+    }),
+  );
+} finally {
+  await browser.close();
+  await tidings?.stop();
+  if (!keep) rmSync(dataDir, { recursive: true, force: true });
+  dir.remove();
+}

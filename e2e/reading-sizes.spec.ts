@@ -1,0 +1,136 @@
+/**
+ * Every main view at 1280x800, 800x600 and 480x800, light and dark: screenshots saved (and looked
+ * at), everything reachable (no control covered, nothing clipped to 0 px), and axe-core clean.
+ */
+import { expect, test } from './support/fixtures.ts';
+import { addFeed, axeViolations, SIZES, screenshot, serveLibrary } from './support/reading.ts';
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every main view works and is axe-clean at three sizes (${scheme})`, async ({
+    page,
+    host,
+    tidings,
+  }) => {
+    test.setTimeout(300_000);
+    const feeds = serveLibrary(host);
+    await page.goto(tidings.openUrl);
+    for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+    // A new feed is selected as it is added; All shows every one.
+    await expect(page.getByTestId('feed-row').filter({ hasText: feeds[2]!.title })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await page.getByTestId('feed-all').click();
+    await expect(page.getByTestId('river-item')).toHaveCount(9);
+    // A folder with a feed in it, so the tree shows nesting at every size.
+    await page.getByTestId('new-folder').click();
+    await page.getByTestId('folder-name').fill('Technology');
+    await page.getByTestId('folder-save').click();
+    await expect(page.getByTestId('folder-row')).toContainText('Technology');
+    const tech = page.getByTestId('feed-row').filter({ hasText: 'Tech Weekly' });
+    await tech.getByTestId('feed-menu-button').click();
+    await page.getByTestId('feed-move').click();
+    await page.getByTestId('feed-settings-folder').selectOption({ label: 'Technology' });
+    await page.getByTestId('feed-settings-save').click();
+    await expect(tech).toHaveAttribute('aria-level', '2');
+    await page.getByTestId('feed-all').click();
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const tag = `${size.name}-${scheme}`;
+
+      // The river: its title is readable and the Unread filter can be clicked (not covered).
+      await expect(page.locator('.river-title')).toBeVisible();
+      expect((await page.locator('.river-title').boundingBox())?.width ?? 0).toBeGreaterThan(40);
+      await page.getByTestId('show-unread').click({ trial: true });
+      await screenshot(page, `river-${tag}`);
+      expect.soft(await axeViolations(page), `river ${tag}`).toEqual([]);
+
+      // The other river views (titles only, reading pane) and the shortcuts sheet.
+      for (const view of ['compact', 'pane'] as const) {
+        await page.getByTestId('river-view').selectOption(view);
+        await expect(page.getByTestId('river-item').first()).toBeVisible();
+        if (view === 'pane') await page.getByTestId('river-item').first().click();
+        await screenshot(page, `view-${view}-${tag}`);
+        expect.soft(await axeViolations(page), `view ${view} ${tag}`).toEqual([]);
+      }
+      await page.getByTestId('river-view').selectOption('river');
+      await page.locator('body').press('?');
+      await expect(page.getByTestId('shortcuts-help')).toBeVisible();
+      await screenshot(page, `shortcuts-${tag}`);
+      expect.soft(await axeViolations(page), `shortcuts ${tag}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('shortcuts-help')).toHaveCount(0);
+
+      // Search results.
+      await page.getByTestId('search-input').fill('compiler');
+      await expect(page.getByTestId('search-results')).toContainText('1 result');
+      await screenshot(page, `search-${tag}`);
+      expect.soft(await axeViolations(page), `search ${tag}`).toEqual([]);
+      await page.getByTestId('search-input').press('Escape');
+
+      // Settings: Save reachable (scrolls into view inside its panel and can be clicked).
+      await page.getByTestId('settings-toggle').click();
+      await page.getByTestId('settings-save').click({ trial: true });
+      await screenshot(page, `settings-${tag}`);
+      expect.soft(await axeViolations(page), `settings ${tag}`).toEqual([]);
+      await page.getByTestId('settings-toggle').click();
+
+      // Activity log.
+      await page.getByTestId('activity-toggle').click();
+      await screenshot(page, `activity-${tag}`);
+      expect.soft(await axeViolations(page), `activity ${tag}`).toEqual([]);
+      await page.getByTestId('activity-toggle').click();
+
+      // The sidebar: a column on wide windows, a drawer on narrow ones; the toggle shows and hides it.
+      const toggle = page.getByTestId('sidebar-toggle');
+      const tree = page.getByRole('tree', { name: 'Feeds' });
+      if (size.width <= 720) {
+        await expect(tree).toBeHidden();
+        // Opened by key, the drawer takes focus; Escape closes it and focus returns to the button.
+        await toggle.focus();
+        await page.keyboard.press('Enter');
+        await expect(tree.locator('[tabindex="0"]')).toBeFocused();
+        await page.keyboard.press('Escape');
+        await expect(tree).toBeHidden();
+        await expect(toggle).toBeFocused();
+        await toggle.click();
+      }
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await expect(tree).toBeVisible();
+      await page.getByTestId('folder-row').getByTestId('folder-menu-button').click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await screenshot(page, `sidebar-${tag}`);
+      expect.soft(await axeViolations(page), `sidebar ${tag}`).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      // A feed's settings dialog fits and scrolls.
+      await page
+        .getByTestId('feed-row')
+        .filter({ hasText: 'Loopback News' })
+        .getByTestId('feed-menu-button')
+        .click();
+      await page.getByTestId('feed-settings').click();
+      const dialog = page.getByTestId('feed-settings-dialog');
+      await expect(dialog).toBeVisible();
+      await dialog.getByTestId('feed-settings-save').scrollIntoViewIfNeeded();
+      await dialog.getByTestId('feed-settings-save').click({ trial: true });
+      await screenshot(page, `feed-settings-${tag}`);
+      expect.soft(await axeViolations(page), `feed settings ${tag}`).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toHaveCount(0);
+
+      // Picking a feed in the drawer closes it; on a wide window the toggle collapses the column.
+      if (size.width <= 720) {
+        await page.getByTestId('feed-all').click();
+        await expect(tree).toBeHidden();
+      } else {
+        await toggle.click();
+        await expect(tree).toBeHidden();
+        await screenshot(page, `collapsed-${tag}`);
+        await toggle.click();
+        await expect(tree).toBeVisible();
+      }
+    }
+  });
+}

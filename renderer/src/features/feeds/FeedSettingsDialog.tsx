@@ -1,0 +1,149 @@
+import { type FormEvent, useState } from 'react';
+import type { FeedSettingsPatch } from '../../../../src/app/api';
+import { MuteFilterEditor } from '../../components/MuteFilterEditor';
+import { useApp } from '../../store/context';
+import { Dialog } from './Dialog';
+import { folderChoices, type TreeNode } from './feed-tree';
+
+/** One feed's settings: its name, folder, polling interval, notifications, images, mute filters. */
+export function FeedSettingsDialog({
+  feedId,
+  focus,
+  tree,
+  onClose,
+}: {
+  feedId: number;
+  focus: 'title' | 'folder';
+  tree: readonly TreeNode[];
+  onClose(): void;
+}) {
+  const feed = useApp((s) => s.feeds.find((f) => f.id === feedId));
+  const updateFeed = useApp((s) => s.updateFeed);
+  const [title, setTitle] = useState(feed?.title ?? '');
+  const [folder, setFolder] = useState(String(feed?.folderId ?? ''));
+  const [interval, setInterval] = useState(feed?.intervalMin === null ? '' : String(feed?.intervalMin ?? ''));
+  const [notify, setNotify] = useState(feed?.notify ?? false);
+  const [loadImages, setLoadImages] = useState(feed?.loadImages ?? false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (!feed) return null;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!feed) return;
+    const patch: FeedSettingsPatch = {};
+    const name = title.trim();
+    if (name !== feed.title) patch.title = name === '' ? null : name;
+    const folderId = folder === '' ? null : Number(folder);
+    if (folderId !== feed.folderId) patch.folderId = folderId;
+    const minutes = interval.trim() === '' ? null : Number(interval);
+    if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1)) {
+      setError('The interval is a whole number of minutes (or empty for the default).');
+      return;
+    }
+    if (minutes !== feed.intervalMin) patch.intervalMin = minutes;
+    if (notify !== feed.notify) patch.notify = notify;
+    if (loadImages !== feed.loadImages) patch.loadImages = loadImages;
+    if (Object.keys(patch).length === 0) {
+      onClose();
+      return;
+    }
+    setBusy(true);
+    const result = await updateFeed(feed.id, patch);
+    setBusy(false);
+    if (result.ok) onClose();
+    else setError(result.error.message);
+  }
+
+  return (
+    <Dialog
+      title={`Settings for “${feed.title || feed.url}”`}
+      onClose={onClose}
+      testId="feed-settings-dialog"
+    >
+      <form className="dialog-form" onSubmit={save} noValidate>
+        <label>
+          Name
+          <input
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            data-autofocus={focus === 'title' ? true : undefined}
+            data-testid="feed-settings-title"
+          />
+          <span className="field-hint">
+            {feed.titleIsCustom
+              ? 'Your own name; empty it to use the feed’s title.'
+              : 'As the feed names itself.'}
+          </span>
+        </label>
+        <label>
+          Folder
+          <select
+            value={folder}
+            onChange={(e) => setFolder(e.target.value)}
+            data-autofocus={focus === 'folder' ? true : undefined}
+            data-testid="feed-settings-folder"
+          >
+            <option value="">(no folder)</option>
+            {folderChoices(tree).map(({ folder: f, depth }) => (
+              <option key={f.id} value={f.id}>
+                {`${'\u00a0\u00a0'.repeat(depth)}${f.title}`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Check every (minutes)
+          <input
+            type="number"
+            min={1}
+            inputMode="numeric"
+            placeholder="default"
+            value={interval}
+            onChange={(e) => setInterval(e.target.value)}
+            data-testid="feed-settings-interval"
+          />
+          <span className="field-hint">
+            Empty: the default from Settings. A feed’s ttl may make it less often.
+          </span>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={notify}
+            onChange={(e) => setNotify(e.target.checked)}
+            data-testid="feed-settings-notify"
+          />
+          Notify me of new items
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={loadImages}
+            onChange={(e) => setLoadImages(e.target.checked)}
+            data-testid="feed-settings-images"
+          />
+          Always load this feed’s images (even when images load on click)
+        </label>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy} data-testid="feed-settings-save">
+            Save
+          </button>
+        </div>
+      </form>
+      <section className="dialog-section" aria-labelledby="feed-mute-title">
+        <h3 id="feed-mute-title">Mute filters for this feed</h3>
+        <MuteFilterEditor feedId={feed.id} />
+      </section>
+    </Dialog>
+  );
+}

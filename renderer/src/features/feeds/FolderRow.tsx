@@ -1,0 +1,150 @@
+import { type CSSProperties, memo, useEffect } from 'react';
+import type { FolderView } from '../../../../src/app/api';
+import { MoreIcon } from '../../components/icons';
+import { useAppStore } from '../../store/context';
+import { endDrag, startDrag } from './drag';
+import { RenameField } from './RenameField';
+import { RowMenu } from './RowMenu';
+import type { TreeItemProps } from './tree-item';
+
+/** A folder row in the tree: opens as one river, collapses, takes dropped feeds and folders. */
+export const FolderRow = memo(function FolderRow({
+  folder,
+  unread,
+  hasChildren,
+  expanded,
+  dropping,
+  ...item
+}: TreeItemProps & {
+  folder: FolderView;
+  /** This folder's and its subfolders' unread (summed from the feed rows). */
+  unread: number;
+  hasChildren: boolean;
+  expanded: boolean;
+  dropping: boolean;
+}) {
+  const { actions, rowKey } = item;
+  // Commands read when used, not subscribed to (see FeedRow).
+  const { renameFolder, deleteFolder, markFolderRead, pushNotice } = useAppStore().getState();
+
+  async function rename(title: string) {
+    actions.commandEnd();
+    const result = await renameFolder(folder.id, title);
+    if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
+  }
+
+  function confirmDelete() {
+    const message = `Delete the folder “${folder.title}”? Its feeds and subfolders move up a level; nothing is unsubscribed.`;
+    if (!window.confirm(message)) return;
+    void deleteFolder(folder.id).then((result) => {
+      if (!result.ok) pushNotice({ level: 'error', message: result.error.message });
+    });
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
+  useEffect(() => {
+    if (item.command !== 'delete') return;
+    actions.commandEnd();
+    confirmDelete();
+  }, [item.command]);
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
+    <li
+      role="treeitem"
+      data-key={`folder:${folder.id}`}
+      aria-level={item.level}
+      style={{ '--level': item.level } as CSSProperties}
+      aria-posinset={item.posInSet}
+      aria-setsize={item.setSize}
+      aria-selected={item.selected}
+      aria-expanded={hasChildren ? expanded : undefined}
+      tabIndex={item.tabIndex}
+      className={`tree-item folder${item.selected ? ' selected' : ''}`}
+      draggable={item.command !== 'rename'}
+      onDragStart={(e) => {
+        e.stopPropagation();
+        startDrag(e, { kind: 'folder', id: folder.id });
+      }}
+      onDragEnd={endDrag}
+      onClick={(e) => actions.click(e, rowKey)}
+      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
+      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
+      data-testid="folder-row"
+      data-folder-id={folder.id}
+    >
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; "Move to…" in the menus is the keyboard's way. */}
+      <div
+        className={`tree-row${dropping ? ' drop-target' : ''}`}
+        onDragOver={(e) => actions.dragOver(e, folder.id, rowKey)}
+        onDragLeave={(e) => actions.dragLeave(e, folder.id, rowKey)}
+        onDrop={(e) => actions.drop(e, folder.id, rowKey)}
+      >
+        <button
+          type="button"
+          className="twisty"
+          tabIndex={-1}
+          aria-hidden="true"
+          disabled={!hasChildren}
+          onClick={(e) => {
+            e.stopPropagation();
+            actions.toggle(folder.id, expanded);
+          }}
+        >
+          <span className={expanded ? 'open' : undefined} />
+        </button>
+        {item.command === 'rename' ? (
+          <RenameField
+            label={`New name for the folder ${folder.title}`}
+            initial={folder.title}
+            onSave={(v) => void rename(v)}
+            onCancel={actions.commandEnd}
+          />
+        ) : (
+          <span className="folder-name">{folder.title}</span>
+        )}{' '}
+        <span className={unread > 0 ? 'count' : 'visually-hidden'}>
+          {unread}
+          <span className="visually-hidden"> unread</span>
+        </span>
+        <button
+          type="button"
+          className="icon-button row-menu-button"
+          tabIndex={-1}
+          // Out of the row's name (the row is named by its text); reached by the context-menu key.
+          aria-hidden="true"
+          aria-label={`Actions for the folder ${folder.title}`}
+          aria-haspopup="menu"
+          aria-expanded={item.command === 'menu'}
+          onClick={() => actions.menu(rowKey)}
+          data-testid="folder-menu-button"
+        >
+          <MoreIcon />
+        </button>
+      </div>
+      {item.command === 'menu' && (
+        <RowMenu
+          label={`Actions for the folder ${folder.title}`}
+          onClose={actions.commandEnd}
+          actions={[
+            { label: 'Open as one river', run: () => actions.open(rowKey), testId: 'folder-open' },
+            { label: 'Rename', run: () => actions.rename(rowKey), testId: 'folder-rename' },
+            {
+              label: 'New subfolder…',
+              run: () => actions.newSubfolder(folder.id),
+              testId: 'folder-new-subfolder',
+            },
+            { label: 'Move to…', run: () => actions.moveFolder(folder.id), testId: 'folder-move' },
+            {
+              label: 'Mark all read',
+              run: () => void markFolderRead(folder.id),
+              disabled: unread === 0,
+              testId: 'folder-mark-read',
+            },
+            { label: 'Delete folder…', run: confirmDelete, danger: true, testId: 'folder-delete' },
+          ]}
+        />
+      )}
+    </li>
+  );
+});

@@ -1,0 +1,120 @@
+/**
+ * The river slice against a hand-driven stand-in for the transport, so the test decides the order
+ * in which answers and events arrive (the real order is a race between HTTP and the WebSocket).
+ */
+import { describe, expect, it } from 'vitest';
+import type { RiverGroup, RiverPage, TidingsApi } from '../../../src/app/api';
+import { createAppStore } from './store';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+const group = (feedId: number, ...ids: number[]): RiverGroup => ({
+  feedId,
+  feedTitle: `Feed ${feedId}`,
+  feedLink: null,
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  moreInGroup: 0,
+  items: ids.map((id) => ({
+    id,
+    feedId,
+    title: `item ${id}`,
+    link: null,
+    summary: null,
+    content: null,
+    published: null,
+    seenAt: '2026-11-20T10:00:00.000Z',
+    read: false,
+    starred: false,
+    authors: [],
+    categories: [],
+    enclosures: [],
+    updated: null,
+    date: null,
+    children: [],
+    media: [],
+    podcast: null,
+    mutedBy: null,
+  })),
+});
+
+function fakeApi(pages: Promise<RiverPage>[]) {
+  const asked: unknown[] = [];
+  const api = {
+    river: (q: unknown) => {
+      asked.push(q);
+      return pages.shift() ?? Promise.resolve({ groups: [], nextCursor: null });
+    },
+    getSettings: async () => ({ pollIntervalMin: 60, retentionDays: 30, images: 'clickToLoad' }),
+    markRead: async () => {},
+    listFeeds: async () => [],
+  } as unknown as TidingsApi;
+  return { api, asked };
+}
+
+describe('river slice', () => {
+  it('news that arrives while the river is loading is fetched once the load is in', async () => {
+    const first = deferred<RiverPage>();
+    const { api, asked } = fakeApi([
+      first.promise,
+      Promise.resolve({ groups: [group(1, 2, 1)], nextCursor: null }),
+    ]);
+    const store = createAppStore(api);
+    const loading = store.getState().loadRiver();
+    // The feed's first items land after the load's request left: its answer is empty.
+    await store.getState().refreshHead();
+    first.resolve({ groups: [], nextCursor: null });
+    await loading;
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toHaveLength(2);
+    expect(store.getState().groups.flatMap((g) => g.items.map((i) => i.id))).toEqual([2, 1]);
+  });
+
+  it('reads the image policy from the settings when the river loads', async () => {
+    const { api } = fakeApi([]);
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().imagePolicy).toBe('clickToLoad');
+  });
+
+  it('j walks the loaded items in order and reads each one; k walks back', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    const s = () => store.getState();
+    expect(await s().selectNext(1)).toBe(5);
+    expect(await s().selectNext(1)).toBe(4);
+    expect(await s().selectNext(1)).toBe(3);
+    expect(await s().selectNext(1)).toBe(3);
+    expect(await s().selectNext(-1)).toBe(4);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s().groups.flatMap((g) => g.items.filter((i) => i.read).map((i) => i.id))).toEqual([5, 4, 3]);
+  });
+
+  it('j walks the search results while they are shown, not the river behind them', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4)], nextCursor: null })]);
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    store.setState({ searchResults: group(2, 9, 8).items });
+    expect(await store.getState().selectNext(1)).toBe(9);
+    expect(await store.getState().selectNext(1)).toBe(8);
+  });
+
+  it('a read the core refuses goes back', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4)], nextCursor: null })]);
+    (api as unknown as { markRead: () => Promise<void> }).markRead = async () => {
+      throw new Error('refused');
+    };
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    await store.getState().markRead([5], true);
+    expect(store.getState().groups[0]!.items.map((i) => i.read)).toEqual([false, false]);
+  });
+});
