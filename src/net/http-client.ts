@@ -101,6 +101,9 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
     get allowPrivate() {
       return given.allowPrivate ?? DEFAULT_HOST_POLICY.allowPrivate;
     },
+    get howToAllow() {
+      return given.howToAllow;
+    },
   };
   const clock = opts.clock ?? systemClock;
   const agents = createAgents(opts.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST, opts.ca);
