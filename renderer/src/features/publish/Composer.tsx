@@ -5,6 +5,7 @@
  * A new post's draft is saved through the API as it is typed, so it survives a restart.
  */
 import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import type { PostInput } from '../../../../src/app/api';
 import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
 import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
@@ -74,12 +75,17 @@ function ComposerDialog({
   const latest = useRef(draft);
   latest.current = draft;
 
+  // Draft writes go one after another: requests on separate connections can be answered out of
+  // order, and an autosave landing after the post's "clear the draft" would bring the text back.
+  const draftWrites = useRef<Promise<void>>(Promise.resolve());
+  const writeDraft = (input: PostInput | null): Promise<void> => {
+    draftWrites.current = draftWrites.current.then(() => getClient().saveDraft(input)).catch(() => {});
+    return draftWrites.current;
+  };
+
   const saveDraftNow = () => {
-    if (editingId !== null || !touched.current) return;
-    const d = latest.current;
-    getClient()
-      .saveDraft(toDraftInput(d))
-      .catch(() => {});
+    if (editingId !== null || !touched.current || sending.current) return;
+    void writeDraft(toDraftInput(latest.current));
   };
 
   // Closing keeps what was typed: the pending autosave is flushed, not dropped.
@@ -127,9 +133,8 @@ function ComposerDialog({
     if (editingId !== null || !touched.current) return;
     const input = toDraftInput(draft);
     const timer = setTimeout(() => {
-      getClient()
-        .saveDraft(input)
-        .catch(() => {});
+      // Once Post is pressed the draft is the post's: only its clearing may be written.
+      if (!sending.current) void writeDraft(input);
     }, DRAFT_SAVE_MS);
     return () => clearTimeout(timer);
   }, [draft, editingId]);
@@ -178,9 +183,7 @@ function ComposerDialog({
       // The post is stored: whatever happens to clearing the draft, the dialog closes (an error
       // here must not invite a second Post of the same text).
       if (editingId === null) {
-        await getClient()
-          .saveDraft(null)
-          .catch(() => {});
+        await writeDraft(null);
       }
       close(true);
     } catch (e) {
