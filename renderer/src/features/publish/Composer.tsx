@@ -4,7 +4,7 @@
  * Post is refused with the reason. Link, enclosure (URL, picked or dropped file), tags, sub-items.
  * A new post's draft is saved through the API as it is typed, so it survives a restart.
  */
-import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { type DragEvent, type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { PostInput } from '../../../../src/app/api';
 import { countGraphemes, DEFAULT_CHAR_LIMIT } from '../../../../src/publish/graphemes';
 import { errorMessage } from '../../api/api-error';
@@ -78,10 +78,10 @@ function ComposerDialog({
   // Draft writes go one after another: requests on separate connections can be answered out of
   // order, and an autosave landing after the post's "clear the draft" would bring the text back.
   const draftWrites = useRef<Promise<void>>(Promise.resolve());
-  const writeDraft = (input: PostInput | null): Promise<void> => {
+  const writeDraft = useCallback((input: PostInput | null): Promise<void> => {
     draftWrites.current = draftWrites.current.then(() => getClient().saveDraft(input)).catch(() => {});
     return draftWrites.current;
-  };
+  }, []);
 
   const saveDraftNow = () => {
     if (editingId !== null || !touched.current || sending.current) return;
@@ -137,7 +137,7 @@ function ComposerDialog({
       if (!sending.current) void writeDraft(input);
     }, DRAFT_SAVE_MS);
     return () => clearTimeout(timer);
-  }, [draft, editingId]);
+  }, [draft, editingId, writeDraft]);
 
   const change = (patch: Partial<ComposerDraft>) => {
     touched.current = true;
