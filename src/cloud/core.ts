@@ -203,6 +203,7 @@ export class CloudCore {
           ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
         },
         signal: this.abort.signal,
+        policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
       },
       feedUrl,
       subs,

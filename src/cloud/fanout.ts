@@ -9,7 +9,9 @@
  */
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
+import type { HostPolicy } from '../net/types.ts';
 import { type DeliveryOptions, notificationRequest, notifyOne } from './deliver.ts';
+import { leanNotifyClient, NotifyPool } from './notify-pool.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
 export interface FanoutLimits {
@@ -40,6 +42,11 @@ export interface FanoutDeps {
   onDelivery?: (sub: DeliveryTarget, result: DeliveryResult) => void;
   limits?: Partial<FanoutLimits>;
   signal?: AbortSignal;
+  /**
+   * The notify client's host policy. Given, plain-http notifications use the lean keep-alive
+   * pool (notify-pool.ts) under the same policy; absent, every delivery goes through `http`.
+   */
+  policy?: HostPolicy;
 }
 
 const BATCH = 500;
@@ -70,18 +77,24 @@ export async function fanOut(
     return r;
   };
 
+  // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
+  // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
+  const lease = deps.policy && subs.length > 0 ? leasePool(deps.http, deps.policy, limits.perHost) : null;
+  const http = lease ? lease.client : deps.http;
+  // Stopping (Cloud.close) ends deliveries in flight at once, as closing the client does.
+  const onAbort = () => lease?.client.close();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+
   // The signal stops workers between deliveries; it is not handed to each request (AbortSignal.any
   // per request costs time and memory at 10,000). In-flight requests end by their own deadline,
   // or at once when the owner closes the client.
   const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs };
-  const total = new Semaphore(limits.total);
 
   const deliver = async (sub: DeliveryTarget) => {
     const req = requestFor(sub);
-    await total.acquire();
     let outcome: DeliveryResult;
     try {
-      const r = req.ok ? await notifyOne(deps.http, sub, feedUrl, opts, req.value) : req;
+      const r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
       outcome = r.ok
         ? { id: sub.id, ok: true, at: deps.clock.now() }
         : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
@@ -92,8 +105,6 @@ export async function fanOut(
         at: deps.clock.now(),
         error: e instanceof Error ? e.message : String(e),
       };
-    } finally {
-      total.release();
     }
     if (outcome.ok) delivered++;
     else failed++;
@@ -102,26 +113,29 @@ export async function fanOut(
     if (pending.length >= BATCH) flush();
   };
 
-  // One queue per host, drained by at most `perHost` workers.
-  const byHost = new Map<string, DeliveryTarget[]>();
-  for (const s of subs) {
-    const host = hostKey(s.callbackUrl);
-    const list = byHost.get(host);
-    if (list) list.push(s);
-    else byHost.set(host, [s]);
-  }
-  const workers: Promise<void>[] = [];
-  for (const queue of byHost.values()) {
-    let next = 0;
-    const worker = async () => {
-      while (next < queue.length) {
-        if (deps.signal?.aborted) return;
-        await deliver(queue[next++]!);
+  // `total` workers (not one promise per subscriber or per host: 100,000 hosts would be 100,000
+  // parked promises); each takes the next subscriber of a host that is below `perHost` in flight.
+  const queues = new HostQueues(subs, limits.perHost);
+  const worker = async () => {
+    for (;;) {
+      if (deps.signal?.aborted) return;
+      const next = queues.take();
+      if (!next) return; // nothing left, or only hosts at their bound: their workers drain them
+      try {
+        await deliver(next.sub);
+      } finally {
+        next.queue.active--;
       }
-    };
-    for (let i = 0; i < Math.min(limits.perHost, queue.length); i++) workers.push(worker());
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let i = 0; i < Math.min(limits.total, subs.length); i++) workers.push(worker());
+  try {
+    await Promise.all(workers);
+  } finally {
+    deps.signal?.removeEventListener('abort', onAbort);
+    lease?.release();
   }
-  await Promise.all(workers);
   flush();
   return {
     feedUrl,
@@ -132,34 +146,97 @@ export async function fanOut(
   };
 }
 
+interface HostQueue {
+  subs: DeliveryTarget[];
+  next: number;
+  active: number;
+}
+
+/** Subscribers grouped by host, handed out round-robin across hosts below their bound. */
+class HostQueues {
+  private readonly hosts: HostQueue[] = [];
+  private cursor = 0;
+  private readonly perHost: number;
+
+  constructor(subs: readonly DeliveryTarget[], perHost: number) {
+    this.perHost = perHost;
+    const byHost = new Map<string, HostQueue>();
+    for (const s of subs) {
+      const host = hostKey(s.callbackUrl);
+      const q = byHost.get(host);
+      if (q) q.subs.push(s);
+      else {
+        const fresh = { subs: [s], next: 0, active: 0 };
+        byHost.set(host, fresh);
+        this.hosts.push(fresh);
+      }
+    }
+  }
+
+  take(): { sub: DeliveryTarget; queue: HostQueue } | null {
+    for (let scanned = 0; scanned < this.hosts.length; ) {
+      if (this.cursor >= this.hosts.length) this.cursor = 0;
+      const q = this.hosts[this.cursor]!;
+      if (q.next >= q.subs.length) {
+        // Drained: drop it (swap with the last) so later scans stay short.
+        this.hosts[this.cursor] = this.hosts[this.hosts.length - 1]!;
+        this.hosts.pop();
+        continue;
+      }
+      this.cursor++;
+      if (q.active >= this.perHost) {
+        scanned++;
+        continue;
+      }
+      q.active++;
+      const sub = q.subs[q.next]!;
+      // Release the reference as we go: a drained prefix of 100,000 targets is garbage.
+      (q.subs as (DeliveryTarget | undefined)[])[q.next++] = undefined;
+      return { sub, queue: q };
+    }
+    return null;
+  }
+}
+
+interface SharedPool {
+  pool: NotifyPool;
+  client: HttpClient;
+  users: number;
+}
+const pools = new WeakMap<HttpClient, SharedPool>();
+
+/** The lean pool for this client, created on first use and closed when its last fan-out ends. */
+function leasePool(
+  http: HttpClient,
+  policy: HostPolicy,
+  perHost: number,
+): { client: HttpClient; release(): void } {
+  let shared = pools.get(http);
+  if (!shared) {
+    const pool = new NotifyPool({ policy, maxSocketsPerHost: perHost });
+    shared = { pool, client: leanNotifyClient(http, pool), users: 0 };
+    pools.set(http, shared);
+  }
+  const s = shared;
+  s.users++;
+  let released = false;
+  return {
+    client: s.client,
+    release() {
+      if (released) return;
+      released = true;
+      if (--s.users === 0) {
+        s.pool.destroy();
+        if (pools.get(http) === s) pools.delete(http);
+      }
+    },
+  };
+}
+
 function hostKey(url: string): string {
   try {
     return new URL(url).host;
   } catch {
     return url;
-  }
-}
-
-/** A counting semaphore: at most `n` holders; waiters are served in order. */
-export class Semaphore {
-  private available: number;
-  private readonly waiters: (() => void)[] = [];
-
-  constructor(n: number) {
-    this.available = Math.max(1, n);
-  }
-
-  acquire(): Promise<void> {
-    if (this.available > 0) {
-      this.available--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.available++;
   }
 }
