@@ -14,13 +14,18 @@ afterEach(async () => {
   for (const o of open.splice(0)) await o.close();
 });
 
+/** Requests in flight across every subscriber host of a test, and the most seen at once. */
+const across = { now: 0, most: 0 };
+
 async function subscriberHost(delayMs = 0): Promise<TestServer & { most: () => number }> {
   let inFlight = 0;
   let most = 0;
   const s = await startServer(async (_req, res) => {
     most = Math.max(most, ++inFlight);
+    across.most = Math.max(across.most, ++across.now);
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     inFlight--;
+    across.now--;
     res.end('ok');
   });
   open.push(s);
@@ -108,5 +113,42 @@ describe('fanOut', () => {
     const byId = new Map(results.map((r) => [r.id, r]));
     expect(byId.get(100)?.error).toMatch(/Refused to connect/);
     expect(byId.get(101)?.error).toMatch(/connection refused/);
+  });
+
+  it('reads a paged source as it goes: every subscriber once, and hosts of later pages get full parallelism', async () => {
+    const a = await subscriberHost(1);
+    const b = await subscriberHost(3);
+    const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+    open.push({ close: () => http.close() });
+    // 1,000 on host A first, then 1,000 on B: B arrives while A holds its bound (4) and the
+    // other workers had nothing to take; they must wake up for B, not have ended.
+    const all = [...targets(a.url, 1000), ...targets(b.url, 1000, 1000)];
+    let served = 0;
+    let pagesRead = 0;
+    across.most = 0;
+    const source = () => {
+      pagesRead++;
+      const page = all.slice(served, served + 250);
+      served += page.length;
+      return page;
+    };
+    const ids: number[] = [];
+    const report = await fanOut(
+      {
+        http,
+        clock: systemClock,
+        record: (r) => ids.push(...r.map((x) => x.id)),
+        limits: { perHost: 4, total: 12 },
+        policy: { allowLoopback: true, allowPrivate: false },
+      },
+      'http://feed.example/rss',
+      source,
+    );
+    expect(report).toMatchObject({ subscribers: 2000, delivered: 2000, failed: 0 });
+    expect(pagesRead).toBe(9); // eight pages and the empty one that ends it
+    expect(ids.sort((x, y) => x - y)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    expect(a.most()).toBeLessThanOrEqual(4);
+    expect(b.most()).toBe(4);
+    expect(across.most).toBeGreaterThan(4); // A and B at once: the idle workers woke for B
   });
 });

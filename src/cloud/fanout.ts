@@ -51,11 +51,13 @@ export interface FanoutDeps {
 
 const BATCH = 500;
 
-export async function fanOut(
-  deps: FanoutDeps,
-  feedUrl: string,
-  subs: readonly DeliveryTarget[],
-): Promise<FanoutReport> {
+/**
+ * The subscribers: all at once, or a function handing out the next page (empty when done), so a
+ * fan-out to 100,000 holds a page or two of them in memory, not all 100,000.
+ */
+export type TargetSource = readonly DeliveryTarget[] | (() => readonly DeliveryTarget[]);
+
+export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSource): Promise<FanoutReport> {
   const limits = { ...DEFAULT_FANOUT_LIMITS, ...deps.limits };
   const started = performance.now();
   const pending: DeliveryResult[] = [];
@@ -79,7 +81,8 @@ export async function fanOut(
 
   // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
   // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
-  const lease = deps.policy && subs.length > 0 ? leasePool(deps.http, deps.policy, limits.perHost) : null;
+  const queues = new HostQueues(source, limits.perHost);
+  const lease = deps.policy && !queues.isEmpty() ? leasePool(deps.http, deps.policy, limits.perHost) : null;
   const http = lease ? lease.client : deps.http;
   // Stopping (Cloud.close) ends deliveries in flight at once, as closing the client does.
   const onAbort = () => lease?.client.close();
@@ -115,21 +118,29 @@ export async function fanOut(
 
   // `total` workers (not one promise per subscriber or per host: 100,000 hosts would be 100,000
   // parked promises); each takes the next subscriber of a host that is below `perHost` in flight.
-  const queues = new HostQueues(subs, limits.perHost);
+  // A worker with nothing it may take while others are in flight sleeps until one finishes.
+  const sleepers: (() => void)[] = [];
+  const wakeOne = () => sleepers.shift()?.();
   const worker = async () => {
     for (;;) {
-      if (deps.signal?.aborted) return;
+      if (deps.signal?.aborted) break;
       const next = queues.take();
-      if (!next) return; // nothing left, or only hosts at their bound: their workers drain them
-      try {
-        await deliver(next.sub);
-      } finally {
-        next.queue.active--;
+      if (next) {
+        try {
+          await deliver(next.sub);
+        } finally {
+          queues.done(next.queue);
+          wakeOne();
+        }
+        continue;
       }
+      if (queues.isEmpty()) break;
+      await new Promise<void>((resolve) => sleepers.push(resolve));
     }
+    wakeOne(); // a sleeper re-checks, so every worker ends when the work does
   };
   const workers: Promise<void>[] = [];
-  for (let i = 0; i < Math.min(limits.total, subs.length); i++) workers.push(worker());
+  for (let i = 0; i < limits.total && !queues.isEmpty(); i++) workers.push(worker());
   try {
     await Promise.all(workers);
   } finally {
@@ -139,7 +150,7 @@ export async function fanOut(
   flush();
   return {
     feedUrl,
-    subscribers: subs.length,
+    subscribers: delivered + failed,
     delivered,
     failed,
     elapsedMs: Math.round(performance.now() - started),
@@ -147,40 +158,57 @@ export async function fanOut(
 }
 
 interface HostQueue {
+  host: string;
   subs: DeliveryTarget[];
   next: number;
   active: number;
+  /** In the round-robin list (it has subscribers waiting). */
+  listed: boolean;
 }
 
-/** Subscribers grouped by host, handed out round-robin across hosts below their bound. */
+/**
+ * Subscribers grouped by host, handed out round-robin across hosts below their bound; reads the
+ * source's next page when the queued ones run low.
+ */
 class HostQueues {
   private readonly hosts: HostQueue[] = [];
+  private readonly byHost = new Map<string, HostQueue>();
   private cursor = 0;
+  private queued = 0;
+  /** The next page is read when fewer than half a page is queued. */
+  private lowWater = 1;
   private readonly perHost: number;
+  private nextPage: (() => readonly DeliveryTarget[]) | null;
 
-  constructor(subs: readonly DeliveryTarget[], perHost: number) {
+  constructor(source: TargetSource, perHost: number) {
     this.perHost = perHost;
-    const byHost = new Map<string, HostQueue>();
-    for (const s of subs) {
-      const host = hostKey(s.callbackUrl);
-      const q = byHost.get(host);
-      if (q) q.subs.push(s);
-      else {
-        const fresh = { subs: [s], next: 0, active: 0 };
-        byHost.set(host, fresh);
-        this.hosts.push(fresh);
-      }
+    if (typeof source === 'function') {
+      this.nextPage = source;
+      this.refill();
+    } else {
+      this.nextPage = null;
+      this.add(source as readonly DeliveryTarget[]);
     }
   }
 
+  /** Nothing queued and no page left to read. */
+  isEmpty(): boolean {
+    return this.queued === 0 && this.nextPage === null;
+  }
+
   take(): { sub: DeliveryTarget; queue: HostQueue } | null {
+    if (this.queued < this.lowWater) this.refill();
     for (let scanned = 0; scanned < this.hosts.length; ) {
       if (this.cursor >= this.hosts.length) this.cursor = 0;
       const q = this.hosts[this.cursor]!;
       if (q.next >= q.subs.length) {
-        // Drained: drop it (swap with the last) so later scans stay short.
+        // Drained: drop it from the list (swap with the last) so later scans stay short.
         this.hosts[this.cursor] = this.hosts[this.hosts.length - 1]!;
         this.hosts.pop();
+        q.listed = false;
+        q.subs = [];
+        q.next = 0;
+        if (q.active === 0) this.byHost.delete(q.host);
         continue;
       }
       this.cursor++;
@@ -189,12 +217,50 @@ class HostQueues {
         continue;
       }
       q.active++;
-      const sub = q.subs[q.next]!;
-      // Release the reference as we go: a drained prefix of 100,000 targets is garbage.
-      (q.subs as (DeliveryTarget | undefined)[])[q.next++] = undefined;
+      this.queued--;
+      const sub = q.subs[q.next++]!;
+      // Let go of the delivered prefix now and then (not per item: that would be O(n^2)).
+      if (q.next >= 1024 && q.next * 2 >= q.subs.length) {
+        q.subs = q.subs.slice(q.next);
+        q.next = 0;
+      }
       return { sub, queue: q };
     }
     return null;
+  }
+
+  /** A delivery to this host ended. */
+  done(q: HostQueue): void {
+    q.active--;
+    if (q.active === 0 && !q.listed && this.byHost.get(q.host) === q) this.byHost.delete(q.host);
+  }
+
+  private refill(): void {
+    while (this.nextPage && this.queued < this.lowWater) {
+      const page = this.nextPage();
+      if (page.length === 0) this.nextPage = null;
+      else {
+        this.lowWater = Math.max(1, page.length >> 1);
+        this.add(page);
+      }
+    }
+  }
+
+  private add(subs: readonly DeliveryTarget[]): void {
+    for (const s of subs) {
+      const host = hostKey(s.callbackUrl);
+      let q = this.byHost.get(host);
+      if (!q) {
+        q = { host, subs: [], next: 0, active: 0, listed: false };
+        this.byHost.set(host, q);
+      }
+      if (!q.listed) {
+        q.listed = true;
+        this.hosts.push(q);
+      }
+      q.subs.push(s);
+      this.queued++;
+    }
   }
 }
 
