@@ -118,19 +118,27 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
 
   // `total` workers (not one promise per subscriber or per host: 100,000 hosts would be 100,000
   // parked promises); each takes the next subscriber of a host that is below `perHost` in flight.
-  // A worker with nothing it may take while others are in flight sleeps until one finishes.
+  // A worker with nothing it may take (every host with work is at its bound) sleeps. It is woken
+  // when a slot frees that its freer does not reuse, when a page brings new hosts, and at the end.
+  // (Waking one per delivery cost a promise and a scan each: 384 sleepers on a single host.)
   const sleepers: (() => void)[] = [];
   const wakeOne = () => sleepers.shift()?.();
+  queues.onNewHosts = () => {
+    for (const wake of sleepers.splice(0)) wake();
+  };
   const worker = async () => {
+    let freed: HostQueue | null = null;
     for (;;) {
       if (deps.signal?.aborted) break;
       const next = queues.take();
+      if (freed && next?.queue !== freed) wakeOne();
+      freed = null;
       if (next) {
         try {
           await deliver(next.sub);
         } finally {
           queues.done(next.queue);
-          wakeOne();
+          freed = next.queue;
         }
         continue;
       }
@@ -179,6 +187,8 @@ class HostQueues {
   private lowWater = 1;
   private readonly perHost: number;
   private nextPage: (() => readonly DeliveryTarget[]) | null;
+  /** Called when a page listed hosts that had nothing queued (sleeping workers may take them). */
+  onNewHosts: (() => void) | null = null;
 
   constructor(source: TargetSource, perHost: number) {
     this.perHost = perHost;
@@ -247,6 +257,7 @@ class HostQueues {
   }
 
   private add(subs: readonly DeliveryTarget[]): void {
+    let listed = false;
     for (const s of subs) {
       const host = hostKey(s.callbackUrl);
       let q = this.byHost.get(host);
@@ -256,11 +267,13 @@ class HostQueues {
       }
       if (!q.listed) {
         q.listed = true;
+        listed = true;
         this.hosts.push(q);
       }
       q.subs.push(s);
       this.queued++;
     }
+    if (listed) this.onNewHosts?.();
   }
 }
 
