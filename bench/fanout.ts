@@ -150,6 +150,7 @@ async function main(): Promise<void> {
       const failed = n - received;
       results[`n${n}_s`] = Math.round(seconds * 1000) / 1000;
       results[`n${n}_cpu_s`] = cpuSeconds;
+      results[`n${n}_cpu_system_s`] = Math.round(cpu.system / 1e4) / 100;
       results[`n${n}_subscriber_cpu_s`] = Math.round(subCpuMs / 10) / 100;
       delivered += n - failed;
       console.log(
