@@ -186,7 +186,17 @@ export class CloudCore {
 
   private startFanout(feedUrl: string): Promise<FanoutReport> {
     const { store, clock, log } = this.deps;
-    const subs = store.liveTargets(feedUrl, clock.now());
+    // Read a page at a time (store.liveTargetPages): 100,000 targets held at once were ~40 MB.
+    const firstPages = store.liveTargetPages(feedUrl, clock.now());
+    const first = firstPages();
+    let served = false;
+    const subs = () => {
+      if (served) return firstPages();
+      served = true;
+      return first;
+    };
+    // Each notification is logged only for a small fan-out (the first page is all there is).
+    const small = first.length <= 20;
     store.bump('changes');
     const job = fanOut(
       {
@@ -196,13 +206,14 @@ export class CloudCore {
         onDelivery: (sub, r) => {
           if (!r.ok)
             log.add({ kind: 'notifyFailed', feedUrl, callbackUrl: sub.callbackUrl, detail: r.error });
-          else if (subs.length <= 20) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
+          else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
         },
         limits: {
           ...this.deps.fanout,
           ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
         },
         signal: this.abort.signal,
+        policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
       },
       feedUrl,
       subs,

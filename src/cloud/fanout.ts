@@ -9,7 +9,9 @@
  */
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
+import type { HostPolicy } from '../net/types.ts';
 import { type DeliveryOptions, notificationRequest, notifyOne } from './deliver.ts';
+import { leanNotifyClient, NotifyPool } from './notify-pool.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
 export interface FanoutLimits {
@@ -40,15 +42,22 @@ export interface FanoutDeps {
   onDelivery?: (sub: DeliveryTarget, result: DeliveryResult) => void;
   limits?: Partial<FanoutLimits>;
   signal?: AbortSignal;
+  /**
+   * The notify client's host policy. Given, plain-http notifications use the lean keep-alive
+   * pool (notify-pool.ts) under the same policy; absent, every delivery goes through `http`.
+   */
+  policy?: HostPolicy;
 }
 
 const BATCH = 500;
 
-export async function fanOut(
-  deps: FanoutDeps,
-  feedUrl: string,
-  subs: readonly DeliveryTarget[],
-): Promise<FanoutReport> {
+/**
+ * The subscribers: all at once, or a function handing out the next page (empty when done), so a
+ * fan-out to 100,000 holds a page or two of them in memory, not all 100,000.
+ */
+export type TargetSource = readonly DeliveryTarget[] | (() => readonly DeliveryTarget[]);
+
+export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSource): Promise<FanoutReport> {
   const limits = { ...DEFAULT_FANOUT_LIMITS, ...deps.limits };
   const started = performance.now();
   const pending: DeliveryResult[] = [];
@@ -70,18 +79,25 @@ export async function fanOut(
     return r;
   };
 
+  // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
+  // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
+  const queues = new HostQueues(source, limits.perHost);
+  const lease = deps.policy && !queues.isEmpty() ? leasePool(deps.http, deps.policy, limits.perHost) : null;
+  const http = lease ? lease.client : deps.http;
+  // Stopping (Cloud.close) ends deliveries in flight at once, as closing the client does.
+  const onAbort = () => lease?.client.close();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+
   // The signal stops workers between deliveries; it is not handed to each request (AbortSignal.any
   // per request costs time and memory at 10,000). In-flight requests end by their own deadline,
   // or at once when the owner closes the client.
   const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs };
-  const total = new Semaphore(limits.total);
 
   const deliver = async (sub: DeliveryTarget) => {
     const req = requestFor(sub);
-    await total.acquire();
     let outcome: DeliveryResult;
     try {
-      const r = req.ok ? await notifyOne(deps.http, sub, feedUrl, opts, req.value) : req;
+      const r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
       outcome = r.ok
         ? { id: sub.id, ok: true, at: deps.clock.now() }
         : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
@@ -92,8 +108,6 @@ export async function fanOut(
         at: deps.clock.now(),
         error: e instanceof Error ? e.message : String(e),
       };
-    } finally {
-      total.release();
     }
     if (outcome.ok) delivered++;
     else failed++;
@@ -102,33 +116,199 @@ export async function fanOut(
     if (pending.length >= BATCH) flush();
   };
 
-  // One queue per host, drained by at most `perHost` workers.
-  const byHost = new Map<string, DeliveryTarget[]>();
-  for (const s of subs) {
-    const host = hostKey(s.callbackUrl);
-    const list = byHost.get(host);
-    if (list) list.push(s);
-    else byHost.set(host, [s]);
-  }
-  const workers: Promise<void>[] = [];
-  for (const queue of byHost.values()) {
-    let next = 0;
-    const worker = async () => {
-      while (next < queue.length) {
-        if (deps.signal?.aborted) return;
-        await deliver(queue[next++]!);
+  // `total` workers (not one promise per subscriber or per host: 100,000 hosts would be 100,000
+  // parked promises); each takes the next subscriber of a host that is below `perHost` in flight.
+  // A worker with nothing it may take (every host with work is at its bound) sleeps. It is woken
+  // when a slot frees that its freer does not reuse, when a page brings new hosts, and at the end.
+  // (Waking one per delivery cost a promise and a scan each: 384 sleepers on a single host.)
+  const sleepers: (() => void)[] = [];
+  const wakeOne = () => sleepers.shift()?.();
+  queues.onNewHosts = () => {
+    for (const wake of sleepers.splice(0)) wake();
+  };
+  const worker = async () => {
+    let freed: HostQueue | null = null;
+    for (;;) {
+      if (deps.signal?.aborted) break;
+      const next = queues.take();
+      if (freed && next?.queue !== freed) wakeOne();
+      freed = null;
+      if (next) {
+        try {
+          await deliver(next.sub);
+        } finally {
+          queues.done(next.queue);
+          freed = next.queue;
+        }
+        continue;
       }
-    };
-    for (let i = 0; i < Math.min(limits.perHost, queue.length); i++) workers.push(worker());
+      if (queues.isEmpty()) break;
+      await new Promise<void>((resolve) => sleepers.push(resolve));
+    }
+    wakeOne(); // a sleeper re-checks, so every worker ends when the work does
+  };
+  const workers: Promise<void>[] = [];
+  for (let i = 0; i < limits.total && !queues.isEmpty(); i++) workers.push(worker());
+  try {
+    await Promise.all(workers);
+  } finally {
+    deps.signal?.removeEventListener('abort', onAbort);
+    lease?.release();
   }
-  await Promise.all(workers);
   flush();
   return {
     feedUrl,
-    subscribers: subs.length,
+    subscribers: delivered + failed,
     delivered,
     failed,
     elapsedMs: Math.round(performance.now() - started),
+  };
+}
+
+interface HostQueue {
+  host: string;
+  subs: DeliveryTarget[];
+  next: number;
+  active: number;
+  /** In the round-robin list (it has subscribers waiting). */
+  listed: boolean;
+}
+
+/**
+ * Subscribers grouped by host, handed out round-robin across hosts below their bound; reads the
+ * source's next page when the queued ones run low.
+ */
+class HostQueues {
+  private readonly hosts: HostQueue[] = [];
+  private readonly byHost = new Map<string, HostQueue>();
+  private cursor = 0;
+  private queued = 0;
+  /** The next page is read when fewer than half a page is queued. */
+  private lowWater = 1;
+  private readonly perHost: number;
+  private nextPage: (() => readonly DeliveryTarget[]) | null;
+  /** Called when a page listed hosts that had nothing queued (sleeping workers may take them). */
+  onNewHosts: (() => void) | null = null;
+
+  constructor(source: TargetSource, perHost: number) {
+    this.perHost = perHost;
+    if (typeof source === 'function') {
+      this.nextPage = source;
+      this.refill();
+    } else {
+      this.nextPage = null;
+      this.add(source as readonly DeliveryTarget[]);
+    }
+  }
+
+  /** Nothing queued and no page left to read. */
+  isEmpty(): boolean {
+    return this.queued === 0 && this.nextPage === null;
+  }
+
+  take(): { sub: DeliveryTarget; queue: HostQueue } | null {
+    if (this.queued < this.lowWater) this.refill();
+    for (let scanned = 0; scanned < this.hosts.length; ) {
+      if (this.cursor >= this.hosts.length) this.cursor = 0;
+      const q = this.hosts[this.cursor]!;
+      if (q.next >= q.subs.length) {
+        // Drained: drop it from the list (swap with the last) so later scans stay short.
+        this.hosts[this.cursor] = this.hosts[this.hosts.length - 1]!;
+        this.hosts.pop();
+        q.listed = false;
+        q.subs = [];
+        q.next = 0;
+        if (q.active === 0) this.byHost.delete(q.host);
+        continue;
+      }
+      this.cursor++;
+      if (q.active >= this.perHost) {
+        scanned++;
+        continue;
+      }
+      q.active++;
+      this.queued--;
+      const sub = q.subs[q.next++]!;
+      // Let go of the delivered prefix now and then (not per item: that would be O(n^2)).
+      if (q.next >= 1024 && q.next * 2 >= q.subs.length) {
+        q.subs = q.subs.slice(q.next);
+        q.next = 0;
+      }
+      return { sub, queue: q };
+    }
+    return null;
+  }
+
+  /** A delivery to this host ended. */
+  done(q: HostQueue): void {
+    q.active--;
+    if (q.active === 0 && !q.listed && this.byHost.get(q.host) === q) this.byHost.delete(q.host);
+  }
+
+  private refill(): void {
+    while (this.nextPage && this.queued < this.lowWater) {
+      const page = this.nextPage();
+      if (page.length === 0) this.nextPage = null;
+      else {
+        this.lowWater = Math.max(1, page.length >> 1);
+        this.add(page);
+      }
+    }
+  }
+
+  private add(subs: readonly DeliveryTarget[]): void {
+    let listed = false;
+    for (const s of subs) {
+      const host = hostKey(s.callbackUrl);
+      let q = this.byHost.get(host);
+      if (!q) {
+        q = { host, subs: [], next: 0, active: 0, listed: false };
+        this.byHost.set(host, q);
+      }
+      if (!q.listed) {
+        q.listed = true;
+        listed = true;
+        this.hosts.push(q);
+      }
+      q.subs.push(s);
+      this.queued++;
+    }
+    if (listed) this.onNewHosts?.();
+  }
+}
+
+interface SharedPool {
+  pool: NotifyPool;
+  client: HttpClient;
+  users: number;
+}
+const pools = new WeakMap<HttpClient, SharedPool>();
+
+/** The lean pool for this client, created on first use and closed when its last fan-out ends. */
+function leasePool(
+  http: HttpClient,
+  policy: HostPolicy,
+  perHost: number,
+): { client: HttpClient; release(): void } {
+  let shared = pools.get(http);
+  if (!shared) {
+    const pool = new NotifyPool({ policy, maxSocketsPerHost: perHost });
+    shared = { pool, client: leanNotifyClient(http, pool), users: 0 };
+    pools.set(http, shared);
+  }
+  const s = shared;
+  s.users++;
+  let released = false;
+  return {
+    client: s.client,
+    release() {
+      if (released) return;
+      released = true;
+      if (--s.users === 0) {
+        s.pool.destroy();
+        if (pools.get(http) === s) pools.delete(http);
+      }
+    },
   };
 }
 
@@ -137,29 +317,5 @@ function hostKey(url: string): string {
     return new URL(url).host;
   } catch {
     return url;
-  }
-}
-
-/** A counting semaphore: at most `n` holders; waiters are served in order. */
-export class Semaphore {
-  private available: number;
-  private readonly waiters: (() => void)[] = [];
-
-  constructor(n: number) {
-    this.available = Math.max(1, n);
-  }
-
-  acquire(): Promise<void> {
-    if (this.available > 0) {
-      this.available--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.available++;
   }
 }

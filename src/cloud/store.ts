@@ -210,6 +210,27 @@ export class CloudStore {
     return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
   }
 
+  /**
+   * The same, a page at a time in callback-URL order after `afterUrl` (the unique index's order:
+   * each page is an index range, no sort), so a fan-out to 100,000 never holds them all.
+   */
+  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): DeliveryTarget[] {
+    return this.s.liveTargetsPage.all(feedUrl, afterUrl, now, limit) as unknown as DeliveryTarget[];
+  }
+
+  /** A page source over liveTargetsPage (each call the next page; empty at the end). */
+  liveTargetPages(feedUrl: string, now: number, pageSize = 5000): () => DeliveryTarget[] {
+    let after = '';
+    let ended = false;
+    return () => {
+      if (ended) return [];
+      const page = this.liveTargetsPage(feedUrl, now, after, pageSize);
+      if (page.length < pageSize) ended = true;
+      if (page.length > 0) after = page[page.length - 1]!.callbackUrl;
+      return page;
+    };
+  }
+
   getSubscription(feedUrl: string, callbackUrl: string): SubscriptionRow | undefined {
     return this.s.getSub.get(feedUrl, callbackUrl) as unknown as SubscriptionRow | undefined;
   }
@@ -359,6 +380,9 @@ function prepareStatements(db: DatabaseSync) {
       AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
     liveTargets: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
       FROM subscriptions WHERE feed_url = ? AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
+    liveTargetsPage: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
+      FROM subscriptions WHERE feed_url = ? AND callback_url > ? AND when_expires > ?
+      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY callback_url LIMIT ?`),
     getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
     allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
     ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
