@@ -194,6 +194,50 @@ describe('createReceiver', () => {
     });
   }
 
+  it('answers alike through a socket (the fast path) and as a Request handler', async () => {
+    const challenge = `?url=${encodeURIComponent(FEED)}&challenge=${encodeURIComponent('aB3 +/=&ü')}`;
+    const calls: ((h: Harness) => Request)[] = [
+      ...notifications.map((n) => n.request),
+      ...refusals.map((r) => r.request),
+      (h) => new Request(at(h, challenge)),
+      (h) => new Request(at(h, challenge), { method: 'HEAD' }),
+      (h) => new Request(at(h, `?url=${OTHER}&challenge=abc`)),
+      (h) => new Request(at(h), { method: 'PUT', body: 'x' }),
+      (h) => form(at(h), `url=${encodeURIComponent(OTHER)}`),
+    ];
+    const direct = harness();
+    const wired = harness();
+    const server = await startReceiverServer({ receiver: wired.receiver });
+    try {
+      for (const call of calls) {
+        const expected = await direct.receiver.handle(call(direct), local);
+        const sent = call(wired);
+        const body = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : await sent.arrayBuffer();
+        const url = new URL(sent.url);
+        const got = await fetch(`${server.url}${url.pathname}${url.search}`, {
+          method: sent.method,
+          headers: sent.headers,
+          body,
+        });
+        const what = `${sent.method} ${url.search} ${body ? new TextDecoder().decode(body).slice(0, 40) : ''}`;
+        expect(got.status, what).toBe(expected.status);
+        expect(got.headers.get('content-type'), what).toBe(expected.headers.get('content-type'));
+        expect(got.headers.get('x-content-type-options'), what).toBe(
+          expected.headers.get('x-content-type-options'),
+        );
+        expect(await got.text(), what).toBe(sent.method === 'HEAD' ? '' : await expected.text());
+      }
+    } finally {
+      await server.close();
+    }
+    expect(wired.notified).toEqual(direct.notified);
+    expect(wired.notified.length).toBeGreaterThan(0);
+    const strip = (log: ActivityInput[]) => log.map(({ latencyMs: _, ...e }) => e);
+    // Over the cap of every route, the socket layer answers the 413 before the receiver sees it.
+    const receiverOnly = direct.log.filter((e) => !e.result.startsWith('413'));
+    expect(strip(wired.log)).toEqual(strip(receiverOnly));
+  });
+
   it('echoes a challenge exactly, only for a feed we asked about', async () => {
     const h = harness();
     const challenge = 'aB3 +/=&ü-xyz';
