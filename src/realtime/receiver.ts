@@ -86,6 +86,18 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_RECEIVER_MAX_BODY_BYTES;
   const clock = deps.clock ?? systemClock;
   const decoder = new TextDecoder();
+  // A storm names the same few feeds over and over: mask each once (URL parsing per call showed
+  // in the profile). Bounded: cleared when full.
+  const maskedUrls = new Map<string, string>();
+  const masked = (feedUrl: string): string => {
+    let out = maskedUrls.get(feedUrl);
+    if (out === undefined) {
+      if (maskedUrls.size >= 256) maskedUrls.clear();
+      out = maskUrl(feedUrl);
+      maskedUrls.set(feedUrl, out);
+    }
+    return out;
+  };
 
   /** Constant time in the token: the path is the only secret between us and strangers. */
   const isOurPath = (pathname: string): boolean => {
@@ -131,7 +143,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
         direction: 'in',
         peer,
         procedure: procedureName,
-        feedUrl: feedUrl === null ? null : maskUrl(feedUrl),
+        feedUrl: feedUrl === null ? null : masked(feedUrl),
         result,
         ok,
         latencyMs: Math.round((performance.now() - started) * 100) / 100,

@@ -57,9 +57,19 @@ describe('RealtimeStore', () => {
     expect(rt.getSubscription(1)?.lastNotifiedAt).toBe(5_000);
     rt.putSubscription(row({ feedId: 2, callbackUrl: null, lastOkAt: null, nextRenewalAt: null }));
     expect(rt.listSubscriptions().map((r) => r.feedId)).toEqual([1, 2]);
+    expect(rt.getSubscription(1)?.lastNotifiedAt).toBe(5_000); // read again: from the cache
     expect(rt.deleteSubscription(1)).toBe(true);
+    expect(rt.getSubscription(1)).toBeNull();
     expect(rt.deleteSubscription(1)).toBe(false);
     expect(rt.listSubscriptions().map((r) => r.feedId)).toEqual([2]);
+    // Rows are read once and shared: frozen, so no caller can change what the next one sees.
+    const two = rt.getSubscription(2)!;
+    expect(rt.getSubscription(2)).toBe(two);
+    expect(() => {
+      (two as { status: string }).status = 'failed';
+    }).toThrow(TypeError);
+    rt.markNotified(2, 7_000);
+    expect(rt.getSubscription(2)).toMatchObject({ status: 'live', lastNotifiedAt: 7_000 });
   });
 
   it('refuses a status outside the four', () => {

@@ -171,9 +171,20 @@ export class RealtimeStore {
 
   // Subscriptions
 
+  /**
+   * Rows as last read or written, frozen: every notification asks whether its feed is live, and a
+   * SELECT per call was a large part of the receiver's cost under a storm (bench:latency). This
+   * object is the table's only writer, so the cache is dropped exactly where rows change.
+   */
+  private readonly subs = new Map<number, CloudSubscriptionRow | null>();
+
   getSubscription(feedId: number): CloudSubscriptionRow | null {
+    const cached = this.subs.get(feedId);
+    if (cached !== undefined) return cached;
     const r = this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions WHERE feed_id = ?`).get(feedId);
-    return r ? toSubscription(r as Raw) : null;
+    const row = r ? Object.freeze(toSubscription(r as Raw)) : null;
+    this.subs.set(feedId, row);
+    return row;
   }
 
   listSubscriptions(): CloudSubscriptionRow[] {
@@ -184,6 +195,7 @@ export class RealtimeStore {
 
   /** Writes the whole row (insert or replace): one statement, so a row is never half-written. */
   putSubscription(row: CloudSubscriptionRow): void {
+    this.subs.delete(row.feedId);
     this.stmt(
       `INSERT INTO cloud_subscriptions (${SUB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (feed_id) DO UPDATE SET feed_url = excluded.feed_url, cloud_url = excluded.cloud_url,
@@ -209,6 +221,7 @@ export class RealtimeStore {
 
   /** To the second: a cloud calling 10,000 times a second must not mean 10,000 writes. */
   markNotified(feedId: number, at: number): void {
+    this.subs.delete(feedId);
     this.stmt(
       `UPDATE cloud_subscriptions SET last_notified_at = ?1
        WHERE feed_id = ?2 AND (last_notified_at IS NULL OR last_notified_at < ?1 - 1000)`,
@@ -216,6 +229,7 @@ export class RealtimeStore {
   }
 
   deleteSubscription(feedId: number): boolean {
+    this.subs.delete(feedId);
     return Number(this.stmt('DELETE FROM cloud_subscriptions WHERE feed_id = ?').run(feedId).changes) > 0;
   }
 
