@@ -28,6 +28,7 @@ export interface ReceiverRouter {
 }
 
 const RECEIVER_PREFIX = '/rsscloud/';
+const PLAIN_RECEIVER_PATH = /^\/rsscloud\/[A-Za-z0-9_-]+\/notify$/;
 
 export function createReceiverServer(opts: { receiver: Receiver; extra?: readonly Mount[] }): ReceiverRouter {
   const mounts = (opts.extra ?? []).map((m) => {
@@ -57,7 +58,10 @@ export function createReceiverServer(opts: { receiver: Receiver; extra?: readonl
     });
   };
   const raw: RawHandler = (req) => {
-    if (!req.url.startsWith(RECEIVER_PREFIX)) return null;
+    // Only a plain receiver path: anything URL parsing would rewrite (dot segments, escapes, a
+    // backslash, an absolute-form target) takes the Web route, so both see the same path.
+    const q = req.url.indexOf('?');
+    if (!PLAIN_RECEIVER_PATH.test(q < 0 ? req.url : req.url.slice(0, q))) return null;
     const type = req.headers['content-type'];
     const forwarded = req.headers['x-forwarded-for'];
     const answer = opts.receiver.handleRaw({

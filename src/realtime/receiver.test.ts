@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../common/clock.ts';
 import type { RunningServer } from '../net/serve.ts';
@@ -339,6 +340,29 @@ describe('the receiver on a socket', () => {
     }
     // A body too large for every route is refused at the socket.
     expect((await post('/cloud/ping', 'z'.repeat(70 * 1024))).status).toBe(413);
+    expect(h.notified).toEqual([FEED]);
+  });
+
+  it('reads a path with dot segments as URL parsing does, as before the fast path', async () => {
+    const h = harness();
+    server = await startReceiverServer({ receiver: h.receiver });
+    const body = `url=${encodeURIComponent(FEED)}`;
+    // fetch() would normalise the path itself: write the request by hand.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server!.port, '127.0.0.1', () => {
+        socket.end(
+          `POST /rsscloud/x/../${TOKEN}/./notify HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+            `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(h.notified).toEqual([FEED]);
   });
 
