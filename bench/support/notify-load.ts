@@ -9,7 +9,8 @@
  * connection, not node:http's client, so the generator is not the bottleneck it measures.
  *
  * Steps up through `rates` and stops after the first step with errors or p99 > `maxP99Ms`.
- * Prints one JSON line per step {"rate","sent","ok","errors","seconds","per_s","p50_ms","p99_ms","max_ms"}
+ * Prints one JSON line per step {"rate","sent","ok","errors","seconds","per_s","p50_ms","p99_ms","max_ms",
+ * "gen_cpu_us"} (the generator's own CPU per request, to show it is not the bottleneck)
  * and a last line {"done":true}.
  *
  * Usage: node notify-load.ts <url> <feedUrl> <rate,rate,...> <secondsPerStep> [concurrency=64] [maxP99Ms=50]
@@ -118,6 +119,7 @@ const conns: Conn[] = Array.from({ length: concurrency }, () => new Conn(() => d
 
 async function runStep(rate: number): Promise<Record<string, number>> {
   const step: Step = { sent: 0, ok: 0, errors: 0, latencies: [] };
+  const cpuAtStart = process.cpuUsage();
   current = step;
   const total = Math.round(rate * seconds);
   const started = performance.now();
@@ -145,6 +147,7 @@ async function runStep(rate: number): Promise<Record<string, number>> {
   const lost = queue.length + conns.filter((c) => c.busy).length;
   queue.length = 0;
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
   const sorted = step.latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? 0;
@@ -158,6 +161,7 @@ async function runStep(rate: number): Promise<Record<string, number>> {
     p50_ms: +at(0.5).toFixed(2),
     p99_ms: +at(0.99).toFixed(2),
     max_ms: +(sorted.at(-1) ?? 0).toFixed(2),
+    gen_cpu_us: +((cpu.user + cpu.system) / Math.max(1, step.sent)).toFixed(1),
   };
 }
 

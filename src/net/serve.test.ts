@@ -131,6 +131,41 @@ describe('serve()', () => {
     );
   });
 
+  it('a raw handler answers its routes from plain values; null hands the call to the Web handler', async () => {
+    const rawSeen: string[] = [];
+    await withServer(
+      () => new Response('web'),
+      async (s) => {
+        const post = await fetch(`${s.url}/fast/x?y=1`, { method: 'POST', body: 'url=a' });
+        expect(post.status).toBe(202);
+        expect(post.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        expect(post.headers.get('content-length')).toBe(String(Buffer.byteLength('déjà')));
+        expect(await post.text()).toBe('déjà');
+        const head = await fetch(`${s.url}/fast/h`, { method: 'HEAD' });
+        expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength('déjà')));
+        expect(await head.text()).toBe('');
+        expect(await (await fetch(`${s.url}/other`)).text()).toBe('web');
+        // Over the cap the socket layer answers 413 before the raw handler sees anything.
+        expect((await fetch(`${s.url}/fast/big`, { method: 'POST', body: 'z'.repeat(200) })).status).toBe(
+          413,
+        );
+      },
+      {
+        maxBodyBytes: 100,
+        raw: (req) => {
+          rawSeen.push(`${req.method} ${req.url} ${req.body?.toString('utf8') ?? '-'} ${req.remoteAddress}`);
+          if (!req.url.startsWith('/fast/')) return null;
+          return { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'déjà' };
+        },
+      },
+    );
+    expect(rawSeen).toEqual([
+      'POST /fast/x?y=1 url=a 127.0.0.1',
+      'HEAD /fast/h - 127.0.0.1',
+      'GET /other - 127.0.0.1',
+    ]);
+  });
+
   it('close() also closes idle keep-alive connections', async () => {
     const s = await serve(() => new Response('ok'));
     const agent = new http.Agent({ keepAlive: true });

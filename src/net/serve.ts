@@ -5,7 +5,7 @@
  * it); a handler that throws becomes a 500 and never takes the process down. Time limits and
  * connection caps (serve-limits.ts) keep slow or numerous clients from starving everyone else.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
@@ -20,6 +20,29 @@ export { DEFAULT_SERVE_LIMITS, type ServeLimits } from './serve-limits.ts';
 
 export type Handler = (req: Request, info: { remoteAddress: string }) => Response | Promise<Response>;
 
+/** A call as the fast path sees it: the body is whole (under maxBodyBytes), or null for GET/HEAD. */
+export interface RawRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  remoteAddress: string;
+  body: Buffer | null;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Answers some calls from plain values, null for the rest (they go to the Web-style handler).
+ * For hot routes only: a storm of rssCloud notifications spent most of its time building
+ * Request/Headers/Response/streams per call (bench:latency).
+ */
+export type RawHandler = (req: RawRequest) => RawResponse | null;
+
 export interface ServeOptions {
   /** 0 or absent: a free port. */
   port?: number;
@@ -31,6 +54,8 @@ export interface ServeOptions {
   onError?: (err: unknown) => void;
   /** Time limits and connection caps (DEFAULT_SERVE_LIMITS for what is not given). */
   limits?: Partial<ServeLimits>;
+  /** Tried first for every whole request (see RawHandler). */
+  raw?: RawHandler;
 }
 
 export interface RunningServer {
@@ -107,6 +132,14 @@ async function writeWebResponse(res: ServerResponse, response: Response, isHead:
   res.end(body ?? undefined);
 }
 
+function writeRawResponse(res: ServerResponse, answer: RawResponse, isHead: boolean): void {
+  res.statusCode = answer.status;
+  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+  res.setHeader('content-length', Buffer.byteLength(answer.body));
+  // A string body goes out with the headers in one write (a Buffer would be a writev of two).
+  res.end(isHead ? undefined : answer.body);
+}
+
 function plain(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent) {
     res.destroy();
@@ -153,6 +186,17 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
     // Received whole: from now on the connection is working, not lingering (serve-limits.ts).
     res.once('close', guard.busy(req.socket));
     try {
+      const quick = opts.raw?.({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        remoteAddress: req.socket.remoteAddress ?? '',
+        body,
+      });
+      if (quick) {
+        writeRawResponse(res, quick, req.method === 'HEAD');
+        return;
+      }
       const request = toWebRequest(req, body, origin);
       const response = await handler(request, { remoteAddress: req.socket.remoteAddress ?? '' });
       await writeWebResponse(res, response, req.method === 'HEAD');

@@ -192,6 +192,18 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     tunnel.start();
   }
 
+  // The receiver asks isSubscribed and then onNotify about the same URL within one synchronous
+  // call: one subscription lookup serves both (it read SQLite twice per notification).
+  let looked: { url: string; hit: ReturnType<SubscriptionManager['feedFor']> } | null = null;
+  function lookup(url: string): ReturnType<SubscriptionManager['feedFor']> {
+    if (looked?.url === url) return looked.hit;
+    looked = { url, hit: manager.feedFor(url) };
+    queueMicrotask(() => {
+      looked = null; // never stale past this call
+    });
+    return looked.hit;
+  }
+
   async function startAll(): Promise<void> {
     let token = deps.store.getSetting<string | null>(TOKEN_SETTING, null);
     if (!token || !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
@@ -202,9 +214,10 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       token,
       clock: deps.clock,
       notifyProcedure: deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE,
-      isSubscribed: (url) => manager.feedFor(url) !== null,
+      isSubscribed: (url) => lookup(url) !== null,
       onNotify: (url) => {
-        const hit = manager.feedFor(url);
+        const hit = lookup(url);
+        looked = null;
         if (!hit) return '404: not subscribed; nothing fetched';
         manager.notified(hit.feedId);
         // The cloud's test call while we first ask is not news: nothing to fetch.

@@ -4,7 +4,7 @@
  * else is a 404 — the API and the UI are never served here (ARCHITECTURE: "The tunnel forwards
  * the receiver (and the feed you host) only, never the API").
  */
-import { type Handler, type RunningServer, serve } from '../net/serve.ts';
+import { type Handler, type RawHandler, type RunningServer, serve } from '../net/serve.ts';
 import type { Receiver } from './receiver.ts';
 
 export interface Mount {
@@ -21,11 +21,14 @@ export interface Mount {
 
 export interface ReceiverRouter {
   handle: Handler;
+  /** The receiver's calls on plain values (serve.ts fast path); null for every other route. */
+  raw: RawHandler;
   /** The largest body any route accepts: the socket layer's cap. */
   maxBodyBytes: number;
 }
 
 const RECEIVER_PREFIX = '/rsscloud/';
+const PLAIN_RECEIVER_PATH = /^\/rsscloud\/[A-Za-z0-9_-]+\/notify$/;
 
 export function createReceiverServer(opts: { receiver: Receiver; extra?: readonly Mount[] }): ReceiverRouter {
   const mounts = (opts.extra ?? []).map((m) => {
@@ -54,8 +57,29 @@ export function createReceiverServer(opts: { receiver: Receiver; extra?: readonl
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
   };
-  return { handle, maxBodyBytes };
+  const raw: RawHandler = (req) => {
+    // Only a plain receiver path: anything URL parsing would rewrite (dot segments, escapes, a
+    // backslash, an absolute-form target) takes the Web route, so both see the same path.
+    const q = req.url.indexOf('?');
+    if (!PLAIN_RECEIVER_PATH.test(q < 0 ? req.url : req.url.slice(0, q))) return null;
+    const type = req.headers['content-type'];
+    const forwarded = req.headers['x-forwarded-for'];
+    const answer = opts.receiver.handleRaw({
+      method: req.method,
+      target: req.url,
+      contentType: typeof type === 'string' ? type : '',
+      forwardedFor: typeof forwarded === 'string' ? forwarded : null,
+      remoteAddress: req.remoteAddress,
+      body: req.body ?? EMPTY,
+    });
+    const headers: Record<string, string> = { 'content-type': answer.contentType };
+    if (answer.nosniff) headers['x-content-type-options'] = 'nosniff';
+    return { status: answer.status, headers, body: answer.body };
+  };
+  return { handle, raw, maxBodyBytes };
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** The router on a socket: 127.0.0.1 unless told otherwise, port 0 = a free one. */
 export function startReceiverServer(opts: {
@@ -70,6 +94,7 @@ export function startReceiverServer(opts: {
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
     maxBodyBytes: router.maxBodyBytes,
+    raw: router.raw,
     onError: opts.onError,
   });
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../common/clock.ts';
 import type { RunningServer } from '../net/serve.ts';
@@ -194,6 +195,50 @@ describe('createReceiver', () => {
     });
   }
 
+  it('answers alike through a socket (the fast path) and as a Request handler', async () => {
+    const challenge = `?url=${encodeURIComponent(FEED)}&challenge=${encodeURIComponent('aB3 +/=&ü')}`;
+    const calls: ((h: Harness) => Request)[] = [
+      ...notifications.map((n) => n.request),
+      ...refusals.map((r) => r.request),
+      (h) => new Request(at(h, challenge)),
+      (h) => new Request(at(h, challenge), { method: 'HEAD' }),
+      (h) => new Request(at(h, `?url=${OTHER}&challenge=abc`)),
+      (h) => new Request(at(h), { method: 'PUT', body: 'x' }),
+      (h) => form(at(h), `url=${encodeURIComponent(OTHER)}`),
+    ];
+    const direct = harness();
+    const wired = harness();
+    const server = await startReceiverServer({ receiver: wired.receiver });
+    try {
+      for (const call of calls) {
+        const expected = await direct.receiver.handle(call(direct), local);
+        const sent = call(wired);
+        const body = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : await sent.arrayBuffer();
+        const url = new URL(sent.url);
+        const got = await fetch(`${server.url}${url.pathname}${url.search}`, {
+          method: sent.method,
+          headers: sent.headers,
+          body,
+        });
+        const what = `${sent.method} ${url.search} ${body ? new TextDecoder().decode(body).slice(0, 40) : ''}`;
+        expect(got.status, what).toBe(expected.status);
+        expect(got.headers.get('content-type'), what).toBe(expected.headers.get('content-type'));
+        expect(got.headers.get('x-content-type-options'), what).toBe(
+          expected.headers.get('x-content-type-options'),
+        );
+        expect(await got.text(), what).toBe(sent.method === 'HEAD' ? '' : await expected.text());
+      }
+    } finally {
+      await server.close();
+    }
+    expect(wired.notified).toEqual(direct.notified);
+    expect(wired.notified.length).toBeGreaterThan(0);
+    const strip = (log: ActivityInput[]) => log.map(({ latencyMs: _, ...e }) => e);
+    // Over the cap of every route, the socket layer answers the 413 before the receiver sees it.
+    const receiverOnly = direct.log.filter((e) => !e.result.startsWith('413'));
+    expect(strip(wired.log)).toEqual(strip(receiverOnly));
+  });
+
   it('echoes a challenge exactly, only for a feed we asked about', async () => {
     const h = harness();
     const challenge = 'aB3 +/=&ü-xyz';
@@ -295,6 +340,29 @@ describe('the receiver on a socket', () => {
     }
     // A body too large for every route is refused at the socket.
     expect((await post('/cloud/ping', 'z'.repeat(70 * 1024))).status).toBe(413);
+    expect(h.notified).toEqual([FEED]);
+  });
+
+  it('reads a path with dot segments as URL parsing does, as before the fast path', async () => {
+    const h = harness();
+    server = await startReceiverServer({ receiver: h.receiver });
+    const body = `url=${encodeURIComponent(FEED)}`;
+    // fetch() would normalise the path itself: write the request by hand.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server!.port, '127.0.0.1', () => {
+        socket.end(
+          `POST /rsscloud/x/../${TOKEN}/./notify HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+            `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(h.notified).toEqual([FEED]);
   });
 

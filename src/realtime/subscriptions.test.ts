@@ -89,6 +89,29 @@ afterEach(async () => {
 });
 
 describe('SubscriptionManager', () => {
+  it('keeps the last notification time to the second without a write per notification', async () => {
+    const id = addFeed('/storm.xml');
+    manager.setCallback(A);
+    manager.sync(id);
+    await manager.idle();
+    let writes = 0;
+    const markNotified = rt.markNotified.bind(rt);
+    rt.markNotified = (feedId, at) => {
+      writes++;
+      markNotified(feedId, at);
+    };
+    const first = clock.now();
+    for (let i = 0; i < 1000; i++) manager.notified(id);
+    clock.advance(999);
+    manager.notified(id);
+    expect(writes).toBe(1);
+    expect(rt.getSubscription(id)?.lastNotifiedAt).toBe(first);
+    clock.advance(2);
+    manager.notified(id);
+    expect(writes).toBe(2);
+    expect(rt.getSubscription(id)?.lastNotifiedAt).toBe(first + 1001);
+  });
+
   it('waits for a public address, then subscribes and reports the feed live', async () => {
     const id = addFeed('/a.xml');
     manager.sync(id);

@@ -78,6 +78,8 @@ export class SubscriptionManager {
   private readonly running = new Set<Promise<void>>();
   /** feed URL -> feed id, for rows that may be notified about. */
   private readonly byUrl = new Map<string, number>();
+  /** When notified() last wrote each feed's last_notified_at (see notified()). */
+  private readonly markedAt = new Map<number, number>();
   private abort = new AbortController();
   private started = false;
 
@@ -174,6 +176,7 @@ export class SubscriptionManager {
   remove(feedId: number): void {
     const row = this.deps.rt.getSubscription(feedId);
     this.cancelTimers(feedId);
+    this.markedAt.delete(feedId);
     if (!row) return;
     this.byUrl.delete(row.feedUrl);
     this.deps.rt.deleteSubscription(feedId);
@@ -197,9 +200,16 @@ export class SubscriptionManager {
     return this.isLive(this.deps.rt.getSubscription(feedId)) ? { feedId, verifying: false } : null;
   }
 
-  /** Records that a notification arrived (the log and the status keep it). */
+  /**
+   * Records that a notification arrived (the log and the status keep it). The store keeps it to
+   * the second; a storm of notifications skips the statement in memory within that second.
+   */
   notified(feedId: number): void {
-    this.deps.rt.markNotified(feedId, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const last = this.markedAt.get(feedId);
+    if (last !== undefined && now >= last && now - last < 1000) return;
+    this.markedAt.set(feedId, now);
+    this.deps.rt.markNotified(feedId, now);
   }
 
   statusFor(feedId: number): RealtimeStatus {

@@ -1,6 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ACTIVITY_FLUSH_MS,
   type ActivityInput,
   type CloudSubscriptionRow,
   ensureRealtimeSchema,
@@ -57,9 +58,19 @@ describe('RealtimeStore', () => {
     expect(rt.getSubscription(1)?.lastNotifiedAt).toBe(5_000);
     rt.putSubscription(row({ feedId: 2, callbackUrl: null, lastOkAt: null, nextRenewalAt: null }));
     expect(rt.listSubscriptions().map((r) => r.feedId)).toEqual([1, 2]);
+    expect(rt.getSubscription(1)?.lastNotifiedAt).toBe(5_000); // read again: from the cache
     expect(rt.deleteSubscription(1)).toBe(true);
+    expect(rt.getSubscription(1)).toBeNull();
     expect(rt.deleteSubscription(1)).toBe(false);
     expect(rt.listSubscriptions().map((r) => r.feedId)).toEqual([2]);
+    // Rows are read once and shared: frozen, so no caller can change what the next one sees.
+    const two = rt.getSubscription(2)!;
+    expect(rt.getSubscription(2)).toBe(two);
+    expect(() => {
+      (two as { status: string }).status = 'failed';
+    }).toThrow(TypeError);
+    rt.markNotified(2, 7_000);
+    expect(rt.getSubscription(2)).toMatchObject({ status: 'live', lastNotifiedAt: 7_000 });
   });
 
   it('refuses a status outside the four', () => {
@@ -89,7 +100,7 @@ describe('RealtimeStore', () => {
     const rt = new RealtimeStore(db);
     rt.putSubscription(row());
     rt.addActivity(entry(1));
-    rt.flushActivity(); // entries are written at the end of the loop turn; an owner closing now flushes
+    rt.flushActivity(); // entries are written a moment later; an owner closing now flushes
     const version = db.prepare('PRAGMA user_version').get() as { user_version: number };
     expect(version.user_version).toBe(Math.max(...STORE_MIGRATIONS.map((m) => m.version)));
     db.close();
@@ -109,7 +120,7 @@ describe('RealtimeStore', () => {
 });
 
 describe('activity log under a storm', () => {
-  it('writes a loop turn of entries in one go, keeps ids growing and the cap, and reads see all', async () => {
+  it('writes a burst of entries in one go, keeps ids growing and the cap, and reads see all', async () => {
     const dir = tempDir('tidings-rt-storm-');
     try {
       const db = openDatabase(dir.file('rt.db'), []);
@@ -121,7 +132,10 @@ describe('activity log under a storm', () => {
       expect(rt.activityCount()).toBe(100);
       await new Promise((r) => setImmediate(r));
       rt.addActivity(entry(999));
-      await new Promise((r) => setImmediate(r)); // written by the end of the turn, no read needed
+      await new Promise((r) => setImmediate(r));
+      // Not yet written (the burst's entries wait together), and written within ACTIVITY_FLUSH_MS.
+      expect((db.prepare('SELECT MAX(id) AS m FROM activity_log').get() as { m: number }).m).toBe(150);
+      await new Promise((r) => setTimeout(r, ACTIVITY_FLUSH_MS + 20));
       expect((db.prepare('SELECT MAX(id) AS m FROM activity_log').get() as { m: number }).m).toBe(151);
       db.close();
       // Reopened: ids go on from the newest, never reused.

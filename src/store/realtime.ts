@@ -141,6 +141,9 @@ function toActivity(r: Raw): ActivityRow {
   };
 }
 
+/** How long a new activity entry may wait in memory before it is written. */
+export const ACTIVITY_FLUSH_MS = 50;
+
 const SUB_COLUMNS = `feed_id, feed_url, cloud_url, protocol, callback_url, status, message, last_ok_at,
   last_attempt_at, next_renewal_at, failures, last_notified_at`;
 
@@ -152,7 +155,7 @@ export class RealtimeStore {
   /** Entries not yet written: a burst of notifications costs one commit, not two each. */
   private pendingActivity: ActivityRow[] = [];
   private nextActivityId = 0;
-  private flushScheduled = false;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(db: DatabaseSync, opts: { activityCap?: number } = {}) {
     this.db = db;
@@ -171,9 +174,20 @@ export class RealtimeStore {
 
   // Subscriptions
 
+  /**
+   * Rows as last read or written, frozen: every notification asks whether its feed is live, and a
+   * SELECT per call was a large part of the receiver's cost under a storm (bench:latency). This
+   * object is the table's only writer, so the cache is dropped exactly where rows change.
+   */
+  private readonly subs = new Map<number, CloudSubscriptionRow | null>();
+
   getSubscription(feedId: number): CloudSubscriptionRow | null {
+    const cached = this.subs.get(feedId);
+    if (cached !== undefined) return cached;
     const r = this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions WHERE feed_id = ?`).get(feedId);
-    return r ? toSubscription(r as Raw) : null;
+    const row = r ? Object.freeze(toSubscription(r as Raw)) : null;
+    this.subs.set(feedId, row);
+    return row;
   }
 
   listSubscriptions(): CloudSubscriptionRow[] {
@@ -184,6 +198,7 @@ export class RealtimeStore {
 
   /** Writes the whole row (insert or replace): one statement, so a row is never half-written. */
   putSubscription(row: CloudSubscriptionRow): void {
+    this.subs.delete(row.feedId);
     this.stmt(
       `INSERT INTO cloud_subscriptions (${SUB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (feed_id) DO UPDATE SET feed_url = excluded.feed_url, cloud_url = excluded.cloud_url,
@@ -209,6 +224,7 @@ export class RealtimeStore {
 
   /** To the second: a cloud calling 10,000 times a second must not mean 10,000 writes. */
   markNotified(feedId: number, at: number): void {
+    this.subs.delete(feedId);
     this.stmt(
       `UPDATE cloud_subscriptions SET last_notified_at = ?1
        WHERE feed_id = ?2 AND (last_notified_at IS NULL OR last_notified_at < ?1 - 1000)`,
@@ -216,16 +232,18 @@ export class RealtimeStore {
   }
 
   deleteSubscription(feedId: number): boolean {
+    this.subs.delete(feedId);
     return Number(this.stmt('DELETE FROM cloud_subscriptions WHERE feed_id = ?').run(feedId).changes) > 0;
   }
 
   // Activity log
 
   /**
-   * Appends an entry and drops the oldest beyond the cap; returns the row. Written at the end of
-   * this turn of the event loop together with the others that arrived in it (one transaction):
-   * under a storm of notifications the log was two commits per call and the receiver's limit.
-   * Reads flush first, so they always see every entry.
+   * Appends an entry and drops the oldest beyond the cap; returns the row. Written within
+   * ACTIVITY_FLUSH_MS together with the others that arrived meanwhile (one transaction): under a
+   * storm of notifications the log was two commits per call and the receiver's limit, and a
+   * commit per loop turn was still a quarter of its CPU at a few thousand calls a second.
+   * Reads flush first, so they always see every entry; the owner flushes before closing.
    */
   addActivity(entry: ActivityInput): ActivityRow {
     if (this.nextActivityId === 0) {
@@ -234,16 +252,17 @@ export class RealtimeStore {
     }
     const row: ActivityRow = { id: this.nextActivityId++, ...entry };
     this.pendingActivity.push(row);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flushActivity());
+    if (this.flushTimer === null) {
+      this.flushTimer = setTimeout(() => this.flushActivity(), ACTIVITY_FLUSH_MS);
+      this.flushTimer.unref?.();
     }
     return row;
   }
 
   /** Writes the entries added so far (called before reads and before the database closes). */
   flushActivity(): void {
-    this.flushScheduled = false;
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     const rows = this.pendingActivity;
     if (rows.length === 0) return;
     this.pendingActivity = [];
