@@ -53,6 +53,30 @@ describe('search', () => {
     expect(store.search('rsscloud').map((i) => i.guid)).toEqual(['title', 'body-new', 'body-old']);
   });
 
+  it('ranks the whole query in the title, then some of it in the title, then body only, each newest first', () => {
+    const add = (id: string, title: string, summary: string, seenAt: number) =>
+      store.upsertItems(feed, [makeItem(id, { title, summary })], seenAt);
+    add('whole-old', 'Gopher holes in winter', 'x', 1);
+    add('body-new', 'Nothing', 'gopher holes everywhere', 9);
+    add('some-old', 'Gopher news', 'about holes', 2);
+    add('whole-new', 'Winter holes of the gopher', 'x', 5);
+    add('some-new', 'Holes', 'a gopher dug them', 6);
+    expect(store.search('gopher holes ').map((i) => i.guid)).toEqual([
+      'whole-new',
+      'whole-old',
+      'some-new',
+      'some-old',
+      'body-new',
+    ]);
+    // An excluded word elsewhere in the item does not stop the title from counting.
+    add('not', 'Gopher holes', 'no winter here', 10);
+    const match = parseSearch('gopher holes -winter').match!;
+    expect(store.searchScoped({ match }).map((i) => i.guid)).toEqual(['some-new', 'some-old', 'body-new']);
+    expect(
+      store.searchScoped({ match: parseSearch('gopher OR holes -winter').match! }).map((i) => i.guid),
+    ).toEqual(['some-new', 'some-old', 'body-new']);
+  });
+
   it('ANDs words and prefix-matches the last one', () => {
     store.upsertItems(
       feed,
