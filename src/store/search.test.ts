@@ -142,3 +142,21 @@ describe('searchScoped at scale', () => {
     expect(took).toBeLessThan(1000);
   });
 });
+
+describe('search with long prefixes', () => {
+  it('finds a typed prefix of five letters after other words, as FTS5 prefix matching does', () => {
+    store.upsertItems(
+      feed,
+      [
+        makeItem('1', { title: 'Gopherholes and moles', summary: null }),
+        makeItem('2', { title: 'Moles', summary: 'a gophers tale' }),
+        makeItem('3', { title: 'Gopherine', summary: null }),
+      ],
+      1,
+    );
+    expect(store.search('moles gophe').map((i) => i.guid)).toEqual(['1', '2']);
+    expect(store.search('gophe').map((i) => i.guid)).toEqual(['3', '1', '2']);
+    const match = parseSearch('gophe* OR nothing -tale').match!;
+    expect(store.searchScoped({ match }).map((i) => i.guid)).toEqual(['3', '1']);
+  });
+});
