@@ -20,7 +20,7 @@ beforeEach(() => {
     ['unrelated', 'gopherx ran'],
   ];
   const insert = db.prepare('INSERT INTO items_fts (rowid, title, body) VALUES (?, ?, ?)');
-  rows.forEach(([title, body], i) => insert.run(i + 1, title, body));
+  for (const [i, [title, body]] of rows.entries()) insert.run(i + 1, title, body);
 });
 afterEach(() => db.close());
 
