@@ -22,13 +22,18 @@ const WORD_ONLY = /^[\p{L}\p{N}\p{M}]+$/u;
 
 const withVocab = new WeakSet<DatabaseSync>();
 
-/** Words in the index starting with `prefix` (folded), or null when there are too many. */
+/** Words in the index starting with `prefix` (folded), or null when there are too many (or no way to list them). */
 function wordsStartingWith(ctx: StoreContext, prefix: string): string[] | null {
   if (!withVocab.has(ctx.db)) {
-    // A temp table: per connection, nothing written to the file, no migration.
-    ctx.db.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_fts_words USING fts5vocab(main, 'items_fts', 'row')",
-    );
+    try {
+      // A temp table: per connection, nothing written to the file, no migration.
+      ctx.db.exec(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_fts_words USING fts5vocab(main, 'items_fts', 'row')",
+      );
+    } catch {
+      // Without it a prefix stays FTS5's own: slower, the same rows.
+      return null;
+    }
     withVocab.add(ctx.db);
   }
   // Upper bound: the prefix with its last (ASCII) character raised by one.
