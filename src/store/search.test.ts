@@ -53,6 +53,30 @@ describe('search', () => {
     expect(store.search('rsscloud').map((i) => i.guid)).toEqual(['title', 'body-new', 'body-old']);
   });
 
+  it('ranks the whole query in the title, then some of it in the title, then body only, each newest first', () => {
+    const add = (id: string, title: string, summary: string, seenAt: number) =>
+      store.upsertItems(feed, [makeItem(id, { title, summary })], seenAt);
+    add('whole-old', 'Gopher holes in winter', 'x', 1);
+    add('body-new', 'Nothing', 'gopher holes everywhere', 9);
+    add('some-old', 'Gopher news', 'about holes', 2);
+    add('whole-new', 'Winter holes of the gopher', 'x', 5);
+    add('some-new', 'Holes', 'a gopher dug them', 6);
+    expect(store.search('gopher holes ').map((i) => i.guid)).toEqual([
+      'whole-new',
+      'whole-old',
+      'some-new',
+      'some-old',
+      'body-new',
+    ]);
+    // An excluded word elsewhere in the item does not stop the title from counting.
+    add('not', 'Gopher holes', 'no winter here', 10);
+    const match = parseSearch('gopher holes -winter').match!;
+    expect(store.searchScoped({ match }).map((i) => i.guid)).toEqual(['some-new', 'some-old', 'body-new']);
+    expect(
+      store.searchScoped({ match: parseSearch('gopher OR holes -winter').match! }).map((i) => i.guid),
+    ).toEqual(['some-new', 'some-old', 'body-new']);
+  });
+
   it('ANDs words and prefix-matches the last one', () => {
     store.upsertItems(
       feed,
@@ -116,5 +140,23 @@ describe('searchScoped at scale', () => {
     expect(hits.every((h) => ids.slice(0, 20).includes(h.feedId))).toBe(true);
     // Measured: ~15 ms; the IN-subquery form took seconds here (80 s at 100,000 items).
     expect(took).toBeLessThan(1000);
+  });
+});
+
+describe('search with long prefixes', () => {
+  it('finds a typed prefix of five letters after other words, as FTS5 prefix matching does', () => {
+    store.upsertItems(
+      feed,
+      [
+        makeItem('1', { title: 'Gopherholes and moles', summary: null }),
+        makeItem('2', { title: 'Moles', summary: 'a gophers tale' }),
+        makeItem('3', { title: 'Gopherine', summary: null }),
+      ],
+      1,
+    );
+    expect(store.search('moles gophe').map((i) => i.guid)).toEqual(['1', '2']);
+    expect(store.search('gophe').map((i) => i.guid)).toEqual(['3', '1', '2']);
+    const match = parseSearch('gophe* OR nothing -tale').match!;
+    expect(store.searchScoped({ match }).map((i) => i.guid)).toEqual(['3', '1']);
   });
 });
