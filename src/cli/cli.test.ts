@@ -77,6 +77,29 @@ describe('tidings parse', () => {
     expect(lines[2]).toMatchObject({ title: 'Local' });
   });
 
+  it("prints the parser's notes: repaired, no version (text and JSON)", async () => {
+    const cut = join(dir, 'cut.xml');
+    // Cut off mid-document, as a dropped connection leaves it: read, and said to be repaired.
+    writeFileSync(cut, rssFeed('Cut', [{ title: 'whole', guid: 'w' }]).replace(/<\/channel>[\s\S]*$/, ''));
+    const text = await tidings('parse', cut);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ {2}note: .*cut off/m);
+    const json = await tidings('parse', '--json', cut, join(dir, 'local.xml'));
+    const [repaired, clean] = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(repaired.notes).toEqual([expect.objectContaining({ code: 'feed.repaired' })]);
+    expect(repaired.title).toBe('Cut');
+    expect(clean.notes).toEqual([]);
+
+    const noVersion = join(dir, 'nover.json');
+    writeFileSync(noVersion, JSON.stringify({ title: 'No version', items: [{ id: 1, content_text: 'x' }] }));
+    const jf = await tidings('parse', '--json', noVersion);
+    expect(JSON.parse(jf.stdout).notes).toEqual([expect.objectContaining({ code: 'feed.noVersion' })]);
+    expect((await tidings('parse', noVersion)).stdout).toMatch(/^ {2}note: /m);
+  });
+
   it('answers --help and refuses bad input with one line and exit 2', async () => {
     expect((await tidings('parse', '--help')).stdout).toMatch(/Usage: tidings parse/);
     const none = await tidings('parse');
