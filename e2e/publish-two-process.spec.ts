@@ -101,11 +101,28 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
   await w.screenshot({ path: `${SHOTS}/publish-writer-my-posts.png`, fullPage: true });
   await r.screenshot({ path: `${SHOTS}/publish-reader-river-tunnel.png`, fullPage: true });
 
+  // An edit reaches the open river in place: new text, same item, still selected, no reload.
+  await r.getByTestId('river').focus();
+  await r.keyboard.press('j');
+  const selected = r.locator('[data-testid="river-item"][aria-current="true"]');
+  await expect(selected).toContainText('Hello, reader 👋');
+  const selectedId = await selected.getAttribute('data-item-id');
+  await card.getByTestId('post-edit').click();
+  await w.getByTestId('composer-text').fill('Hello again, reader: this post was edited');
+  await w.getByTestId('composer-post').click();
+  await w.getByTestId('composer').waitFor({ state: 'hidden' });
+  await expect(river).toContainText('Hello again, reader: this post was edited', { timeout: 10_000 });
+  await expect(river).not.toContainText('Hello, reader 👋');
+  await expect(selected).toContainText('Hello again, reader: this post was edited');
+  expect(await selected.getAttribute('data-item-id')).toBe(selectedId);
+  expect(r.url()).toBe(urlBefore);
+  await r.screenshot({ path: `${SHOTS}/publish-reader-river-edited.png`, fullPage: true });
+
   // The hosted home page, as anyone on the internet sees it through the tunnel: both posts, and
   // autodiscovery links for the three formats.
   const site = await w.context().newPage();
   await site.goto(home);
-  await expect(site.locator('body')).toContainText('Hello, reader 👋');
+  await expect(site.locator('body')).toContainText('Hello again, reader');
   await expect(site.locator('link[rel="alternate"]')).toHaveCount(3);
   await site.screenshot({ path: `${SHOTS}/publish-hosted-home.png`, fullPage: true });
 });

@@ -121,4 +121,27 @@ test('search: operators, scope, highlights and saved searches', async ({ page, h
   await page.reload();
   await expect(page.getByTestId('saved-search').filter({ hasText: 'Ferries everywhere' })).toBeVisible();
   await screenshot(page, 'saved-searches-1280x800');
+
+  // Renamed and its query changed from the sidebar: the same saved search, not a second one.
+  await page.getByRole('button', { name: 'Edit the saved search Ferries everywhere' }).click();
+  const editor = page.getByTestId('saved-search-editor');
+  await expect(editor.getByTestId('saved-search-edit-name')).toBeFocused();
+  await editor.getByTestId('saved-search-edit-name').fill('');
+  await editor.getByTestId('saved-search-edit-save').click();
+  await expect(editor.getByTestId('saved-search-edit-error')).toContainText('needs a name');
+  await editor.getByTestId('saved-search-edit-name').fill('Strikes');
+  await editor.getByTestId('saved-search-edit-query').fill('strike');
+  await screenshot(page, 'saved-search-editing-1280x800');
+  await editor.getByTestId('saved-search-edit-save').click();
+  await expect(editor).toHaveCount(0);
+  await expect(page.getByTestId('saved-search')).toHaveText(['Strikes']);
+  await page.getByTestId('saved-search').click();
+  await expect(input).toHaveValue('strike');
+  await expect.poll(titles).toEqual(['Ferry strike at the harbour']);
+  // Escape leaves it as it was.
+  await page.getByRole('button', { name: 'Edit the saved search Strikes' }).click();
+  await editor.getByTestId('saved-search-edit-name').fill('Never saved');
+  await editor.getByTestId('saved-search-edit-name').press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('saved-search')).toHaveText(['Strikes']);
 });

@@ -91,9 +91,17 @@ for (const scheme of ['light', 'dark'] as const) {
         await toggle.focus();
         await page.keyboard.press('Enter');
         await expect(tree.locator('[tabindex="0"]')).toBeFocused();
+        // While it is open the page behind is inert: not reachable by Tab, nor by a screen reader.
+        await expect(page.locator('main')).toHaveAttribute('inert', '');
+        for (let i = 0; i < 12; i++) {
+          await page.keyboard.press('Tab');
+          expect(await page.evaluate("!!document.activeElement?.closest('main')")).toBe(false);
+        }
+        await tree.locator('[tabindex="0"]').focus();
         await page.keyboard.press('Escape');
         await expect(tree).toBeHidden();
         await expect(toggle).toBeFocused();
+        await expect(page.locator('main')).not.toHaveAttribute('inert');
         await toggle.click();
       }
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -454,6 +454,11 @@ export interface TidingsApi {
   markFeedRead(feedId: number): Promise<void>;
   setStarred(itemId: number, starred: boolean): Promise<void>;
   search(query: string, limit?: number): Promise<RiverItem[]>;
+  /**
+   * Items by id, in the order asked (gone ones left out, at most 500): the river re-reads the
+   * items a 'river.changed' names in `changedItems`, in place.
+   */
+  riverItemsById(itemIds: number[]): Promise<RiverItem[]>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
   progress(): Promise<Progress>;
@@ -507,8 +512,11 @@ export interface TidingsApi {
 }
 
 export interface TidingsEvents {
-  /** New items reached the river. */
-  'river.changed': { feedId: number; newItems: number };
+  /**
+   * New items reached the river (`newItems`), and/or items already there changed (`changedItems`:
+   * their ids, e.g. an edited post; an open river re-reads them with riverItemsById).
+   */
+  'river.changed': { feedId: number; newItems: number; changedItems: number[] };
   /** A feed's row changed (status, error, counts, next due). */
   'feed.status': FeedView;
   /** Subscriptions were added or removed. */
@@ -567,6 +575,7 @@ export const API_METHODS = [
   'markFeedRead',
   'setStarred',
   'search',
+  'riverItemsById',
   'getSettings',
   'updateSettings',
   'progress',

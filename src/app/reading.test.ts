@@ -374,7 +374,7 @@ describe('mute filters', () => {
     );
     await refetch(a.id);
     // Four arrived, two were muted: two are news (notifications and "new items" count those).
-    expect(arrivals).toEqual([{ feedId: a.id, newItems: 2 }]);
+    expect(arrivals).toEqual([{ feedId: a.id, newItems: 2, changedItems: [] }]);
 
     const river = items(await app.river({}));
     // Existing items are left alone; 'cryptography' is not the word 'crypto'.

@@ -240,7 +240,7 @@ export function readingApi(ctx: AppContext): ReadingApi {
       const feedId = store.getItemFeedId(itemId);
       if (store.unmuteItem(itemId) && feedId !== null) {
         emitStatus(ctx, feedId);
-        ctx.events.emit('river.changed', { feedId, newItems: 0 });
+        ctx.events.emit('river.changed', { feedId, newItems: 0, changedItems: [itemId] });
       }
     },
   };

@@ -95,7 +95,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   }
 
   const now = ctx.clock.now();
-  const { inserted, muted } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
+  const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   ctx.store.setParseNotes(feedId, parsed.notes);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
@@ -120,7 +120,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     },
     result.cache,
   );
-  if (inserted.length > 0) ctx.events.emit('river.changed', { feedId, newItems: fresh });
+  // Changed items (an edited post) are news to an open river too: it re-reads them in place.
+  if (inserted.length > 0 || changed.length > 0)
+    ctx.events.emit('river.changed', { feedId, newItems: fresh, changedItems: changed });
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
   return { feedId, kind: 'ok', newItems: fresh };

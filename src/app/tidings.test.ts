@@ -59,7 +59,7 @@ describe('reading feeds through the API', () => {
     expect(page.groups).toHaveLength(1);
     expect(page.groups[0]!.feedTitle).toBe('Feed A');
     expect(page.groups[0]!.items.map((i) => i.title).sort()).toEqual(['newer', 'older']);
-    expect(riverEvents).toEqual([{ feedId: feed.id, newItems: 2 }]);
+    expect(riverEvents).toEqual([{ feedId: feed.id, newItems: 2, changedItems: [] }]);
 
     const [row] = await app.listFeeds();
     expect(row).toMatchObject({ title: 'Feed A', status: 'ok', unread: 2, error: null });
@@ -92,6 +92,26 @@ describe('reading feeds through the API', () => {
       ['Feed B', ['bee']],
       ['Feed A', ['one']],
     ]);
+  });
+
+  it('names a changed item in river.changed and re-reads it by id, keeping read state', async () => {
+    host.set('/a.xml', rssFeed('Feed A', [{ title: 'first words', guid: 'p1' }]));
+    const a = await subscribed('/a.xml');
+    const [item] = (await app.river({})).groups[0]!.items;
+    await app.markRead([item!.id], true);
+    // The writer edits the post: same guid, new text.
+    host.set('/a.xml', rssFeed('Feed A', [{ title: 'edited words', guid: 'p1' }]));
+    await app.refresh(a.id);
+    await settle();
+    expect(riverEvents.at(-1)).toEqual({ feedId: a.id, newItems: 0, changedItems: [item!.id] });
+    const [again] = await app.riverItemsById([item!.id, 987654]);
+    expect(again).toMatchObject({ id: item!.id, title: 'edited words', read: true });
+    expect(await app.riverItemsById([987654])).toEqual([]);
+    // Fetched again unchanged: nothing to say.
+    const before = riverEvents.length;
+    await app.refresh(a.id);
+    await settle();
+    expect(riverEvents).toHaveLength(before);
   });
 
   it('follows a 301, stores the new address and tells the user', async () => {

@@ -230,6 +230,11 @@ export function createTidings(options: TidingsOptions): Tidings {
         .search(query, clamp(limit ?? 50, 1, 200))
         .map((row) => toRiverItem(row, feeds.get(row.feedId)));
     },
+    riverItemsById: async (itemIds) => {
+      const rows = store.getItems(itemIds.filter((id) => Number.isInteger(id)));
+      const feeds = new Map(rows.map((r) => [r.feedId, store.getFeed(r.feedId) ?? undefined]));
+      return rows.map((row) => toRiverItem(row, feeds.get(row.feedId)));
+    },
     getSettings: async () => settings(),
     updateSettings: async (patch) => {
       if (patch.pollIntervalMin !== undefined) {

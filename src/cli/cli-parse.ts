@@ -2,14 +2,18 @@
 
 import type { Feed } from '../feed/model.ts';
 import { parseFeed } from '../feed/parse.ts';
+import type { ParseNote } from '../feed/parse-types.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient, readFeedInput } from './cli-input.ts';
 import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings parse <file-or-url>... [--json]
 
-Parses each feed (RSS 0.9x/1.0/2.0, Atom, JSON Feed) and prints the normalised model.
-  --json   one JSON document per line, in order; a failed one prints {"error": "..."}
+Parses each feed (RSS 0.9x/1.0/2.0, Atom, JSON Feed) and prints the normalised model, with the
+parser's notes (document repaired after a cut, items past the cap left out, encoding fallback,
+JSON Feed without a version) as "note:" lines.
+  --json   one JSON document per line, in order, the notes in its "notes" array
+           ([] when none: each {code, message, args?}); a failed one prints {"error": "..."}
 Exits 1 when any input failed.`;
 
 export async function runParse(args: string[]): Promise<number> {
@@ -29,7 +33,12 @@ export async function runParse(args: string[]): Promise<number> {
         ? parseFeed(input.value.body, { url: input.value.url, contentType: input.value.contentType })
         : ({ kind: 'error', error: input.error } as const);
       if (parsed.kind === 'feed') {
-        console.log(values.json ? JSON.stringify(parsed.feed) : describeFeed(source, parsed.feed));
+        // The feed's own keys stay where they were; "notes" is added beside them.
+        console.log(
+          values.json
+            ? JSON.stringify({ ...parsed.feed, notes: parsed.notes })
+            : describeFeed(source, parsed.feed, parsed.notes),
+        );
         continue;
       }
       failures++;
@@ -48,7 +57,7 @@ export async function runParse(args: string[]): Promise<number> {
   return failures > 0 ? 1 : 0;
 }
 
-function describeFeed(source: string, feed: Feed): string {
+function describeFeed(source: string, feed: Feed, notes: readonly ParseNote[]): string {
   const lines = [
     `${source}`,
     `  ${feed.title ?? '(untitled)'} [${feed.format}] ${feed.link ?? ''}`.trimEnd(),
@@ -58,6 +67,8 @@ function describeFeed(source: string, feed: Feed): string {
         ? `, rssCloud ${feed.cloud.protocol} at ${feed.cloud.domain}:${feed.cloud.port}${feed.cloud.path}`
         : ''),
   ];
+  // What the parser had to do to read it: said before the items, so a long list cannot hide it.
+  for (const note of notes) lines.push(`  note: ${note.message}`);
   for (const item of feed.items.slice(0, 20)) {
     const title = item.title ?? (item.summary ?? item.content ?? '').replace(/<[^>]*>/g, '').slice(0, 80);
     lines.push(`  - ${item.published ?? '(no date)'}  ${title}`);

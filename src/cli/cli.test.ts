@@ -77,6 +77,56 @@ describe('tidings parse', () => {
     expect(lines[2]).toMatchObject({ title: 'Local' });
   });
 
+  it("prints the parser's notes: repaired, no version, encoding fallback, capped (text and JSON)", async () => {
+    const cut = join(dir, 'cut.xml');
+    // Cut off mid-document, as a dropped connection leaves it: read, and said to be repaired.
+    writeFileSync(cut, rssFeed('Cut', [{ title: 'whole', guid: 'w' }]).replace(/<\/channel>[\s\S]*$/, ''));
+    const text = await tidings('parse', cut);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ {2}note: .*cut off/m);
+    const whole = join(dir, 'whole.xml');
+    writeFileSync(whole, rssFeed('Whole', [{ title: 'whole', guid: 'w' }]));
+    const json = await tidings('parse', '--json', cut, whole);
+    const [repaired, clean] = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(repaired.notes).toEqual([expect.objectContaining({ code: 'feed.repaired' })]);
+    expect(repaired.title).toBe('Cut');
+    expect(clean.notes).toEqual([]);
+
+    const noVersion = join(dir, 'nover.json');
+    writeFileSync(noVersion, JSON.stringify({ title: 'No version', items: [{ id: 1, content_text: 'x' }] }));
+    const jf = await tidings('parse', '--json', noVersion);
+    expect(JSON.parse(jf.stdout).notes).toEqual([expect.objectContaining({ code: 'feed.noVersion' })]);
+    expect((await tidings('parse', noVersion)).stdout).toMatch(/^ {2}note: /m);
+
+    // Says utf-8, is windows-1252; and more items than a document is read for (5,000).
+    const latin = join(dir, 'latin.xml');
+    writeFileSync(
+      latin,
+      Buffer.from(
+        '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Caf\xe9</title></channel></rss>',
+        'latin1',
+      ),
+    );
+    const many = join(dir, 'many.xml');
+    writeFileSync(
+      many,
+      rssFeed(
+        'Many',
+        Array.from({ length: 5_010 }, (_, i) => ({ title: `n${i}`, guid: `g${i}` })),
+      ),
+    );
+    const enc = JSON.parse((await tidings('parse', '--json', latin)).stdout);
+    expect(enc.title).toBe('Café');
+    expect(enc.notes).toEqual([expect.objectContaining({ code: 'feed.encodingFallback' })]);
+    // The capped one in text (its JSON is past execFile's buffer): the count and the note.
+    const capped = await tidings('parse', many);
+    expect(capped.stdout).toMatch(/^ {2}5,?000 items/m);
+    expect(capped.stdout).toMatch(/^ {2}note: .*5,?000/m);
+  });
+
   it('answers --help and refuses bad input with one line and exit 2', async () => {
     expect((await tidings('parse', '--help')).stdout).toMatch(/Usage: tidings parse/);
     const none = await tidings('parse');

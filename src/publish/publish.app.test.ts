@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PostView } from '../app/api.ts';
+import type { PostView, TidingsEvents } from '../app/api.ts';
 import { createTidings, type Tidings } from '../app/tidings.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { wsseHeaders } from '../net/auth.ts';
@@ -113,6 +113,19 @@ describe('publishing from the app', () => {
     expect(second.ok).toBe(true);
     await changed;
     expect((await riverTexts(reader)).some((t) => t.includes('Second post, pushed'))).toBe(true);
+
+    // An edit reaches the reader as a changed item (same id, new text), not as a new one.
+    const [shown] = (await reader.river({})).groups.flatMap((g) => g.items);
+    const edited = new Promise<TidingsEvents['river.changed']>((resolve) =>
+      reader.on('river.changed', (e) => e.changedItems.length > 0 && resolve(e)),
+    );
+    expect((await writer.editPost(second.ok ? second.value.id : 0, { text: 'Second post, edited' })).ok).toBe(
+      true,
+    );
+    const event = await edited;
+    expect(event).toMatchObject({ newItems: 0, changedItems: [shown!.id] });
+    const [again] = await reader.riverItemsById(event.changedItems);
+    expect(`${again?.title ?? ''} ${again?.summary ?? ''}`).toContain('Second post, edited');
   });
 
   it('answers 304 to a matching validator, compresses with br or gzip, and gives HEAD no body', async () => {

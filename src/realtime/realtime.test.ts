@@ -139,7 +139,7 @@ describe('real-time reading through a real tunnel', () => {
       );
       expect(await cloud.ping(`${host.url}/feed.xml`)).toContain('Thanks for the ping.');
       await waitFor(() => riverEvents.length >= 2, 10_000, 'the river to change');
-      expect(riverEvents.at(-1)).toEqual({ feedId, newItems: 1 });
+      expect(riverEvents.at(-1)).toEqual({ feedId, newItems: 1, changedItems: [] });
       expect(await titles()).toContain('Second');
       const notify = activity.find((e) => e.direction === 'in' && e.result === 'fetch queued');
       expect(notify).toMatchObject({

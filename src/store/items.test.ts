@@ -28,6 +28,7 @@ describe('upsertItems', () => {
     expect(store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 2000)).toEqual({
       inserted: [],
       updated: 0,
+      changed: [],
       muted: [],
     });
     expect(store.riverItems({}).items.every((i) => i.seenAt === 1000)).toBe(true);
@@ -42,7 +43,11 @@ describe('upsertItems', () => {
       content: '<p>more</p>',
       categories: [{ term: 't', scheme: null, label: null }],
     });
-    expect(store.upsertItems(feedId, [changed, makeItem('b')], 2000)).toMatchObject({ updated: 1 });
+    // Only the changed one is named (b is new), so an open river can re-read it in place.
+    expect(store.upsertItems(feedId, [changed, makeItem('b')], 2000)).toMatchObject({
+      updated: 1,
+      changed: [id],
+    });
     const row = store.riverItems({}).items.find((i) => i.id === id)!;
     expect(row).toMatchObject({
       title: 'New title',
@@ -65,7 +70,7 @@ describe('upsertItems', () => {
 
   it('a guid listed twice in one fetch is one item', () => {
     const r = store.upsertItems(feedId, [makeItem('a'), makeItem('a', { title: 'dup' })], 1);
-    expect(r).toEqual({ inserted: [expect.any(Number)], updated: 0, muted: [] });
+    expect(r).toEqual({ inserted: [expect.any(Number)], updated: 0, changed: [], muted: [] });
     expect(store.riverItems({}).items[0]!.title).toBe('Title a');
   });
 
@@ -115,8 +120,13 @@ describe('upsertItems', () => {
   });
 
   it('returns nothing for an unknown feed and an empty list', () => {
-    expect(store.upsertItems(999, [makeItem('a')], 1)).toEqual({ inserted: [], updated: 0, muted: [] });
-    expect(store.upsertItems(feedId, [], 1)).toEqual({ inserted: [], updated: 0, muted: [] });
+    expect(store.upsertItems(999, [makeItem('a')], 1)).toEqual({
+      inserted: [],
+      updated: 0,
+      changed: [],
+      muted: [],
+    });
+    expect(store.upsertItems(feedId, [], 1)).toEqual({ inserted: [], updated: 0, changed: [], muted: [] });
   });
 });
 

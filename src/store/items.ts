@@ -40,8 +40,9 @@ export function upsertItems(
 ): UpsertResult {
   const inserted: number[] = [];
   let muted: number[] = [];
+  const changed: number[] = [];
   let updated = 0;
-  if (items.length === 0) return { inserted, updated, muted };
+  if (items.length === 0) return { inserted, updated, changed, muted };
   transaction(ctx.db, () => {
     if (!ctx.stmt('SELECT 1 FROM feeds WHERE id = ?').get(feedId)) return;
     const upsert = ctx.stmt(UPSERT);
@@ -84,6 +85,7 @@ export function upsertItems(
         toIndex.push({ id: row.id, item, replace: false });
       } else {
         updated++;
+        changed.push(row.id);
         toIndex.push({ id: row.id, item, replace: true });
       }
     }
@@ -93,7 +95,7 @@ export function upsertItems(
     if (fresh.length > 0) muted = applyMuteFilters(ctx, feedId, fresh);
     if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
   });
-  return { inserted, updated, muted };
+  return { inserted, updated, changed, muted };
 }
 
 /**
@@ -121,6 +123,7 @@ export async function upsertItemsInSlices(
   });
   const inserted: number[] = [];
   const muted: number[] = [];
+  const changed: number[] = [];
   let updated = 0;
   for (let i = 0; i < unique.length; i += slice) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -128,6 +131,7 @@ export async function upsertItemsInSlices(
     for (const id of r.inserted) inserted.push(id);
     for (const id of r.muted) muted.push(id);
     updated += r.updated;
+    for (const id of r.changed) changed.push(id);
   }
-  return { inserted, updated, muted };
+  return { inserted, updated, changed, muted };
 }

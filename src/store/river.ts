@@ -7,7 +7,7 @@
 import { TidingsFailure, tidingsError } from '../common/errors.ts';
 import type { StoreContext } from './context.ts';
 import { ITEM_COLUMNS, itemsByIds, type RawItem, toItemRow } from './item-row.ts';
-import type { RiverPage, RiverQuery } from './types.ts';
+import type { ItemRow, RiverPage, RiverQuery } from './types.ts';
 
 const DEFAULT_LIMIT = 50;
 /** A folder holding at least this share of the feeds walks the river index (see riverItems). */
@@ -151,4 +151,14 @@ export function riverItems(ctx: StoreContext, q: RiverQuery): RiverPage {
     .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(ids)) as RawItem[];
   return { items: itemsByIds(full, ids), nextCursor, more };
+}
+
+/** Items by row id, in the order asked; ids that no longer exist are skipped (at most 500 read). */
+export function getItems(ctx: StoreContext, ids: readonly number[]): ItemRow[] {
+  const wanted = ids.slice(0, 500);
+  if (wanted.length === 0) return [];
+  const rows = ctx
+    .stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(wanted)) as RawItem[];
+  return itemsByIds(rows, wanted);
 }

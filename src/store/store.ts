@@ -18,7 +18,7 @@ import * as state from './item-state.ts';
 import { upsertItems, upsertItemsInSlices } from './items.ts';
 import * as mute from './mute.ts';
 import { prune } from './retention.ts';
-import { riverItems } from './river.ts';
+import { getItems, riverItems } from './river.ts';
 import * as saved from './saved-searches.ts';
 import { STORE_MIGRATIONS } from './schema.ts';
 import { type ScopedSearch, search, searchScoped } from './search.ts';
@@ -173,6 +173,10 @@ export class Store {
   }
   riverItems(q: RiverQuery = {}): RiverPage {
     return riverItems(this.ctx, q);
+  }
+  /** Items by id, in the order asked (gone ones skipped): a river re-reading changed items. */
+  getItems(ids: readonly number[]): ItemRow[] {
+    return getItems(this.ctx, ids);
   }
   markRead(ids: readonly number[], read: boolean): number {
     return state.markRead(this.ctx, ids, read);

@@ -166,6 +166,8 @@ export interface UpsertResult {
   muted: number[];
   /** Items already stored whose content changed. */
   updated: number;
+  /** Their row ids (an edited post, a corrected title): an open river re-reads them in place. */
+  changed: number[];
 }
 
 export interface RiverQuery {

@@ -3,6 +3,7 @@
  * composes the features; features never import each other.
  */
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { FeedIcon } from '../components/icons';
 import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
@@ -65,10 +66,13 @@ export function App() {
   };
 
   if (connection === 'unauthorized') return <Unauthorized />;
+  // An open drawer is modal: the page behind it is inert (no Tab stops, no clicks, hidden from
+  // screen readers) until it closes.
+  const drawerOpen = narrow && sidebar.open;
 
   return (
     <div className={`app${sidebar.open ? '' : ' sidebar-closed'}${narrow ? ' narrow' : ''}`}>
-      <a className="skip-link" href="#river">
+      <a className="skip-link" href="#river" inert={drawerOpen}>
         Skip to the river
       </a>
       {narrow && sidebar.open && (
@@ -83,8 +87,9 @@ export function App() {
         aria-label="Feeds and folders"
         onKeyDown={(e) => {
           if (!narrow || e.key !== 'Escape' || e.defaultPrevented) return;
-          // Closing the drawer by key puts focus back on the button that opened it.
-          setSidebarOpen(false);
+          // Closing the drawer by key puts focus back on the button that opened it (once the page
+          // behind is no longer inert: an inert button cannot take focus).
+          flushSync(() => setSidebarOpen(false));
           document.querySelector<HTMLElement>('[data-testid="sidebar-toggle"]')?.focus();
         }}
       >
@@ -98,7 +103,7 @@ export function App() {
         <SavedSearches onRun={closeDrawer} />
         <OpmlButtons />
       </aside>
-      <main className="main">
+      <main className="main" inert={drawerOpen}>
         <header className="toolbar">
           <SidebarToggle open={sidebar.open} onToggle={toggleSidebar} />
           <RiverHeading />

@@ -39,6 +39,13 @@ export const CloseIcon = () => (
   </Icon>
 );
 
+export const EditIcon = () => (
+  <Icon>
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
+  </Icon>
+);
+
 export const StarIcon = ({ filled }: { filled: boolean }) => (
   <svg
     width={16}

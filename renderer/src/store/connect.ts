@@ -27,7 +27,11 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
   }
 
   const offs = [
-    client.on('river.changed', () => void actions().refreshHead()),
+    client.on('river.changed', ({ changedItems }) => {
+      void actions().refreshHead();
+      // An older core (or a test double) may not send the field.
+      if (changedItems?.length) void actions().refreshItems(changedItems);
+    }),
     client.on('feed.status', (feed) => actions().upsertFeed(feed)),
     client.on('feeds.changed', () => {
       void actions().loadFeeds();

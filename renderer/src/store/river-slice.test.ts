@@ -117,4 +117,28 @@ describe('river slice', () => {
     await store.getState().markRead([5], true);
     expect(store.getState().groups[0]!.items.map((i) => i.read)).toEqual([false, false]);
   });
+
+  it('changed items are re-read in place: new text, same spot, selection and own read kept', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
+    const asked: number[][] = [];
+    (api as unknown as { riverItemsById: TidingsApi['riverItemsById'] }).riverItemsById = async (ids) => {
+      asked.push(ids);
+      // The core's copy says unread: the reader's own read (still on its way) must win.
+      return [{ ...group(1, 4).items[0]!, title: 'item 4, edited' }];
+    };
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    await store.getState().selectNext(1);
+    await store.getState().selectNext(1); // 4: selected and read
+    const untouched = store.getState().groups[1];
+    await store.getState().refreshItems([4, 77]);
+    expect(asked).toEqual([[4]]); // 77 is not loaded: it comes fresh with its page
+    const s = store.getState();
+    expect(s.groups[0]!.items.map((i) => [i.id, i.title, i.read])).toEqual([
+      [5, 'item 5', true],
+      [4, 'item 4, edited', true],
+    ]);
+    expect(s.selectedItemId).toBe(4);
+    expect(s.groups[1]).toBe(untouched);
+  });
 });

@@ -48,6 +48,11 @@ export interface RiverSlice {
   loadMore(): Promise<void>;
   /** 'river.changed': refetch the first page and merge it over what is loaded. */
   refreshHead(): Promise<void>;
+  /**
+   * 'river.changed' with `changedItems` (an edited post): re-reads those items and swaps them in
+   * where they are, in the river and in search results, so scroll and selection stay put.
+   */
+  refreshItems(itemIds: number[]): Promise<void>;
   markRead(itemIds: number[], read: boolean): Promise<void>;
   toggleStar(itemId: number): Promise<void>;
   /** Marks every item of a feed read (the river's side of the feed list's "mark all read"). */
@@ -350,6 +355,31 @@ export const createRiverSlice =
           reportError(get, err, 'Could not update the river');
         } finally {
           headInFlight = false;
+        }
+      },
+
+      async refreshItems(itemIds) {
+        const ids = new Set(itemIds);
+        const { groups, searchResults } = get();
+        // Only what is on hand: an item not loaded yet will come fresh with its page.
+        const held = [...ids].filter(
+          (id) => findItem(groups, id) !== undefined || searchResults?.some((i) => i.id === id),
+        );
+        if (held.length === 0) return;
+        try {
+          const fresh = new Map((await api.riverItemsById(held)).map((item) => [item.id, item]));
+          // The reader's own read/star/unmute clicks may be newer than this answer: keep them.
+          patchItems(
+            (item) => fresh.has(item.id),
+            (item) => ({
+              ...fresh.get(item.id)!,
+              read: item.read,
+              starred: item.starred,
+              mutedBy: item.mutedBy,
+            }),
+          );
+        } catch (err) {
+          reportError(get, err, 'Could not update the river');
         }
       },
 
