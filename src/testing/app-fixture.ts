@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTidings, type Tidings } from '../app/tidings.ts';
+import { createTidings, type Tidings, type TidingsOptions } from '../app/tidings.ts';
+import { freePort } from '../net/test-server.ts';
 import { type FeedHost, startFeedHost } from './feed-host.ts';
 
 export interface AppWithHost {
@@ -38,4 +39,27 @@ export async function startAppWithHost(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * An app (not started) that publishes for itself on loopback: no tunnel, its public address is
+ * its own receiver, and its own cloud may call loopback subscribers. `base` is that address.
+ */
+export async function createLoopbackPublisher(
+  dataDir: string,
+  options: Omit<TidingsOptions, 'dataDir' | 'realtime'> = {},
+): Promise<{ app: Tidings; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = createTidings({
+    ...options,
+    dataDir,
+    realtime: {
+      tunnelHost: false,
+      publicBaseUrl: base,
+      receiverPort: port,
+      ownCloudAllow: { loopback: true },
+    },
+  });
+  return { app, base };
 }
