@@ -1,6 +1,6 @@
 /** Settings > Your feed > Where it is saved: built-in hosting (optionally private), a folder, saveRss. */
-import type { ReactNode } from 'react';
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { Checkbox } from '../../components/Checkbox';
 
 export function TargetFields({ draft, set }: { draft: Settings; set(patch: Partial<Settings>): void }) {
   const login = draft.hosting.private;
@@ -11,13 +11,14 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
   return (
     <fieldset>
       <legend>Where it is saved</legend>
-      <Toggle
+      <Checkbox
+        className="settings-check"
         checked={draft.hosting.enabled}
         onChange={(enabled) => set({ hosting: { ...draft.hosting, enabled } })}
         testId="publish-hosting"
       >
         Host it here (served through the tunnel or your public address)
-      </Toggle>
+      </Checkbox>
       <label>
         Who may read it
         <select
@@ -59,13 +60,14 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
           />
         </div>
       )}
-      <Toggle
+      <Checkbox
+        className="settings-check"
         checked={folder?.enabled ?? false}
         onChange={(enabled) => set({ folder: { path: '', publicUrl: '', ...folder, enabled } })}
         testId="publish-folder"
       >
         Write it to a folder (a static site, a synced folder)
-      </Toggle>
+      </Checkbox>
       {folder?.enabled && (
         <div className="settings-pair">
           <Field
@@ -84,7 +86,8 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
           />
         </div>
       )}
-      <Toggle
+      <Checkbox
+        className="settings-check"
         checked={saveRss?.enabled ?? false}
         onChange={(enabled) =>
           set({ saveRss: { cloudUrl: '', username: '', password: '', ...saveRss, enabled } })
@@ -92,7 +95,7 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
         testId="publish-saverss"
       >
         Save it on a remote cloud (rssCloud.saveRss, e.g. your own `tidings cloud`)
-      </Toggle>
+      </Checkbox>
       {saveRss?.enabled && (
         <div className="settings-pair">
           <Field
@@ -120,26 +123,6 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
         </div>
       )}
     </fieldset>
-  );
-}
-
-/** A target's on/off switch: a checkbox with its sentence. */
-function Toggle(props: {
-  checked: boolean;
-  onChange(on: boolean): void;
-  testId: string;
-  children: ReactNode;
-}) {
-  return (
-    <label className="settings-check">
-      <input
-        type="checkbox"
-        checked={props.checked}
-        onChange={(e) => props.onChange(e.target.checked)}
-        data-testid={props.testId}
-      />
-      {props.children}
-    </label>
   );
 }
 
