@@ -6,8 +6,8 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { ImagePolicy, RealtimeInfo, Settings } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
-import { CloseIcon } from '../../components/icons';
 import { Checkbox } from '../../components/Checkbox';
+import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { PanelToggle } from '../../components/PanelToggle';
 import { useApp } from '../../store/context';
