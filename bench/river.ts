@@ -19,6 +19,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
 import { spawnTidings } from '../e2e/support/servers.ts';
 import type { Item } from '../src/feed/model.ts';
+import { newItem } from '../src/feed/model-new.ts';
 import { openStore } from '../src/store/store.ts';
 import { tempDir } from '../src/store/test-support.ts';
 import { seededRandom } from '../src/testing/seeded.ts';
@@ -39,19 +40,12 @@ const words = (n: number) =>
 
 function makeItem(feed: number, k: number, base: number): Item {
   return {
+    ...newItem(),
     id: `bench-${feed}-${k}`,
     title: `${words(5)} (${feed}/${k})`,
     link: `https://example.com/${feed}/${k}`,
     summary: `<p>${words(40)}</p><p>${words(25)} <a href="https://example.com/${feed}">more</a></p>`,
-    content: null,
     published: new Date(base + k * 60_000).toISOString(),
-    updated: null,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    comments: null,
-    media: [],
-    children: [],
   };
 }
 
