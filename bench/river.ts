@@ -19,8 +19,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { chromium } from '@playwright/test';
 import { spawnTidings } from '../e2e/support/servers.ts';
 import type { Item } from '../src/feed/model.ts';
+import { newItem } from '../src/feed/model-new.ts';
 import { openStore } from '../src/store/store.ts';
 import { tempDir } from '../src/store/test-support.ts';
+import { seededRandom } from '../src/testing/seeded.ts';
 
 const FEEDS = 1_000;
 const PER_FEED = 100;
@@ -28,14 +30,7 @@ const PER_FETCH = 5;
 const HELD_PRESSES = 150;
 const WHEEL_STEPS = 200;
 
-let seed = 0x51f15e;
-function rand(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = seededRandom(0x51f15e);
 const WORDS =
   'river cloud feed item news post read write ping notify outline podcast episode harbour weather garden compiler network database kitchen bicycle election market science'.split(
     ' ',
@@ -45,19 +40,12 @@ const words = (n: number) =>
 
 function makeItem(feed: number, k: number, base: number): Item {
   return {
+    ...newItem(),
     id: `bench-${feed}-${k}`,
     title: `${words(5)} (${feed}/${k})`,
     link: `https://example.com/${feed}/${k}`,
     summary: `<p>${words(40)}</p><p>${words(25)} <a href="https://example.com/${feed}">more</a></p>`,
-    content: null,
     published: new Date(base + k * 60_000).toISOString(),
-    updated: null,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    comments: null,
-    media: [],
-    children: [],
   };
 }
 

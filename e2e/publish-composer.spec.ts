@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
-import { blur, postFromComposer, serveFolder, serveOn } from './support/publish.ts';
+import {
+  blur,
+  editPublishSettings,
+  postFromComposer,
+  serveFolder,
+  serveOn,
+  startHostingWriter,
+} from './support/publish.ts';
 import { startFeedHost, startTidings } from './support/servers.ts';
 import { emit, openWithBridge } from './support/shell-bridge.ts';
 
@@ -121,16 +128,7 @@ test('the counter, the refusal, a dropped file and a kept draft', async ({ page,
 test('a post is published, shown in My posts with its saves and pings, edited and deleted', async ({
   page,
 }) => {
-  // Hosting needs a public address before it counts as saved: this one's is its receiver on loopback.
-  const port = await freePort();
-  const tidings = await startTidings([
-    '--no-tunnel',
-    '--public-url',
-    `http://127.0.0.1:${port}`,
-    '--receiver-port',
-    String(port),
-    '--allow-loopback',
-  ]);
+  const tidings = await startHostingWriter();
   // An enclosure by URL: the core asks the host for its type and length.
   const media = await startFeedHost();
   media.set('/episode.mp3', {
@@ -243,25 +241,15 @@ test("the desktop shell's New post (tray, menu) opens the composer", async ({ pa
 test('a ping sink that is down: the post is published where it can be and the ping is retried', async ({
   page,
 }) => {
-  const port = await freePort();
   const deadSink = `http://127.0.0.1:${await freePort()}/ping`; // nothing listens there
-  const tidings = await startTidings([
-    '--no-tunnel',
-    '--public-url',
-    `http://127.0.0.1:${port}`,
-    '--receiver-port',
-    String(port),
-    '--allow-loopback',
-  ]);
+  const tidings = await startHostingWriter();
   try {
     await page.goto(tidings.openUrl);
-    await page.getByTestId('settings-toggle').click();
-    await page.getByText('+ Ping sink').click();
-    await page.getByLabel('Ping 1 kind').selectOption('httpGet');
-    await page.getByLabel('Ping 1 address').fill(deadSink);
-    await page.getByTestId('publish-settings-save').click();
-    await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
-    await page.getByTestId('settings-toggle').click();
+    await editPublishSettings(page, async () => {
+      await page.getByText('+ Ping sink').click();
+      await page.getByLabel('Ping 1 kind').selectOption('httpGet');
+      await page.getByLabel('Ping 1 address').fill(deadSink);
+    });
 
     await postFromComposer(page, 'Posted while the ping sink is down');
     await page.getByTestId('my-posts-link').click();
@@ -288,18 +276,15 @@ test('a folder target that cannot be written: a clear error, retried, published 
   mkdirSync(site);
   const web = await serveFolder(site);
   const tidings = await startTidings(['--no-tunnel', '--allow-loopback']);
-  const setFolder = async (path: string, first: boolean) => {
-    await page.getByTestId('settings-toggle').click();
-    if (first) {
-      await page.getByTestId('publish-hosting').uncheck();
-      await page.getByTestId('publish-folder').check();
-      await page.getByLabel("The folder's public URL").fill(`${web.url}/`);
-    }
-    await page.getByLabel('Folder path').fill(path);
-    await page.getByTestId('publish-settings-save').click();
-    await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
-    await page.getByTestId('settings-toggle').click();
-  };
+  const setFolder = (path: string, first: boolean) =>
+    editPublishSettings(page, async () => {
+      if (first) {
+        await page.getByTestId('publish-hosting').uncheck();
+        await page.getByTestId('publish-folder').check();
+        await page.getByLabel("The folder's public URL").fill(`${web.url}/`);
+      }
+      await page.getByLabel('Folder path').fill(path);
+    });
   try {
     await page.goto(tidings.openUrl);
     await setFolder(notAFolder, true);
@@ -327,15 +312,7 @@ test('a folder target that cannot be written: a clear error, retried, published 
 });
 
 test('a dropped photo is copied into the data folder, hosted, and shown in My posts', async ({ page }) => {
-  const port = await freePort();
-  const tidings = await startTidings([
-    '--no-tunnel',
-    '--public-url',
-    `http://127.0.0.1:${port}`,
-    '--receiver-port',
-    String(port),
-    '--allow-loopback',
-  ]);
+  const tidings = await startHostingWriter();
   try {
     await page.goto(tidings.openUrl);
     await page.getByTestId('new-post').click();
@@ -360,7 +337,7 @@ test('a dropped photo is copied into the data folder, hosted, and shown in My po
     await page.getByTestId('my-posts-link').click();
     const card = page.getByTestId('post-card').first();
     await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
-    await expect(card).toContainText(`http://127.0.0.1:${port}/site/media/`);
+    await expect(card).toContainText(`${tidings.publicUrl}/site/media/`);
     await expect(card).toContainText('(image/png,');
     // The image loads from the built-in hosting: the bytes made the whole trip.
     const image = card.locator('img.post-image');

@@ -5,35 +5,21 @@
  */
 import { expect, test } from '@playwright/test';
 import { addFeed, axeViolations, screenshot } from './support/reading.ts';
-import {
-  type RealCloud,
-  startRealCloud,
-  startTidingsWithTunnel,
-  startTunnelServer,
-  type TunnelServer,
-} from './support/realtime.ts';
-import { type FeedHost, rssFeed, startFeedHost, type TidingsProcess } from './support/servers.ts';
+import { type RealtimeRig, startRealtimeRig } from './support/realtime.ts';
+import { rssFeed } from './support/servers.ts';
 
-let host: FeedHost;
-let cloud: RealCloud;
-let tunnel: TunnelServer;
-let tidings: TidingsProcess;
+let rig: RealtimeRig;
 
 test.beforeEach(async () => {
-  host = await startFeedHost();
-  cloud = await startRealCloud();
-  tunnel = await startTunnelServer();
-  tidings = await startTidingsWithTunnel(tunnel);
+  rig = await startRealtimeRig();
 });
 
 test.afterEach(async () => {
-  await tidings?.stop();
-  await tunnel?.stop();
-  await cloud?.close();
-  await host?.close();
+  await rig?.stop();
 });
 
 test('the activity table stays in its panel at 800x600 and 480x800', async ({ page }) => {
+  const { host, cloud, tidings } = rig;
   test.setTimeout(120_000);
   host.set(
     '/desk.xml',

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
+import { addFeed, showAll } from './support/reading.ts';
 import { type FeedHost, rssFeed } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -30,20 +31,6 @@ function serveFeeds(host: FeedHost, feeds: number, per: number): string[] {
     );
   }
   return titles;
-}
-
-async function subscribe(page: Page, url: string, title: string): Promise<void> {
-  await page.getByTestId('add-feed-input').fill(url);
-  await page.getByTestId('add-feed-submit').click();
-  await expect(page.getByTestId('feed-row').filter({ hasText: title })).toBeVisible();
-}
-
-/** Back to every feed's river (a new subscription selects its own feed): g then a. */
-async function showAll(page: Page): Promise<void> {
-  await page.getByTestId('river').focus();
-  await page.keyboard.press('g');
-  await page.keyboard.press('a');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('All feeds');
 }
 
 /** The little of the page's DOM these checks read (the e2e tsconfig has no DOM library). */
@@ -80,7 +67,7 @@ test('a hundred items read with the keyboard alone, the selection always in view
   test.setTimeout(120_000);
   const titles = serveFeeds(host, 10, 10);
   await page.goto(tidings.openUrl);
-  for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
+  for (const [f, title] of titles.entries()) await addFeed(page, `${host.url}/k${f}.xml`, title);
   await showAll(page);
   await expect(page.getByTestId('river-item')).not.toHaveCount(0);
   await expect.poll(() => unreadTotal(page)).toBe(100);
@@ -140,7 +127,7 @@ test('every other key: help, search, open, mark view read, feeds with unread, re
 }) => {
   const titles = serveFeeds(host, 3, 4);
   await page.goto(tidings.openUrl);
-  for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
+  for (const [f, title] of titles.entries()) await addFeed(page, `${host.url}/k${f}.xml`, title);
   await expect.poll(() => unreadTotal(page)).toBe(12);
   await showAll(page);
 
@@ -227,7 +214,7 @@ test('the selection stays on its item, in place, when new items arrive above', a
   const titles = serveFeeds(host, 4, 8);
   await page.setViewportSize({ width: 1000, height: 600 });
   await page.goto(tidings.openUrl);
-  for (const [f, title] of titles.entries()) await subscribe(page, `${host.url}/k${f}.xml`, title);
+  for (const [f, title] of titles.entries()) await addFeed(page, `${host.url}/k${f}.xml`, title);
   await showAll(page);
   for (let i = 0; i < 12; i++) await page.keyboard.press('j');
   const chosen = await selection(page);

@@ -6,35 +6,21 @@
  */
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import {
-  type RealCloud,
-  startRealCloud,
-  startTidingsWithTunnel,
-  startTunnelServer,
-  type TunnelServer,
-} from './support/realtime.ts';
-import { type FeedHost, rssFeed, startFeedHost, type TidingsProcess } from './support/servers.ts';
+import { type RealtimeRig, startRealtimeRig } from './support/realtime.ts';
+import { rssFeed } from './support/servers.ts';
 
-let host: FeedHost;
-let cloud: RealCloud;
-let tunnel: TunnelServer;
-let tidings: TidingsProcess;
+let rig: RealtimeRig;
 
 test.beforeEach(async () => {
-  host = await startFeedHost();
-  cloud = await startRealCloud();
-  tunnel = await startTunnelServer();
-  tidings = await startTidingsWithTunnel(tunnel);
+  rig = await startRealtimeRig();
 });
 
 test.afterEach(async () => {
-  await tidings?.stop();
-  await tunnel?.stop();
-  await cloud?.close();
-  await host?.close();
+  await rig?.stop();
 });
 
 test('a writer pings the cloud and the item appears in the river without a refresh', async ({ page }) => {
+  const { host, cloud, tidings } = rig;
   const feed = (items: { title: string; guid: string; date: Date }[]) =>
     rssFeed('Cloud Desk', items, cloud.markup('http-post'));
   const first = { title: 'Filed before the ping', guid: 'c1', date: new Date('2026-11-20T09:00:00Z') };

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { axeViolations } from './support/reading.ts';
+import { addFeed, axeViolations, showAll } from './support/reading.ts';
 import type { FeedHost } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -117,20 +117,6 @@ function serveMedia(host: FeedHost): void {
   );
 }
 
-async function subscribe(page: Page, path: string, host: FeedHost, title: string): Promise<void> {
-  await page.getByTestId('add-feed-input').fill(`${host.url}${path}`);
-  await page.getByTestId('add-feed-submit').click();
-  await expect(page.getByTestId('feed-row').filter({ hasText: title })).toBeVisible();
-}
-
-/** Back to every feed's river (a new subscription selects its own feed): g then a. */
-async function showAll(page: Page): Promise<void> {
-  await page.getByTestId('river').focus();
-  await page.keyboard.press('g');
-  await page.keyboard.press('a');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('All feeds');
-}
-
 function itemByTitle(page: Page, title: string) {
   return page.getByTestId('river-item').filter({ hasText: title });
 }
@@ -142,8 +128,8 @@ test('a podcast plays in the player bar across a feed switch, and resumes where 
 }) => {
   serveMedia(host);
   await page.goto(tidings.openUrl);
-  await subscribe(page, '/podcast.xml', host, 'Loopback Podcast');
-  await subscribe(page, '/video.xml', host, 'Loopback Videos');
+  await addFeed(page, `${host.url}/podcast.xml`, 'Loopback Podcast');
+  await addFeed(page, `${host.url}/video.xml`, 'Loopback Videos');
   await showAll(page);
 
   const episode = itemByTitle(page, 'The first episode');
@@ -205,10 +191,10 @@ test('thumbnails, updated-only dates, outlines, linked URLs, picture-first text,
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
   });
   await page.goto(tidings.openUrl);
-  await subscribe(page, '/video.xml', host, 'Loopback Videos');
-  await subscribe(page, '/atom.xml', host, 'Updated Only');
-  await subscribe(page, '/outline.xml', host, 'Outliner');
-  await subscribe(page, '/pictures.xml', host, 'Pictures');
+  await addFeed(page, `${host.url}/video.xml`, 'Loopback Videos');
+  await addFeed(page, `${host.url}/atom.xml`, 'Updated Only');
+  await addFeed(page, `${host.url}/outline.xml`, 'Outliner');
+  await addFeed(page, `${host.url}/pictures.xml`, 'Pictures');
   await showAll(page);
 
   // Media RSS: the thumbnail, linking to the video's page, without a Referer.
@@ -291,7 +277,7 @@ test('click-to-load: no remote image until asked, then only that one', async ({ 
     return res.status;
   });
   expect(status).toBe(200);
-  await subscribe(page, '/held.xml', host, 'Held');
+  await addFeed(page, `${host.url}/held.xml`, 'Held');
   const item = itemByTitle(page, 'Held picture');
   const held = item.getByRole('button', { name: /a heron: image from 127\.0\.0\.1, click to load/ });
   await expect(held).toBeVisible();
@@ -319,8 +305,8 @@ test('a big first fetch shows ten items and "N more from this feed"; oldest firs
   host.set('/quiet.xml', feed('Quiet Feed', items('Quiet', 2, 1)));
   host.set('/big.xml', feed('Big Feed', items('Big', 25, 12)));
   await page.goto(tidings.openUrl);
-  await subscribe(page, '/quiet.xml', host, 'Quiet Feed');
-  await subscribe(page, '/big.xml', host, 'Big Feed');
+  await addFeed(page, `${host.url}/quiet.xml`, 'Quiet Feed');
+  await addFeed(page, `${host.url}/big.xml`, 'Big Feed');
   await showAll(page);
 
   // A big group is laid out in chunks (virtualised rows): count its items across them.
@@ -351,7 +337,7 @@ test('titles only and the reading pane: a click (or j) shows the item in the pan
 }) => {
   serveMedia(host);
   await page.goto(tidings.openUrl);
-  await subscribe(page, '/pictures.xml', host, 'Pictures');
+  await addFeed(page, `${host.url}/pictures.xml`, 'Pictures');
   await page.getByTestId('river-view').selectOption('compact');
   await expect(page.locator('[data-testid="river-item"].compact')).toHaveCount(3);
   // Titles only: no item text in the list.

@@ -2,13 +2,15 @@
  * Processes for the writer's end-to-end tests: a standalone `tidings cloud` with a saveRss
  * account made by its own CLI first (same data folder), and small page helpers.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { freePort } from '../../src/net/test-server.ts';
+import { spawnTidingsOn, startTidings, type TidingsProcess } from './servers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'tidings.cjs');
@@ -33,41 +35,17 @@ export async function startCloudWithAccount(user: string, password: string): Pro
     },
   );
   if (made.status !== 0) throw new Error(`tidings cloud user add failed:\n${made.stdout}${made.stderr}`);
-  const child = spawn(
-    process.execPath,
-    [BIN, 'cloud', '--port', '0', '--allow-loopback', '--data', dataDir],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const cloud = await spawnTidingsOn(
+    dataDir,
+    'cloud',
+    ['--port', '0', '--allow-loopback'],
+    /(http:\/\/127\.0\.0\.1:\d+)/,
   );
-  let output = '';
-  const url = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tidings cloud did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolvePromise(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`tidings cloud exited with ${code}:\n${output}`));
-    });
-  });
   return {
-    url,
-    port: Number(new URL(url).port),
+    url: cloud.ready,
+    port: Number(new URL(cloud.ready).port),
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await cloud.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -81,41 +59,13 @@ export async function serveOn(
   dataDir: string,
   args: string[] = [],
 ): Promise<{ openUrl: string; stop(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--no-tunnel', '--data', dataDir, ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const app = await spawnTidingsOn(
+    dataDir,
+    'serve',
+    ['--port', '0', '--no-tunnel', ...args],
+    /Open (http:\/\/\S+)/,
   );
-  let output = '';
-  const openUrl = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tidings serve did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /Open (http:\/\/\S+)/.exec(output);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolvePromise(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`tidings serve exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    openUrl,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { openUrl: app.ready, stop: app.stop };
 }
 
 /** A static web server on 127.0.0.1 over `dir`: the "public URL" of a folder save target. */
@@ -152,4 +102,31 @@ export async function postFromComposer(page: Page, text: string): Promise<void> 
   await page.getByTestId('composer-text').fill(text);
   await page.getByTestId('composer-post').click();
   await page.getByTestId('composer').waitFor({ state: 'hidden' });
+}
+
+/**
+ * `tidings serve` whose hosted feed counts as saved: hosting needs a public address, and this
+ * one's is its own receiver on loopback.
+ */
+export async function startHostingWriter(): Promise<TidingsProcess & { publicUrl: string }> {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const tidings = await startTidings([
+    '--no-tunnel',
+    '--public-url',
+    publicUrl,
+    '--receiver-port',
+    String(port),
+    '--allow-loopback',
+  ]);
+  return { ...tidings, publicUrl };
+}
+
+/** Opens Settings, lets `change` edit the publish section, saves (waits for "Saved.") and closes. */
+export async function editPublishSettings(page: Page, change: () => Promise<void>): Promise<void> {
+  await page.getByTestId('settings-toggle').click();
+  await change();
+  await page.getByTestId('publish-settings-save').click();
+  await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await page.getByTestId('settings-toggle').click();
 }

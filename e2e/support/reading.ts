@@ -52,6 +52,14 @@ export async function addFeed(page: Page, url: string, title: string): Promise<v
   await expect(page.getByTestId('feed-row').filter({ hasText: title })).toBeVisible();
 }
 
+/** Back to every feed's river (a new subscription selects its own feed): g then a. */
+export async function showAll(page: Page): Promise<void> {
+  await page.getByTestId('river').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('a');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('All feeds');
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png` });

@@ -25,6 +25,27 @@ export interface TidingsChild {
 /** Runs `tidings <command> --data <temp dir> ...args` until its output matches `ready`. */
 export async function spawnTidings(command: string, args: string[], ready: RegExp): Promise<TidingsChild> {
   const dataDir = mkdtempSync(join(tmpdir(), `tidings-e2e-${command}-`));
+  const child = await spawnTidingsOn(dataDir, command, args, ready);
+  return {
+    ready: child.ready,
+    dataDir,
+    async stop() {
+      await child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs `tidings <command> --data <dataDir> ...args` until its output matches `ready`; stopping it
+ * keeps the data folder (the caller's), so a test can start it again on the same data.
+ */
+export async function spawnTidingsOn(
+  dataDir: string,
+  command: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ ready: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, 'bin', 'tidings.cjs'), command, '--data', dataDir, ...args],
@@ -50,14 +71,11 @@ export async function spawnTidings(command: string, args: string[], ready: RegEx
   });
   return {
     ready: matched,
-    dataDir,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

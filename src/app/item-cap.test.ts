@@ -1,29 +1,15 @@
-/**
- * The "items per document" setting: a feed listing more keeps the newest N, its status says how
- * many were left out, and the note goes away when the document fits again.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
-import { createTidings, type Tidings } from './tidings.ts';
+import { beforeEach, expect, it } from 'vitest';
+import { startAppWithHost } from '../testing/app-fixture.ts';
+import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
+import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
-let dataDir: string;
 
 beforeEach(async () => {
-  host = await startFeedHost();
-  dataDir = mkdtempSync(join(tmpdir(), 'tidings-cap-'));
-  app = createTidings({ dataDir });
-  app.start();
-});
-
-afterEach(async () => {
-  await app.stop();
-  await host.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  const fx = await startAppWithHost('tidings-cap-');
+  ({ host, app } = fx);
+  return fx.close;
 });
 
 const items = (n: number, from = n) =>

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeRss } from '../feed/write-rss.ts';
-import { freePort } from '../net/test-server.ts';
+import { createLoopbackPublisher } from '../testing/app-fixture.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import { waitFor } from '../testing/wait.ts';
-import { createTidings, type Tidings } from './tidings.ts';
+import type { Tidings } from './tidings.ts';
 
 let dirs: string[] = [];
 let apps: Tidings[] = [];
@@ -20,16 +20,7 @@ let host: FeedHost;
 async function startApp(): Promise<Tidings> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tidings-own-cloud-'));
   dirs.push(dataDir);
-  const port = await freePort();
-  const app = createTidings({
-    dataDir,
-    realtime: {
-      tunnelHost: false,
-      publicBaseUrl: `http://127.0.0.1:${port}`,
-      receiverPort: port,
-      ownCloudAllow: { loopback: true },
-    },
-  });
+  const { app } = await createLoopbackPublisher(dataDir);
   app.start();
   apps.push(app);
   await waitFor(async () => (await app.realtimeInfo()).cloud !== null);

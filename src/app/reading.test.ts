@@ -1,30 +1,16 @@
-/**
- * The reading experience through the API (issue 9), with real parts: a feed host on loopback,
- * the real HTTP client, parser, scheduler and SQLite store.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startAppWithHost } from '../testing/app-fixture.ts';
+import type { FeedHost } from '../testing/feed-host.ts';
 import type { FeedView, RiverItem, RiverPage, TidingsEvents } from './api.ts';
-import { createTidings, type Tidings } from './tidings.ts';
+import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
-let dataDir: string;
 
 beforeEach(async () => {
-  host = await startFeedHost();
-  dataDir = mkdtempSync(join(tmpdir(), 'tidings-reading-'));
-  app = createTidings({ dataDir });
-  app.start();
-});
-
-afterEach(async () => {
-  await app.stop();
-  await host.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  const fx = await startAppWithHost('tidings-reading-');
+  ({ host, app } = fx);
+  return fx.close;
 });
 
 const settle = () => app.context.scheduler.idle();

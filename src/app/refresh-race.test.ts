@@ -1,31 +1,16 @@
-/**
- * A fetch in flight when its feed is unsubscribed must land nowhere: not in the next feed added
- * (which, with reused ids, got the same id), and it must not swallow that new feed's first fetch.
- * Real parts: a slow feed host on loopback, the real client, scheduler and SQLite store.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startAppWithHost } from '../testing/app-fixture.ts';
+import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import { waitFor } from '../testing/wait.ts';
-import { createTidings, type Tidings } from './tidings.ts';
+import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
-let dataDir: string;
 
 beforeEach(async () => {
-  host = await startFeedHost();
-  dataDir = mkdtempSync(join(tmpdir(), 'tidings-race-'));
-  app = createTidings({ dataDir });
-  app.start();
-});
-
-afterEach(async () => {
-  await app.stop();
-  await host.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  const fx = await startAppWithHost('tidings-race-');
+  ({ host, app } = fx);
+  return fx.close;
 });
 
 const opmlOf = (url: string) =>

@@ -2,13 +2,13 @@
  * The whole reader path with real parts: a feed host on loopback, the real HTTP client, parser,
  * scheduler and SQLite store, driven through the one API a UI uses.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startAppWithHost } from '../testing/app-fixture.ts';
+import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import type { Notice, TidingsEvents } from './api.ts';
-import { createTidings, type Tidings } from './tidings.ts';
+import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
@@ -17,20 +17,14 @@ let notices: Notice[];
 let riverEvents: TidingsEvents['river.changed'][];
 
 beforeEach(async () => {
-  host = await startFeedHost();
-  dataDir = mkdtempSync(join(tmpdir(), 'tidings-app-'));
-  app = createTidings({ dataDir });
   notices = [];
   riverEvents = [];
-  app.on('notice', (n) => notices.push(n));
-  app.on('river.changed', (e) => riverEvents.push(e));
-  app.start();
-});
-
-afterEach(async () => {
-  await app.stop();
-  await host.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  const fx = await startAppWithHost('tidings-app-', (a) => {
+    a.on('notice', (n) => notices.push(n));
+    a.on('river.changed', (e) => riverEvents.push(e));
+  });
+  ({ host, app, dataDir } = fx);
+  return fx.close;
 });
 
 const settle = () => app.context.scheduler.idle();

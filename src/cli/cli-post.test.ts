@@ -10,9 +10,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTidings } from '../app/tidings.ts';
-import { freePort, startServer, type TestServer } from '../net/test-server.ts';
+import { startServer, type TestServer } from '../net/test-server.ts';
 import { PublishStore } from '../publish/publish-store.ts';
 import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
+import { createLoopbackPublisher } from '../testing/app-fixture.ts';
 import { waitFor } from '../testing/wait.ts';
 
 const run = promisify(execFile);
@@ -133,16 +134,7 @@ describe('tidings post', () => {
     expect(r.stdout).toMatch(/^#1 queued/);
     expect(r.stdout).toContain('saved  hosting: waiting');
 
-    const port = await freePort();
-    const app = createTidings({
-      dataDir: data,
-      realtime: {
-        tunnelHost: false,
-        publicBaseUrl: `http://127.0.0.1:${port}`,
-        receiverPort: port,
-        ownCloudAllow: { loopback: true },
-      },
-    });
+    const { app, base } = await createLoopbackPublisher(data);
     app.start();
     try {
       await waitFor(
@@ -150,7 +142,7 @@ describe('tidings post', () => {
         15_000,
         'the app to publish the CLI post',
       );
-      const feed = await (await fetch(`http://127.0.0.1:${port}/site/feed.xml`)).text();
+      const feed = await (await fetch(`${base}/site/feed.xml`)).text();
       expect(feed).toContain('for the app to host');
     } finally {
       await app.stop();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/seeded.ts';
 import { type DueInput, describeInterval, isSkipped, nextDue } from './due.ts';
 
 const MIN = 60_000;
@@ -358,21 +359,10 @@ describe('nextDue: skipHours / skipDays (GMT)', () => {
 });
 
 describe('nextDue: jitter', () => {
-  /** mulberry32: a small seeded PRNG, so a failure replays. */
-  function seeded(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let x = a;
-      x = Math.imul(x ^ (x >>> 15), x | 1);
-      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
   it('is bounded, forward only, keeps the reason and never lands in a skip window', () => {
-    const rng = seeded(20260107);
+    const rng = seededRandom(20260107);
     let jittered = 0;
     for (let i = 0; i < 3000; i++) {
       const skipHours = Array.from({ length: 24 }, (_, h) => h).filter(() => rng() < 0.4);

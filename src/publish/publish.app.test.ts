@@ -13,7 +13,7 @@ import type { PostView, TidingsEvents } from '../app/api.ts';
 import { createTidings, type Tidings } from '../app/tidings.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { wsseHeaders } from '../net/auth.ts';
-import { freePort } from '../net/test-server.ts';
+import { createLoopbackPublisher } from '../testing/app-fixture.ts';
 import { waitFor } from '../testing/wait.ts';
 
 let dirs: string[] = [];
@@ -22,18 +22,7 @@ let apps: Tidings[] = [];
 async function startApp(dir?: string): Promise<{ app: Tidings; base: string; dataDir: string }> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'tidings-publish-'));
   dirs.push(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const app = createTidings({
-    dataDir,
-    realtime: {
-      tunnelHost: false,
-      publicBaseUrl: base,
-      receiverPort: port,
-      ownCloudAllow: { loopback: true },
-    },
-    publishRetry: { baseMs: 50, capMs: 200 },
-  });
+  const { app, base } = await createLoopbackPublisher(dataDir, { publishRetry: { baseMs: 50, capMs: 200 } });
   app.start();
   apps.push(app);
   await waitFor(async () => (await app.realtimeInfo()).cloud !== null);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PostInput } from '../app/api.ts';
 import type { Item } from '../feed/model.ts';
 import { parseFeed } from '../feed/parse.ts';
+import { seededRandom } from '../testing/seeded.ts';
 import { checkPostInput, type PostContent, type StoredPost } from './post.ts';
 import { enclosureUrl, type SiteInput } from './site.ts';
 import { postHtml } from './text.ts';
@@ -14,18 +15,6 @@ import { writePostsAtom } from './write-atom.ts';
 import { writeHome } from './write-home.ts';
 import { writePostsJson } from './write-json.ts';
 import { writePostsRss } from './write-rss.ts';
-
-/** mulberry32: small, seeded, good enough to pick test cases. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   '<',
@@ -107,7 +96,7 @@ function toContent(input: PostInput, r: () => number): PostContent {
 }
 
 function genPosts(seed: number, n: number): StoredPost[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const base = Date.UTC(2026, 3, 1, 12);
   return Array.from({ length: n }, (_, i) => ({
     ...toContent(genInput(r, 0), r),

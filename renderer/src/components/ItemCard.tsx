@@ -147,31 +147,87 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
   );
   const className = `item${item.read ? '' : ' unread'}${title ? '' : ' untitled'}${selected ? ' selected' : ''}${compact ? ' compact' : ''}${item.mutedBy ? ' muted' : ''}`;
 
-  if (compact) {
-    return (
-      // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard selects with j/k (features/keyboard); this is the pointer's way.
-      <article
-        ref={ref}
-        className={className}
-        data-testid="river-item"
-        data-item-id={item.id}
-        data-read={item.read}
-        data-starred={item.starred}
-        aria-label={`${name}${item.read ? '' : ', unread'}`}
-        aria-current={selected || undefined}
-        tabIndex={-1}
-        onClick={() => selectItem(item.id)}
-      >
-        {readDot}
-        <div className="item-line">
-          {titleNode ?? <span className="item-title">{name}</span>}
-          {feedTitle && <span className="item-feed">{feedTitle}</span>}
-          {time}
+  // Compact rows show one line; the full card shows the text, media and meta.
+  const body = compact ? (
+    <div className="item-line">
+      {titleNode ?? <span className="item-title">{name}</span>}
+      {feedTitle && <span className="item-feed">{feedTitle}</span>}
+      {time}
+    </div>
+  ) : (
+    <div className="item-body">
+      {feedTitle && <div className="item-feed">{feedTitle}</div>}
+      {titleNode}
+      {item.mutedBy && (
+        <p className="muted-note" data-testid="muted-note">
+          Muted by “{item.mutedBy.pattern}”
+          <button
+            type="button"
+            className="link-button"
+            data-keep-unread
+            onClick={() => void unmuteItem(item.id)}
+          >
+            Unmute
+          </button>
+        </p>
+      )}
+      <ItemMedia item={item} link={link} policy={policy} allowed={allowed} />
+      {text && (
+        <div id={textId}>
+          <SafeHtml
+            html={text}
+            baseUrl={link ?? feedLink}
+            className={`item-text${!open && canExpand ? ' folded' : ''}`}
+            images={{ images: policy, allowImages: allowed }}
+          />
         </div>
-        {star}
-      </article>
-    );
-  }
+      )}
+      {canExpand && (
+        <button
+          type="button"
+          className="link-button"
+          data-keep-unread
+          aria-expanded={expanded}
+          aria-controls={textId}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Show less' : 'Show more'}
+        </button>
+      )}
+      <Outline items={item.children ?? []} baseUrl={link ?? feedLink} />
+      <Enclosures
+        enclosures={item.enclosures}
+        onPlay={onPlay}
+        policy={policy}
+        allowed={allowed}
+        playing={playing}
+      />
+      <footer className="item-meta">
+        {link ? (
+          <a href={link} target="_blank" rel="noopener noreferrer" className="item-time">
+            <RelativeTime iso={when} />
+          </a>
+        ) : (
+          time
+        )}
+        {item.authors.length > 0 && (
+          <span className="item-authors">
+            {item.authors
+              .map((a) => a.name ?? a.email)
+              .filter(Boolean)
+              .join(', ')}
+          </span>
+        )}
+        {item.categories.length > 0 && (
+          <ul className="categories" aria-label="Categories">
+            {item.categories.map((c) => (
+              <li key={`${c.scheme ?? ''}|${c.term}`}>{c.label ?? c.term}</li>
+            ))}
+          </ul>
+        )}
+      </footer>
+    </div>
+  );
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard selects with j/k (features/keyboard); this is the pointer's way.
@@ -188,78 +244,7 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
       onClick={() => selectItem(item.id)}
     >
       {readDot}
-      <div className="item-body">
-        {feedTitle && <div className="item-feed">{feedTitle}</div>}
-        {titleNode}
-        {item.mutedBy && (
-          <p className="muted-note" data-testid="muted-note">
-            Muted by “{item.mutedBy.pattern}”
-            <button
-              type="button"
-              className="link-button"
-              data-keep-unread
-              onClick={() => void unmuteItem(item.id)}
-            >
-              Unmute
-            </button>
-          </p>
-        )}
-        <ItemMedia item={item} link={link} policy={policy} allowed={allowed} />
-        {text && (
-          <div id={textId}>
-            <SafeHtml
-              html={text}
-              baseUrl={link ?? feedLink}
-              className={`item-text${!open && canExpand ? ' folded' : ''}`}
-              images={{ images: policy, allowImages: allowed }}
-            />
-          </div>
-        )}
-        {canExpand && (
-          <button
-            type="button"
-            className="link-button"
-            data-keep-unread
-            aria-expanded={expanded}
-            aria-controls={textId}
-            onClick={() => setExpanded(!expanded)}
-          >
-            {expanded ? 'Show less' : 'Show more'}
-          </button>
-        )}
-        <Outline items={item.children ?? []} baseUrl={link ?? feedLink} />
-        <Enclosures
-          enclosures={item.enclosures}
-          onPlay={onPlay}
-          policy={policy}
-          allowed={allowed}
-          playing={playing}
-        />
-        <footer className="item-meta">
-          {link ? (
-            <a href={link} target="_blank" rel="noopener noreferrer" className="item-time">
-              <RelativeTime iso={when} />
-            </a>
-          ) : (
-            time
-          )}
-          {item.authors.length > 0 && (
-            <span className="item-authors">
-              {item.authors
-                .map((a) => a.name ?? a.email)
-                .filter(Boolean)
-                .join(', ')}
-            </span>
-          )}
-          {item.categories.length > 0 && (
-            <ul className="categories" aria-label="Categories">
-              {item.categories.map((c) => (
-                <li key={`${c.scheme ?? ''}|${c.term}`}>{c.label ?? c.term}</li>
-              ))}
-            </ul>
-          )}
-        </footer>
-      </div>
+      {body}
       {star}
     </article>
   );

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedView } from '../../../src/app/api';
+import { feedView } from '../testing/fixtures';
 import { feedLabel, totalUnread } from './group-feeds';
 
 function feed(id: number, title: string, folder: string | null, unread = 0): FeedView {
-  return {
-    id,
-    url: `http://127.0.0.1/${id}.xml`,
-    title,
-    siteUrl: null,
-    folder,
-    unread,
-    status: 'ok',
-    error: null,
-    lastFetchedAt: null,
-    nextDueAt: null,
-    dueReason: null,
-    delivery: 'polled every 60 min',
-    hasCredentials: false,
-    folderId: null,
-    folderPath: folder,
-    notify: false,
-    intervalMin: null,
-    favicon: null,
-    titleIsCustom: false,
-    loadImages: false,
-  };
+  return feedView(id, { title, folder, unread, delivery: 'polled every 60 min', folderPath: folder });
 }
 
 describe('feedLabel and totalUnread', () => {

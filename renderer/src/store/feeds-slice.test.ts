@@ -4,45 +4,11 @@
  * The API here is a hand-driven stand-in for the transport, so the test controls the order.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResult, FeedView, TidingsApi } from '../../../src/app/api';
+import type { ApiResult, FeedView } from '../../../src/app/api';
+import { apiWith, deferred, feedView } from '../testing/fixtures';
 import { createAppStore } from './store';
 
-const view = (id: number, delivery: string): FeedView => ({
-  id,
-  url: `http://127.0.0.1/${id}.xml`,
-  title: `Feed ${id}`,
-  siteUrl: null,
-  folder: null,
-  unread: 0,
-  status: 'ok',
-  error: null,
-  lastFetchedAt: null,
-  nextDueAt: null,
-  dueReason: null,
-  delivery,
-  hasCredentials: false,
-  folderId: null,
-  folderPath: null,
-  notify: false,
-  intervalMin: null,
-  favicon: null,
-  titleIsCustom: false,
-  loadImages: false,
-});
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-function apiWith(overrides: Partial<TidingsApi>): TidingsApi {
-  return new Proxy(overrides as TidingsApi, {
-    get: (target, name) => (target as never)[name] ?? (async () => null),
-  });
-}
+const view = (id: number, delivery: string): FeedView => feedView(id, { delivery });
 
 describe('feeds slice', () => {
   it('keeps a feed.status event that arrived while listFeeds was in flight', async () => {

@@ -1,5 +1,6 @@
 import type { ApiResult, FeedView, SubscribeInput, TidingsApi } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
+import { coalesce } from '../lib/coalesce';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -29,9 +30,6 @@ export interface FeedsSlice {
 export const createFeedsSlice =
   (api: TidingsApi): SliceCreator<FeedsSlice> =>
   (set, get) => {
-    // Rapid 'feeds.changed' events (an OPML import) collapse into one request in flight + one after.
-    let loading: Promise<void> | null = null;
-    let again = false;
     // A command's answer is a snapshot taken when the core answered; a 'feed.status' event that
     // arrives before that answer is newer and must win (HTTP answers and WebSocket events race).
     let eventSeq = 0;
@@ -61,20 +59,8 @@ export const createFeedsSlice =
       feeds: [],
       feedsStatus: 'loading',
 
-      loadFeeds() {
-        if (loading) {
-          again = true;
-          return loading;
-        }
-        loading = (async () => {
-          do {
-            again = false;
-            await loadOnce();
-          } while (again);
-          loading = null;
-        })();
-        return loading;
-      },
+      // Rapid 'feeds.changed' events (an OPML import) collapse into one request in flight + one after.
+      loadFeeds: coalesce(loadOnce),
 
       upsertFeed(feed) {
         lastEvent.set(feed.id, ++eventSeq);

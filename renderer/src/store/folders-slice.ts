@@ -1,5 +1,6 @@
 import type { ApiResult, FeedSettingsPatch, FeedView, FolderView, TidingsApi } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
+import { coalesce } from '../lib/coalesce';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -28,8 +29,14 @@ function failed<T>(err: unknown): ApiResult<T> {
 export const createFoldersSlice =
   (api: TidingsApi): SliceCreator<FoldersSlice> =>
   (set, get) => {
-    let loading: Promise<void> | null = null;
-    let again = false;
+    // Bursts of 'folders.changed' (an OPML import) collapse into one request + one after.
+    const loadFolders = coalesce(async () => {
+      try {
+        set({ folders: await api.listFolders() });
+      } catch (err) {
+        reportError(get, err, 'Could not load your folders');
+      }
+    });
 
     async function afterChange<T>(run: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
       try {
@@ -45,25 +52,7 @@ export const createFoldersSlice =
     return {
       folders: [],
 
-      loadFolders() {
-        // Bursts of 'folders.changed' (an OPML import) collapse into one request + one after.
-        if (loading) {
-          again = true;
-          return loading;
-        }
-        loading = (async () => {
-          do {
-            again = false;
-            try {
-              set({ folders: await api.listFolders() });
-            } catch (err) {
-              reportError(get, err, 'Could not load your folders');
-            }
-          } while (again);
-          loading = null;
-        })();
-        return loading;
-      },
+      loadFolders,
 
       createFolder: (title, parentId = null) => afterChange(() => api.createFolder(title.trim(), parentId)),
       renameFolder: (folderId, title) => afterChange(() => api.renameFolder(folderId, title.trim())),

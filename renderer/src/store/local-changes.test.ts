@@ -1,38 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup, RiverItem } from '../../../src/app/api';
+import { riverGroup, riverItem } from '../testing/fixtures';
 import { LocalChanges } from './local-changes';
 
 function group(...items: [number, boolean][]): RiverGroup {
-  return {
-    feedId: 1,
-    feedTitle: 'f',
-    feedLink: null,
-    updatedAt: 't',
-    moreInGroup: 0,
-    items: items.map(
-      ([id, read]): RiverItem => ({
-        id,
-        feedId: 1,
-        title: null,
-        link: null,
-        summary: null,
-        content: null,
-        published: null,
-        seenAt: 't',
-        read,
-        starred: false,
-        authors: [],
-        categories: [],
-        enclosures: [],
-        updated: null,
-        date: null,
-        children: [],
-        media: [],
-        podcast: null,
-        mutedBy: null,
-      }),
-    ),
-  };
+  return riverGroup(
+    1,
+    items.map(([id, read]) => riverItem(id, 1, { read })),
+  );
 }
 
 const readItem = (id: number) => ({

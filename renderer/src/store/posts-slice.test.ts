@@ -4,7 +4,8 @@
  * deleted post is not revived by an older list, and the list stays newest first.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResult, PostView, TidingsApi } from '../../../src/app/api';
+import type { ApiResult, PostView } from '../../../src/app/api';
+import { apiWith, deferred } from '../testing/fixtures';
 import { createAppStore } from './store';
 
 const post = (id: number, state: PostView['state'], createdAt = `2026-11-25T08:00:0${id}Z`): PostView => ({
@@ -22,20 +23,6 @@ const post = (id: number, state: PostView['state'], createdAt = `2026-11-25T08:0
   pings: [],
   cloudAnswer: null,
 });
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-function apiWith(overrides: Partial<TidingsApi>): TidingsApi {
-  return new Proxy(overrides as TidingsApi, {
-    get: (target, name) => (target as never)[name] ?? (async () => null),
-  });
-}
 
 describe('posts slice', () => {
   it('keeps an event that arrived before the post command answered', async () => {

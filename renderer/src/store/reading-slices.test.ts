@@ -4,37 +4,11 @@
  * its feed (new or already followed), and folder/feed commands refresh what they change.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { ApiResult, FeedView, SearchRequest, SearchResults, TidingsApi } from '../../../src/app/api';
+import type { ApiResult, FeedView, SearchRequest, SearchResults } from '../../../src/app/api';
+import { apiWith, feedView } from '../testing/fixtures';
 import { createAppStore } from './store';
 
-function apiWith(overrides: Partial<TidingsApi>): TidingsApi {
-  return new Proxy(overrides as TidingsApi, {
-    get: (target, name) => (target as never)[name] ?? (async () => null),
-  });
-}
-
-const feed = (id: number): FeedView => ({
-  id,
-  url: `http://127.0.0.1/${id}.xml`,
-  title: `Feed ${id}`,
-  siteUrl: null,
-  folder: null,
-  unread: 0,
-  status: 'ok',
-  error: null,
-  lastFetchedAt: null,
-  nextDueAt: null,
-  dueReason: null,
-  delivery: '',
-  hasCredentials: false,
-  folderId: null,
-  folderPath: null,
-  notify: false,
-  intervalMin: null,
-  favicon: null,
-  titleIsCustom: false,
-  loadImages: false,
-});
+const feed = (id: number): FeedView => feedView(id);
 
 const empty: SearchResults = { hits: [], terms: [] };
 const recordInto = (asked: SearchRequest[]) => async (request: SearchRequest) => {

@@ -1,41 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup, RiverItem } from '../../../src/app/api';
+import { riverGroup, riverItem } from '../testing/fixtures';
 import { appendPage, findItem, groupKey, headReaches, mergeHead, updateItems } from './river-merge';
 
 function item(id: number, feedId: number, read = false): RiverItem {
-  return {
-    id,
-    feedId,
+  return riverItem(id, feedId, {
     title: `item ${id}`,
-    link: null,
-    summary: null,
-    content: null,
-    published: null,
     seenAt: `2025-06-15T12:00:${String(id).padStart(2, '0')}Z`,
     read,
-    starred: false,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    updated: null,
-    date: null,
-    children: [],
-    media: [],
-    podcast: null,
-    mutedBy: null,
-  };
+  });
 }
 
 /** g(feed, updatedAt, ...ids) */
 function g(feedId: number, updatedAt: string, ...ids: number[]): RiverGroup {
-  return {
+  return riverGroup(
     feedId,
-    feedTitle: `feed ${feedId}`,
-    feedLink: null,
-    updatedAt,
-    moreInGroup: 0,
-    items: ids.map((id) => item(id, feedId)),
-  };
+    ids.map((id) => item(id, feedId)),
+    { feedTitle: `feed ${feedId}`, updatedAt },
+  );
 }
 
 /** Compact picture of a river: "feed@updated:ids". */

@@ -4,44 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup, RiverPage, TidingsApi } from '../../../src/app/api';
+import { deferred, riverGroup, riverItem } from '../testing/fixtures';
 import { createAppStore } from './store';
 
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-const group = (feedId: number, ...ids: number[]): RiverGroup => ({
-  feedId,
-  feedTitle: `Feed ${feedId}`,
-  feedLink: null,
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  moreInGroup: 0,
-  items: ids.map((id) => ({
-    id,
+const T0 = '2026-11-20T10:00:00.000Z';
+const group = (feedId: number, ...ids: number[]): RiverGroup =>
+  riverGroup(
     feedId,
-    title: `item ${id}`,
-    link: null,
-    summary: null,
-    content: null,
-    published: null,
-    seenAt: '2026-11-20T10:00:00.000Z',
-    read: false,
-    starred: false,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    updated: null,
-    date: null,
-    children: [],
-    media: [],
-    podcast: null,
-    mutedBy: null,
-  })),
-});
+    ids.map((id) => riverItem(id, feedId, { title: `item ${id}`, seenAt: T0 })),
+    { feedTitle: `Feed ${feedId}`, updatedAt: T0 },
+  );
 
 function fakeApi(pages: Promise<RiverPage>[]) {
   const asked: unknown[] = [];

@@ -14,6 +14,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { Checkbox } from '../../components/Checkbox';
 import { useApp } from '../../store/context';
 import { type DropTarget, readDrag } from './drag';
 import { FeedRow } from './FeedRow';
@@ -334,15 +335,9 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
         >
           New folder
         </button>
-        <label className="hide-read">
-          <input
-            type="checkbox"
-            checked={hideRead}
-            onChange={(e) => setHideRead(e.target.checked)}
-            data-testid="hide-read-feeds"
-          />
+        <Checkbox className="hide-read" checked={hideRead} onChange={setHideRead} testId="hide-read-feeds">
           Hide read
-        </label>
+        </Checkbox>
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA tree pattern on a list. */}
       <ul ref={treeRef} role="tree" aria-labelledby="feed-tree-label" className="tree" onKeyDown={onKeyDown}>

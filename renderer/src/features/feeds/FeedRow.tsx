@@ -1,12 +1,11 @@
 import { type CSSProperties, memo, useEffect, useState } from 'react';
 import type { FeedStatus, FeedView } from '../../../../src/app/api';
-import { MoreIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
 import { formatAbsolute } from '../../lib/relative-time';
 import { useAppStore } from '../../store/context';
 import { endDrag, startDrag } from './drag';
-import { RenameField } from './RenameField';
 import { RowMenu } from './RowMenu';
+import { RowMenuButton, RowName, UnreadCount } from './TreeRowParts';
 import type { TreeItemProps } from './tree-item';
 
 /** Said after the name and the count, and only when it matters ("working" is the normal case). */
@@ -96,36 +95,23 @@ export const FeedRow = memo(function FeedRow({
         ) : (
           <span className={`dot dot-${feed.status}`} aria-hidden="true" />
         )}
-        {item.command === 'rename' ? (
-          <RenameField
-            label={`New name for ${label}`}
-            initial={label}
-            onSave={(v) => void rename(v)}
-            onCancel={actions.commandEnd}
-          />
-        ) : (
-          <span className="feed-title">{label}</span>
-        )}{' '}
+        <RowName
+          name={label}
+          className="feed-title"
+          renaming={item.command === 'rename'}
+          renameLabel={`New name for ${label}`}
+          onRename={(v) => void rename(v)}
+          onCancel={actions.commandEnd}
+        />{' '}
         {/* The name reads "title, N unread, state, error, delivery": the row's text in order. */}
-        <span className={feed.unread > 0 ? 'count' : 'visually-hidden'}>
-          {feed.unread}
-          <span className="visually-hidden"> unread</span>
-        </span>
+        <UnreadCount unread={feed.unread} />
         {status && <span className="visually-hidden">, {status}</span>}
-        <button
-          type="button"
-          className="icon-button row-menu-button"
-          tabIndex={-1}
-          // Out of the row's name (the row is named by its text); reached by the context-menu key.
-          aria-hidden="true"
-          aria-label={`Actions for ${label}`}
-          aria-haspopup="menu"
-          aria-expanded={item.command === 'menu'}
-          onClick={() => actions.menu(rowKey)}
-          data-testid="feed-menu-button"
-        >
-          <MoreIcon />
-        </button>
+        <RowMenuButton
+          label={`Actions for ${label}`}
+          open={item.command === 'menu'}
+          onOpen={() => actions.menu(rowKey)}
+          testId="feed-menu-button"
+        />
       </div>
       {failing && (
         <p className="feed-error" title={feed.error ?? undefined} data-testid="feed-error">

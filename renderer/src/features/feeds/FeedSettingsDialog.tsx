@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import type { FeedSettingsPatch } from '../../../../src/app/api';
+import { Checkbox } from '../../components/Checkbox';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { useApp } from '../../store/context';
 import { Dialog } from './Dialog';
+import { DialogFoot, FolderOptions } from './dialog-parts';
 import { folderChoices, type TreeNode } from './feed-tree';
 
 /** One feed's settings: its name, folder, polling interval, notifications, images, mute filters. */
@@ -85,12 +87,7 @@ export function FeedSettingsDialog({
             data-autofocus={focus === 'folder' ? true : undefined}
             data-testid="feed-settings-folder"
           >
-            <option value="">(no folder)</option>
-            {folderChoices(tree).map(({ folder: f, depth }) => (
-              <option key={f.id} value={f.id}>
-                {`${'\u00a0\u00a0'.repeat(depth)}${f.title}`}
-              </option>
-            ))}
+            <FolderOptions none="(no folder)" choices={folderChoices(tree)} />
           </select>
         </label>
         <label>
@@ -108,37 +105,24 @@ export function FeedSettingsDialog({
             Empty: the default from Settings. A feed’s ttl may make it less often.
           </span>
         </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={notify}
-            onChange={(e) => setNotify(e.target.checked)}
-            data-testid="feed-settings-notify"
-          />
+        <Checkbox className="check" checked={notify} onChange={setNotify} testId="feed-settings-notify">
           Notify me of new items
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={loadImages}
-            onChange={(e) => setLoadImages(e.target.checked)}
-            data-testid="feed-settings-images"
-          />
+        </Checkbox>
+        <Checkbox
+          className="check"
+          checked={loadImages}
+          onChange={setLoadImages}
+          testId="feed-settings-images"
+        >
           Always load this feed’s images (even when images load on click)
-        </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="feed-settings-save">
-            Save
-          </button>
-        </div>
+        </Checkbox>
+        <DialogFoot
+          error={error}
+          busy={busy}
+          submit="Save"
+          submitTestId="feed-settings-save"
+          onCancel={onClose}
+        />
       </form>
       <section className="dialog-section" aria-labelledby="feed-mute-title">
         <h3 id="feed-mute-title">Mute filters for this feed</h3>

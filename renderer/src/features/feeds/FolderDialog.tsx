@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useApp } from '../../store/context';
 import { Dialog } from './Dialog';
+import { DialogFoot, FolderOptions } from './dialog-parts';
 import { folderChoices, subtreeIds, type TreeNode } from './feed-tree';
 
 export type FolderDialogMode =
@@ -66,27 +67,16 @@ export function FolderDialog({
         <label>
           {mode.kind === 'create' ? 'Inside' : 'Into'}
           <select value={parent} onChange={(e) => setParent(e.target.value)} data-testid="folder-parent">
-            <option value="">(top level)</option>
-            {choices.map(({ folder, depth }) => (
-              <option key={folder.id} value={folder.id}>
-                {`${'\u00a0\u00a0'.repeat(depth)}${folder.title}`}
-              </option>
-            ))}
+            <FolderOptions none="(top level)" choices={choices} />
           </select>
         </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="folder-save">
-            {mode.kind === 'create' ? 'Create' : 'Move'}
-          </button>
-        </div>
+        <DialogFoot
+          error={error}
+          busy={busy}
+          submit={mode.kind === 'create' ? 'Create' : 'Move'}
+          submitTestId="folder-save"
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

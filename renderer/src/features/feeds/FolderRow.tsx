@@ -1,10 +1,9 @@
 import { type CSSProperties, memo, useEffect } from 'react';
 import type { FolderView } from '../../../../src/app/api';
-import { MoreIcon } from '../../components/icons';
 import { useAppStore } from '../../store/context';
 import { endDrag, startDrag } from './drag';
-import { RenameField } from './RenameField';
 import { RowMenu } from './RowMenu';
+import { RowMenuButton, RowName, UnreadCount } from './TreeRowParts';
 import type { TreeItemProps } from './tree-item';
 
 /** A folder row in the tree: opens as one river, collapses, takes dropped feeds and folders. */
@@ -93,34 +92,21 @@ export const FolderRow = memo(function FolderRow({
         >
           <span className={expanded ? 'open' : undefined} />
         </button>
-        {item.command === 'rename' ? (
-          <RenameField
-            label={`New name for the folder ${folder.title}`}
-            initial={folder.title}
-            onSave={(v) => void rename(v)}
-            onCancel={actions.commandEnd}
-          />
-        ) : (
-          <span className="folder-name">{folder.title}</span>
-        )}{' '}
-        <span className={unread > 0 ? 'count' : 'visually-hidden'}>
-          {unread}
-          <span className="visually-hidden"> unread</span>
-        </span>
-        <button
-          type="button"
-          className="icon-button row-menu-button"
-          tabIndex={-1}
-          // Out of the row's name (the row is named by its text); reached by the context-menu key.
-          aria-hidden="true"
-          aria-label={`Actions for the folder ${folder.title}`}
-          aria-haspopup="menu"
-          aria-expanded={item.command === 'menu'}
-          onClick={() => actions.menu(rowKey)}
-          data-testid="folder-menu-button"
-        >
-          <MoreIcon />
-        </button>
+        <RowName
+          name={folder.title}
+          className="folder-name"
+          renaming={item.command === 'rename'}
+          renameLabel={`New name for the folder ${folder.title}`}
+          onRename={(v) => void rename(v)}
+          onCancel={actions.commandEnd}
+        />{' '}
+        <UnreadCount unread={unread} />
+        <RowMenuButton
+          label={`Actions for the folder ${folder.title}`}
+          open={item.command === 'menu'}
+          onOpen={() => actions.menu(rowKey)}
+          testId="folder-menu-button"
+        />
       </div>
       {item.command === 'menu' && (
         <RowMenu

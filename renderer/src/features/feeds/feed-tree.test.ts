@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedView, FolderView } from '../../../../src/app/api';
+import { feedView } from '../../testing/fixtures';
 import { buildTree, feedRanks, folderChoices, orderKey, subtreeIds, visibleRows } from './feed-tree';
 
 const folder = (id: number, title: string, parentId: number | null = null): FolderView => ({
@@ -11,28 +12,8 @@ const folder = (id: number, title: string, parentId: number | null = null): Fold
   feedCount: 0,
 });
 
-const feed = (id: number, title: string, folderId: number | null, unread = 0): FeedView => ({
-  id,
-  url: `http://127.0.0.1/${id}.xml`,
-  title,
-  siteUrl: null,
-  folder: null,
-  unread,
-  status: 'ok',
-  error: null,
-  lastFetchedAt: null,
-  nextDueAt: null,
-  dueReason: null,
-  delivery: '',
-  hasCredentials: false,
-  folderId,
-  folderPath: null,
-  notify: false,
-  intervalMin: null,
-  favicon: null,
-  titleIsCustom: false,
-  loadImages: false,
-});
+const feed = (id: number, title: string, folderId: number | null, unread = 0): FeedView =>
+  feedView(id, { title, folderId, unread });
 
 const folders = [folder(1, 'Tech'), folder(2, 'Blogs', 1), folder(3, 'Art')];
 const feeds = [

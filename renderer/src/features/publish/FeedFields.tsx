@@ -1,5 +1,6 @@
 /** Settings > Your feed > The feed: what the channel says, the limit, the size, the blogroll. */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { Checkbox } from '../../components/Checkbox';
 
 export function FeedFields({ draft, set }: { draft: Settings; set(patch: Partial<Settings>): void }) {
   return (
@@ -58,14 +59,13 @@ export function FeedFields({ draft, set }: { draft: Settings; set(patch: Partial
         />
         posts (all are kept here)
       </label>
-      <label className="settings-check">
-        <input
-          type="checkbox"
-          checked={draft.shareBlogroll}
-          onChange={(e) => set({ shareBlogroll: e.target.checked })}
-        />
+      <Checkbox
+        className="settings-check"
+        checked={draft.shareBlogroll}
+        onChange={(shareBlogroll) => set({ shareBlogroll })}
+      >
         Publish my subscriptions as an OPML blogroll
-      </label>
+      </Checkbox>
     </fieldset>
   );
 }

@@ -1,23 +1,28 @@
 /** Settings > Your feed > Where it is saved: built-in hosting (optionally private), a folder, saveRss. */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { Checkbox } from '../../components/Checkbox';
 
 export function TargetFields({ draft, set }: { draft: Settings; set(patch: Partial<Settings>): void }) {
+  const login = draft.hosting.private;
+  const setLogin = (patch: Partial<NonNullable<Settings['hosting']['private']>>) =>
+    login && set({ hosting: { ...draft.hosting, private: { ...login, ...patch } } });
+  const folder = draft.folder;
+  const saveRss = draft.saveRss;
   return (
     <fieldset>
       <legend>Where it is saved</legend>
-      <label className="settings-check">
-        <input
-          type="checkbox"
-          checked={draft.hosting.enabled}
-          onChange={(e) => set({ hosting: { ...draft.hosting, enabled: e.target.checked } })}
-          data-testid="publish-hosting"
-        />
+      <Checkbox
+        className="settings-check"
+        checked={draft.hosting.enabled}
+        onChange={(enabled) => set({ hosting: { ...draft.hosting, enabled } })}
+        testId="publish-hosting"
+      >
         Host it here (served through the tunnel or your public address)
-      </label>
+      </Checkbox>
       <label>
         Who may read it
         <select
-          value={draft.hosting.private?.scheme ?? 'public'}
+          value={login?.scheme ?? 'public'}
           disabled={!draft.hosting.enabled}
           onChange={(e) => {
             const v = e.target.value;
@@ -27,12 +32,7 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
                 private:
                   v === 'public'
                     ? null
-                    : {
-                        username: '',
-                        password: '',
-                        ...draft.hosting.private,
-                        scheme: v as 'basic' | 'wsse',
-                      },
+                    : { username: '', password: '', ...login, scheme: v as 'basic' | 'wsse' },
               },
             });
           }}
@@ -42,112 +42,107 @@ export function TargetFields({ draft, set }: { draft: Settings; set(patch: Parti
           <option value="wsse">With a login (WSSE)</option>
         </select>
       </label>
-      {draft.hosting.private && (
+      {login && (
         <div className="settings-pair">
-          <input
+          <Field
             type="text"
-            aria-label="Readers' user name"
+            label="Readers' user name"
             placeholder="user name"
-            value={draft.hosting.private.username}
-            onChange={(e) =>
-              set({
-                hosting: {
-                  ...draft.hosting,
-                  private: { ...draft.hosting.private!, username: e.target.value },
-                },
-              })
-            }
+            value={login.username}
+            onChange={(username) => setLogin({ username })}
           />
-          <input
+          <Field
             type="password"
-            aria-label="Readers' password"
+            label="Readers' password"
             placeholder="password"
-            value={draft.hosting.private.password}
-            onChange={(e) =>
-              set({
-                hosting: {
-                  ...draft.hosting,
-                  private: { ...draft.hosting.private!, password: e.target.value },
-                },
-              })
-            }
+            value={login.password}
+            onChange={(password) => setLogin({ password })}
           />
         </div>
       )}
-      <label className="settings-check">
-        <input
-          type="checkbox"
-          checked={draft.folder?.enabled ?? false}
-          onChange={(e) =>
-            set({ folder: { path: '', publicUrl: '', ...draft.folder, enabled: e.target.checked } })
-          }
-          data-testid="publish-folder"
-        />
+      <Checkbox
+        className="settings-check"
+        checked={folder?.enabled ?? false}
+        onChange={(enabled) => set({ folder: { path: '', publicUrl: '', ...folder, enabled } })}
+        testId="publish-folder"
+      >
         Write it to a folder (a static site, a synced folder)
-      </label>
-      {draft.folder?.enabled && (
+      </Checkbox>
+      {folder?.enabled && (
         <div className="settings-pair">
-          <input
+          <Field
             type="text"
-            aria-label="Folder path"
+            label="Folder path"
             placeholder="/path/to/site"
-            value={draft.folder.path}
-            onChange={(e) => set({ folder: { ...draft.folder!, path: e.target.value } })}
+            value={folder.path}
+            onChange={(path) => set({ folder: { ...folder, path } })}
           />
-          <input
+          <Field
             type="url"
-            aria-label="The folder's public URL"
+            label="The folder's public URL"
             placeholder="https://example.org/feed/"
-            value={draft.folder.publicUrl}
-            onChange={(e) => set({ folder: { ...draft.folder!, publicUrl: e.target.value } })}
+            value={folder.publicUrl}
+            onChange={(publicUrl) => set({ folder: { ...folder, publicUrl } })}
           />
         </div>
       )}
-      <label className="settings-check">
-        <input
-          type="checkbox"
-          checked={draft.saveRss?.enabled ?? false}
-          onChange={(e) =>
-            set({
-              saveRss: {
-                cloudUrl: '',
-                username: '',
-                password: '',
-                ...draft.saveRss,
-                enabled: e.target.checked,
-              },
-            })
-          }
-          data-testid="publish-saverss"
-        />
+      <Checkbox
+        className="settings-check"
+        checked={saveRss?.enabled ?? false}
+        onChange={(enabled) =>
+          set({ saveRss: { cloudUrl: '', username: '', password: '', ...saveRss, enabled } })
+        }
+        testId="publish-saverss"
+      >
         Save it on a remote cloud (rssCloud.saveRss, e.g. your own `tidings cloud`)
-      </label>
-      {draft.saveRss?.enabled && (
+      </Checkbox>
+      {saveRss?.enabled && (
         <div className="settings-pair">
-          <input
+          <Field
             type="url"
-            aria-label="The cloud's address"
+            label="The cloud's address"
             placeholder="https://cloud.example.org/RPC2"
-            value={draft.saveRss.cloudUrl}
-            onChange={(e) => set({ saveRss: { ...draft.saveRss!, cloudUrl: e.target.value } })}
-            data-testid="publish-saverss-url"
+            value={saveRss.cloudUrl}
+            onChange={(cloudUrl) => set({ saveRss: { ...saveRss, cloudUrl } })}
+            testId="publish-saverss-url"
           />
-          <input
+          <Field
             type="text"
-            aria-label="User name on the cloud"
+            label="User name on the cloud"
             placeholder="user name"
-            value={draft.saveRss.username}
-            onChange={(e) => set({ saveRss: { ...draft.saveRss!, username: e.target.value } })}
+            value={saveRss.username}
+            onChange={(username) => set({ saveRss: { ...saveRss, username } })}
           />
-          <input
+          <Field
             type="password"
-            aria-label="Password on the cloud"
+            label="Password on the cloud"
             placeholder="password"
-            value={draft.saveRss.password}
-            onChange={(e) => set({ saveRss: { ...draft.saveRss!, password: e.target.value } })}
+            value={saveRss.password}
+            onChange={(password) => set({ saveRss: { ...saveRss, password } })}
           />
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** One of a target's text inputs: named for screen readers, the placeholder shows the form. */
+function Field(props: {
+  type: 'text' | 'url' | 'password';
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
+  testId?: string;
+}) {
+  return (
+    <input
+      type={props.type}
+      aria-label={props.label}
+      placeholder={props.placeholder}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      data-testid={props.testId}
+    />
   );
 }

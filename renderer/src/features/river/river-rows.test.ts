@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup } from '../../../../src/app/api';
+import { riverGroup, riverItem } from '../../testing/fixtures';
 import { riverRows } from './river-rows';
 
 function g(feedId: number, count: number, firstId: number): RiverGroup {
-  const items = Array.from({ length: count }, (_, i) => ({
-    id: firstId - i,
+  return riverGroup(
     feedId,
-    title: null,
-    link: null,
-    summary: null,
-    content: null,
-    published: null,
-    seenAt: 't',
-    read: false,
-    starred: false,
-    authors: [],
-    categories: [],
-    enclosures: [],
-    updated: null,
-    date: null,
-    children: [],
-    media: [],
-    podcast: null,
-    mutedBy: null,
-  }));
-  return { feedId, feedTitle: 'f', feedLink: null, updatedAt: 't', moreInGroup: 0, items };
+    Array.from({ length: count }, (_, i) => riverItem(firstId - i, feedId)),
+  );
 }
 
 describe('riverRows', () => {

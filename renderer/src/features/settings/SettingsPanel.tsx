@@ -6,6 +6,7 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { ImagePolicy, RealtimeInfo, Settings } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
+import { Checkbox } from '../../components/Checkbox';
 import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { PanelToggle } from '../../components/PanelToggle';
@@ -141,15 +142,14 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
             <p className="settings-status" data-testid="settings-realtime">
               {describeRealtime(info)}
             </p>
-            <label className="settings-check">
-              <input
-                type="checkbox"
-                checked={draft.tunnelEnabled ?? false}
-                onChange={(e) => set({ tunnelEnabled: e.target.checked })}
-                data-testid="settings-tunnel-enabled"
-              />
+            <Checkbox
+              className="settings-check"
+              checked={draft.tunnelEnabled ?? false}
+              onChange={(tunnelEnabled) => set({ tunnelEnabled })}
+              testId="settings-tunnel-enabled"
+            >
               Reach this computer through a tunnel
-            </label>
+            </Checkbox>
             <label>
               Tunnel server
               <input
@@ -198,13 +198,12 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
                 </label>
               ))}
             </div>
-            <label className="settings-check">
-              <input
-                type="checkbox"
-                checked={draft.allowLocalNetworkFeeds ?? false}
-                onChange={(e) => set({ allowLocalNetworkFeeds: e.target.checked })}
-                data-testid="settings-local-network"
-              />
+            <Checkbox
+              className="settings-check"
+              checked={draft.allowLocalNetworkFeeds ?? false}
+              onChange={(allowLocalNetworkFeeds) => set({ allowLocalNetworkFeeds })}
+              testId="settings-local-network"
+            >
               <span>
                 Allow local network feeds
                 <span className="settings-note">
@@ -213,7 +212,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
                   addresses are always refused.
                 </span>
               </span>
-            </label>
+            </Checkbox>
           </fieldset>
           <div className="settings-actions">
             <button type="submit" className="primary" data-testid="settings-save">
