@@ -83,20 +83,13 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
 
   // The first post makes the feed non-empty; the reader then subscribes by the SITE address.
   await postFromComposer(w, 'First post, before the reader came');
-  const r = await openPage(browser, reader.openUrl);
-  await subscribe(r, home, 'Tunnel Writer');
-  const river = r.getByTestId('river');
-  await expect(river).toContainText('First post, before the reader came');
-
-  const urlBefore = r.url();
-  await postFromComposer(w, 'Hello, reader 👋 — posted in the writer’s window');
-  await expect(river).toContainText('Hello, reader 👋 — posted in the writer’s window', { timeout: 10_000 });
-  expect(r.url()).toBe(urlBefore);
-
+  const { r, river, card, urlBefore } = await readerFollowsWriter(w, browser, reader.openUrl, {
+    address: home,
+    title: 'Tunnel Writer',
+    first: 'First post, before the reader came',
+    next: 'Hello, reader 👋 — posted in the writer’s window',
+  });
   // The writer sees where it went: saved by hosting, the cloud pinged and answering.
-  await w.getByTestId('my-posts-link').click();
-  const card = w.getByTestId('post-card').first();
-  await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
   await expect(card.getByTestId('post-ping').first()).toContainText('ok');
   await w.screenshot({ path: `${SHOTS}/publish-writer-my-posts.png`, fullPage: true });
   await r.screenshot({ path: `${SHOTS}/publish-reader-river-tunnel.png`, fullPage: true });
@@ -161,19 +154,12 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
   await w.screenshot({ path: `${SHOTS}/publish-writer-saverss-settings.png` });
   await w.getByTestId('settings-toggle').click();
 
-  const r = await openPage(browser, reader.openUrl);
-  await subscribe(r, feedUrl, 'SaveRss Writer');
-  const river = r.getByTestId('river');
-  await expect(river).toContainText('First post, saved on the cloud');
-
-  const urlBefore = r.url();
-  await postFromComposer(w, 'Second post, through saveRss and the cloud');
-  await expect(river).toContainText('Second post, through saveRss and the cloud', { timeout: 10_000 });
-  expect(r.url()).toBe(urlBefore);
-
-  await w.getByTestId('my-posts-link').click();
-  const card = w.getByTestId('post-card').first();
-  await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+  const { r, card } = await readerFollowsWriter(w, browser, reader.openUrl, {
+    address: feedUrl,
+    title: 'SaveRss Writer',
+    first: 'First post, saved on the cloud',
+    next: 'Second post, through saveRss and the cloud',
+  });
   await expect(card.getByTestId('post-save').first()).toContainText(feedUrl);
   await w.screenshot({ path: `${SHOTS}/publish-writer-saverss-posts.png`, fullPage: true });
   await r.screenshot({ path: `${SHOTS}/publish-reader-river-saverss.png`, fullPage: true });
@@ -222,3 +208,31 @@ test('a private hosted feed (WSSE): refused without the login, read with it', as
   await expect(r.getByTestId('river')).toContainText('For readers with the login', { timeout: 15_000 });
   await expect(r.getByTestId('feed-row').filter({ hasText: 'Members Desk' })).toBeVisible();
 });
+
+/**
+ * The loop both ways of saving share: the reader subscribes by `address` and finds the first
+ * post; the writer posts `next` in its window and it reaches the reader's open river without a
+ * reload; the writer's My posts shows it published. Returns the reader's page and river, and the
+ * writer's card for the post.
+ */
+async function readerFollowsWriter(
+  w: Page,
+  browser: Browser,
+  readerUrl: string,
+  post: { address: string; title: string; first: string; next: string },
+) {
+  const r = await openPage(browser, readerUrl);
+  await subscribe(r, post.address, post.title);
+  const river = r.getByTestId('river');
+  await expect(river).toContainText(post.first);
+
+  const urlBefore = r.url();
+  await postFromComposer(w, post.next);
+  await expect(river).toContainText(post.next, { timeout: 10_000 });
+  expect(r.url()).toBe(urlBefore);
+
+  await w.getByTestId('my-posts-link').click();
+  const card = w.getByTestId('post-card').first();
+  await expect(card.getByTestId('post-state')).toHaveText('Published', { timeout: 15_000 });
+  return { r, river, card, urlBefore };
+}
