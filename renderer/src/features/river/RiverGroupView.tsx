@@ -47,11 +47,14 @@ export const RiverRowView = memo(function RiverRowView({
   }
   const total = group.items.length + group.moreInGroup;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset is for form controls; this groups river items.
     <section
       className={className}
       data-testid="river-group"
       data-feed-id={group.feedId}
-      // Two updates of one feed are two regions: the time keeps their names apart (axe landmark-unique).
+      // A group, not a landmark: a river holds hundreds of updates, and two of one feed can share
+      // a name (fetched within the same second), which landmarks may not (axe landmark-unique).
+      role="group"
       aria-label={`${group.feedTitle}, ${new Date(group.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}`}
     >
       <header className="group-head">
