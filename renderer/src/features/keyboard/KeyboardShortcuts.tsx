@@ -32,6 +32,9 @@ export function KeyboardShortcuts() {
         resolver.reset();
         return;
       }
+      // The narrow window's drawer is open: the page behind it is inert, and so are its keys
+      // (j would move a selection nobody can see); Escape closes the drawer first.
+      if (document.querySelector('main.main')?.hasAttribute('inert')) return;
       // A dialog of the app (the help sheet, a confirmation) keeps its keys; Escape closes it there.
       if ((event.target as Element | null)?.closest?.('dialog, [role="dialog"]') || helpRef.current) return;
       const target = event.target as Element | null;
