@@ -99,7 +99,7 @@ for (const scheme of ['light', 'dark'] as const) {
         }
         // Nor do the reading keys reach it: j in the drawer leaves the river's selection alone.
         const selection =
-          "document.querySelector('[data-testid=\"river-item\"][aria-current=\"true\"]')?.getAttribute('data-item-id') ?? null";
+          'document.querySelector(\'[data-testid="river-item"][aria-current="true"]\')?.getAttribute(\'data-item-id\') ?? null';
         const selectedBefore = await page.evaluate(selection);
         await page.keyboard.press('j');
         expect(await page.evaluate(selection)).toBe(selectedBefore);

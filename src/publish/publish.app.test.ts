@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PostView, TidingsEvents } from '../app/api.ts';
-import { createTidings, type Tidings } from '../app/tidings.ts';
+import type { Tidings } from '../app/tidings.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { wsseHeaders } from '../net/auth.ts';
 import { createLoopbackPublisher } from '../testing/app-fixture.ts';
