@@ -146,7 +146,8 @@ describe('bin/tidings.cjs on an older Node', () => {
     60_000,
   );
 
-  it.runIf(!node)('is skipped: no Node older than 24 on this machine to launch from', () => {});
+  // Only registered where it applies, so the report counts a skip only when these really did not run.
+  if (!node) it.skip('no Node older than 24 on this machine to launch from', () => {});
 });
 
 describe('npm start: the Electron binary', () => {
