@@ -32,8 +32,11 @@ export default defineConfig({
     base: './/',
     plugins: [react({})],
     build: {
-      // electron-vite leaves the renderer unminified; the window loads faster minified.
-      minify: true,
+      // electron-vite leaves the renderer unminified; the window loads faster minified. For a
+      // readable CPU profile (bench:river's RIVER_BENCH_PROFILE=1), build with TIDINGS_NO_MINIFY=1;
+      // TIDINGS_SOURCEMAP=1 adds source maps (to see what each dependency weighs).
+      minify: process.env.TIDINGS_NO_MINIFY !== '1',
+      sourcemap: process.env.TIDINGS_SOURCEMAP === '1',
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
   },

@@ -2,10 +2,12 @@
  * The page: feeds on the left, the river (or search results, or a welcome) on the right. The app
  * composes the features; features never import each other.
  */
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { FeedIcon } from '../components/icons';
-import { ActivityButton, ActivityLog } from '../features/activity/ActivityLog';
+import { lazyView, preloadLazyViews } from '../components/lazy-view';
+import { useFirstPaintDone } from '../components/use-first-paint';
+import { ActivityButton } from '../features/activity/ActivityButton';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
@@ -14,21 +16,29 @@ import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
 import { PlayerBar } from '../features/player/PlayerBar';
 import { Composer } from '../features/publish/Composer';
-import { MyPosts } from '../features/publish/MyPosts';
 import { MyPostsLink, NewPostButton } from '../features/publish/PublishNav';
-import { PublishSettings } from '../features/publish/PublishSettings';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
 import { SavedSearches } from '../features/search/SavedSearches';
 import { SearchBox } from '../features/search/SearchBox';
-import { SearchResults } from '../features/search/SearchResults';
-import { SettingsButton, SettingsPanel } from '../features/settings/SettingsPanel';
+import { SettingsButton } from '../features/settings/SettingsButton';
 import { ShellRequests } from '../features/shell/ShellRequests';
 import { useApp } from '../store/context';
 import { SidebarToggle } from './SidebarToggle';
 import { Unauthorized } from './Unauthorized';
 import { useSidebar } from './use-sidebar';
 import { Welcome } from './Welcome';
+
+// Not needed for the river's first paint: chunks of their own, fetched once it is on screen.
+const ActivityLog = lazyView(() => import('../features/activity/ActivityLog').then((m) => m.ActivityLog));
+const MyPosts = lazyView(() => import('../features/publish/MyPosts').then((m) => m.MyPosts));
+const PublishSettings = lazyView(() =>
+  import('../features/publish/PublishSettings').then((m) => m.PublishSettings),
+);
+const SearchResults = lazyView(() => import('../features/search/SearchResults').then((m) => m.SearchResults));
+const SettingsPanel = lazyView(() =>
+  import('../features/settings/SettingsPanel').then((m) => m.SettingsPanel),
+);
 
 export function App() {
   const connection = useApp((s) => s.connection);
@@ -42,6 +52,10 @@ export function App() {
   // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
   useEffect(() => setPage('river'), [riverKey, setPage]);
+  const firstPaintDone = useFirstPaintDone();
+  useEffect(() => {
+    if (firstPaintDone) preloadLazyViews();
+  }, [firstPaintDone]);
   const sidebar = useSidebar();
   const { narrow, setOpen: setSidebarOpen } = sidebar;
 
@@ -113,21 +127,25 @@ export function App() {
           <ActivityButton open={activityOpen} onToggle={() => setActivityOpen((open) => !open)} />
           <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen((open) => !open)} />
         </header>
-        {settingsOpen && (
-          <SettingsPanel onClose={() => setSettingsOpen(false)}>
-            <PublishSettings />
-          </SettingsPanel>
-        )}
-        {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
-        {page === 'posts' ? (
-          <MyPosts />
-        ) : searching ? (
-          <SearchResults />
-        ) : noFeeds ? (
-          <Welcome />
-        ) : (
-          <River key={riverKey} />
-        )}
+        <Suspense fallback={null}>
+          {settingsOpen && (
+            <SettingsPanel onClose={() => setSettingsOpen(false)}>
+              <PublishSettings />
+            </SettingsPanel>
+          )}
+          {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
+        </Suspense>
+        <Suspense fallback={<p className="river-note">Loading…</p>}>
+          {page === 'posts' ? (
+            <MyPosts />
+          ) : searching ? (
+            <SearchResults />
+          ) : noFeeds ? (
+            <Welcome />
+          ) : (
+            <River key={riverKey} />
+          )}
+        </Suspense>
         <PlayerBar />
       </main>
       <Composer />

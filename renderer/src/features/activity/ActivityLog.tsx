@@ -8,7 +8,6 @@ import { useEffect, useState } from 'react';
 import type { ActivityEntry } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CloseIcon } from '../../components/icons';
-import { PanelToggle } from '../../components/PanelToggle';
 import './activity.css';
 
 const SHOWN = 200;
@@ -89,14 +88,3 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
 }
 
 /** The toolbar button that opens and closes the panel. */
-export function ActivityButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
-  return (
-    <PanelToggle
-      label="Activity"
-      title="rssCloud activity: every call in and out"
-      open={open}
-      onToggle={onToggle}
-      testId="activity-toggle"
-    />
-  );
-}

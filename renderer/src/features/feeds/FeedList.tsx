@@ -9,17 +9,19 @@ import {
   type DragEvent,
   type KeyboardEvent,
   type MouseEvent,
+  Suspense,
   useEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
 import { Checkbox } from '../../components/Checkbox';
+import { lazyView } from '../../components/lazy-view';
+import { useFirstPaintDone } from '../../components/use-first-paint';
 import { useApp } from '../../store/context';
 import { type DropTarget, readDrag } from './drag';
 import { FeedRow } from './FeedRow';
-import { FeedSettingsDialog } from './FeedSettingsDialog';
-import { FolderDialog, type FolderDialogMode } from './FolderDialog';
+import type { FolderDialogMode } from './FolderDialog';
 import { FolderRow } from './FolderRow';
 import {
   ALL_KEY,
@@ -33,6 +35,10 @@ import {
 } from './feed-tree';
 import type { RowActions } from './tree-item';
 import { useStoredState } from './use-stored-state';
+
+// The dialogs load on first use (chunks of their own: components/lazy-view).
+const FeedSettingsDialog = lazyView(() => import('./FeedSettingsDialog').then((m) => m.FeedSettingsDialog));
+const FolderDialog = lazyView(() => import('./FolderDialog').then((m) => m.FolderDialog));
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
 
@@ -72,14 +78,16 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   );
   const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
 
-  // A long list comes in by slices: the first rows at once, the rest between frames, so a thousand
-  // feeds do not hold back the river's first paint (bench:river: ~600 ms of rendering rows).
+  // A long list comes in by slices: the first rows at once, the rest between frames once the
+  // river's first page is on screen, so a thousand feeds do not hold back the river's first paint
+  // (bench:river: ~600 ms of rendering rows).
   const [shown, setShown] = useState(FIRST_ROWS);
+  const firstPaintDone = useFirstPaintDone();
   useEffect(() => {
-    if (shown >= rows.length) return;
+    if (!firstPaintDone || shown >= rows.length) return;
     const timer = setTimeout(() => setShown((n) => n + MORE_ROWS), 16);
     return () => clearTimeout(timer);
-  }, [shown, rows.length]);
+  }, [shown, rows.length, firstPaintDone]);
   const totalUnread = useMemo(() => feeds.reduce((n, f) => n + f.unread, 0), [feeds]);
 
   const selectedKey =
@@ -365,29 +373,31 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
         </li>
         {(shown >= rows.length ? rows : rows.slice(0, shown)).map(renderRow)}
       </ul>
-      {feedDialog && (
-        <FeedSettingsDialog
-          feedId={feedDialog.feedId}
-          focus={feedDialog.focus}
-          tree={tree}
-          onClose={() => {
-            setFeedDialog(null);
-            refocus(feedKey(feedDialog.feedId));
-          }}
-        />
-      )}
-      {folderDialog && (
-        <FolderDialog
-          mode={folderDialog}
-          tree={tree}
-          onClose={() => {
-            setFolderDialog(null);
-            const { kind } = folderDialog;
-            if (kind === 'move') refocus(folderKey(folderDialog.folderId));
-            else if (folderDialog.parentId !== null) refocus(folderKey(folderDialog.parentId));
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {feedDialog && (
+          <FeedSettingsDialog
+            feedId={feedDialog.feedId}
+            focus={feedDialog.focus}
+            tree={tree}
+            onClose={() => {
+              setFeedDialog(null);
+              refocus(feedKey(feedDialog.feedId));
+            }}
+          />
+        )}
+        {folderDialog && (
+          <FolderDialog
+            mode={folderDialog}
+            tree={tree}
+            onClose={() => {
+              setFolderDialog(null);
+              const { kind } = folderDialog;
+              if (kind === 'move') refocus(folderKey(folderDialog.folderId));
+              else if (folderDialog.parentId !== null) refocus(folderKey(folderDialog.parentId));
+            }}
+          />
+        )}
+      </Suspense>
     </nav>
   );
 }

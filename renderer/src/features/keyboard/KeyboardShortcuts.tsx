@@ -4,13 +4,15 @@
  * browser's and the system's shortcuts stay theirs). The desktop shell's menu and tray send the
  * same commands as 'shell.command'. Mounted once in App.tsx; also shows the `?` help sheet.
  */
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { getClient } from '../../api/client';
+import { lazyView } from '../../components/lazy-view';
 import { useAppStore } from '../../store/context';
 import { runCommand } from './commands';
 import { isTypingTarget, KeyResolver } from './key-resolver';
-import { ShortcutsHelp } from './ShortcutsHelp';
 import './keyboard.css';
+
+const ShortcutsHelp = lazyView(() => import('./ShortcutsHelp').then((m) => m.ShortcutsHelp));
 
 function openLink(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
@@ -66,5 +68,9 @@ export function KeyboardShortcuts() {
     };
   }, [store]);
 
-  return helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null;
+  return helpOpen ? (
+    <Suspense fallback={null}>
+      <ShortcutsHelp onClose={() => setHelpOpen(false)} />
+    </Suspense>
+  ) : null;
 }

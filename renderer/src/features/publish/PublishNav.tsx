@@ -3,6 +3,7 @@
  * still on their way), and "New post" in the toolbar. Both only flip UI state.
  */
 import { useApp } from '../../store/context';
+import './publish-nav.css';
 
 export function MyPostsLink() {
   const active = useApp((s) => s.page === 'posts');

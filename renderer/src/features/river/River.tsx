@@ -12,6 +12,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { riverPainted, useFirstPaintDone } from '../../components/use-first-paint';
 import { useApp } from '../../store/context';
 import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
@@ -23,6 +24,8 @@ const ITEM_HEIGHT = { full: 200, compact: 44 };
 const HEADING_HEIGHT = 40;
 /** Start loading the next page when this many rows are left below the viewport. */
 const PREFETCH_ROWS = 4;
+/** Rows rendered beyond the viewport, once the first page is on screen (none before: first paint). */
+const OVERSCAN_ROWS = 3;
 
 function newItemsAbove(list: RiverRow[], before: number, known: ReadonlySet<number>): number {
   let count = 0;
@@ -50,6 +53,7 @@ export function River() {
   const lastShape = useRef('');
   const [above, setAbove] = useState(0);
 
+  const firstPaintDone = useFirstPaintDone();
   const list = useMemo(() => riverRows(groups), [groups]);
   const perItem = compact ? ITEM_HEIGHT.compact : ITEM_HEIGHT.full;
   const virtualizer = useVirtualizer({
@@ -58,7 +62,7 @@ export function River() {
     estimateSize: (index) =>
       (list[index]?.first ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
     getItemKey: (index) => list[index]!.key,
-    overscan: 3,
+    overscan: firstPaintDone ? OVERSCAN_ROWS : 0,
     // Scroll updates render with React's normal batching, not a synchronous render inside each
     // scroll event (measured in bench:river).
     useFlushSync: false,
@@ -100,6 +104,10 @@ export function River() {
     const target = start + kept.offset;
     if (Math.abs(target - el.scrollTop) > 1) virtualizer.scrollToOffset(target);
   }, [list]);
+
+  useEffect(() => {
+    if (status !== 'loading') riverPainted();
+  }, [status]);
 
   useEffect(() => {
     if (nextCursor && !loadingMore && lastIndex >= list.length - PREFETCH_ROWS) void loadMore();

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { ItemCard } from '../../components/ItemCard';
 import { RelativeTime } from '../../components/RelativeTime';
 import { isWebUrl } from '../../lib/format';
+import { formatAbsolute } from '../../lib/relative-time';
 import { useApp } from '../../store/context';
 import { feedById } from '../../store/river-slice';
 import type { RiverRow } from './river-rows';
@@ -53,9 +54,9 @@ export const RiverRowView = memo(function RiverRowView({
       data-testid="river-group"
       data-feed-id={group.feedId}
       // A group, not a landmark: a river holds hundreds of updates, and two of one feed can share
-      // a name (fetched within the same second), which landmarks may not (axe landmark-unique).
+      // a name (fetched within the same minute), which landmarks may not (axe landmark-unique).
       role="group"
-      aria-label={`${group.feedTitle}, ${new Date(group.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}`}
+      aria-label={`${group.feedTitle}, ${formatAbsolute(group.updatedAt)}`}
     >
       <header className="group-head">
         {favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (

@@ -9,7 +9,6 @@ import { getClient } from '../../api/client';
 import { Checkbox } from '../../components/Checkbox';
 import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
-import { PanelToggle } from '../../components/PanelToggle';
 import { useApp } from '../../store/context';
 import './settings.css';
 
@@ -245,8 +244,3 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
 }
 
 /** The toolbar button that opens and closes the panel. */
-export function SettingsButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
-  return (
-    <PanelToggle label="Settings" title="Settings" open={open} onToggle={onToggle} testId="settings-toggle" />
-  );
-}
