@@ -30,13 +30,17 @@ import { useSidebar } from './use-sidebar';
 import { Welcome } from './Welcome';
 
 // Not needed for the river's first paint: chunks of their own, fetched once it is on screen.
-const ActivityLog = lazyView(() => import('../features/activity/ActivityLog').then((m) => m.ActivityLog));
-const MyPosts = lazyView(() => import('../features/publish/MyPosts').then((m) => m.MyPosts));
-const PublishSettings = lazyView(() =>
+const ActivityLog = lazyView('The activity log', () =>
+  import('../features/activity/ActivityLog').then((m) => m.ActivityLog),
+);
+const MyPosts = lazyView('My posts', () => import('../features/publish/MyPosts').then((m) => m.MyPosts));
+const PublishSettings = lazyView('Your feed settings', () =>
   import('../features/publish/PublishSettings').then((m) => m.PublishSettings),
 );
-const SearchResults = lazyView(() => import('../features/search/SearchResults').then((m) => m.SearchResults));
-const SettingsPanel = lazyView(() =>
+const SearchResults = lazyView('Search results', () =>
+  import('../features/search/SearchResults').then((m) => m.SearchResults),
+);
+const SettingsPanel = lazyView('Settings', () =>
   import('../features/settings/SettingsPanel').then((m) => m.SettingsPanel),
 );
 

@@ -13,17 +13,25 @@ export type LazyView<P> = ComponentType<P> & { preload(): Promise<unknown> };
 
 const loaders: (() => Promise<unknown>)[] = [];
 
-function LoadFailed() {
-  return (
-    <p className="river-note" role="alert">
-      This part of Tidings could not be loaded. Is Tidings still running? Reload the page to try again.
-    </p>
-  );
+function loadFailed(name: string): ComponentType {
+  return function LoadFailed() {
+    return (
+      <p className="river-note" role="alert">
+        {name} could not be loaded. Is Tidings still running? Reload the page to try again.
+      </p>
+    );
+  };
 }
 
-/** `load` imports the chunk and picks the component: `() => import('./X').then((m) => m.X)`. */
+/**
+ * `name` is what a person calls the view ("Settings"); `load` imports the chunk and picks the
+ * component: `() => import('./X').then((m) => m.X)`.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: the props type is the caller's component's.
-export function lazyView<P extends Record<string, any>>(load: () => Promise<ComponentType<P>>): LazyView<P> {
+export function lazyView<P extends Record<string, any>>(
+  name: string,
+  load: () => Promise<ComponentType<P>>,
+): LazyView<P> {
   let loading: Promise<ComponentType<P>> | null = null;
   const get = () => {
     loading ??= load().catch((err: unknown) => {
@@ -36,7 +44,7 @@ export function lazyView<P extends Record<string, any>>(load: () => Promise<Comp
     try {
       return { default: await get() };
     } catch {
-      return { default: LoadFailed as ComponentType<P> };
+      return { default: loadFailed(name) as ComponentType<P> };
     }
   });
   loaders.push(get);

@@ -37,8 +37,12 @@ import type { RowActions } from './tree-item';
 import { useStoredState } from './use-stored-state';
 
 // The dialogs load on first use (chunks of their own: components/lazy-view).
-const FeedSettingsDialog = lazyView(() => import('./FeedSettingsDialog').then((m) => m.FeedSettingsDialog));
-const FolderDialog = lazyView(() => import('./FolderDialog').then((m) => m.FolderDialog));
+const FeedSettingsDialog = lazyView('The feed settings', () =>
+  import('./FeedSettingsDialog').then((m) => m.FeedSettingsDialog),
+);
+const FolderDialog = lazyView('The folder dialog', () =>
+  import('./FolderDialog').then((m) => m.FolderDialog),
+);
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
 

@@ -12,7 +12,9 @@ import { runCommand } from './commands';
 import { isTypingTarget, KeyResolver } from './key-resolver';
 import './keyboard.css';
 
-const ShortcutsHelp = lazyView(() => import('./ShortcutsHelp').then((m) => m.ShortcutsHelp));
+const ShortcutsHelp = lazyView('The list of shortcuts', () =>
+  import('./ShortcutsHelp').then((m) => m.ShortcutsHelp),
+);
 
 function openLink(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');

@@ -7,7 +7,9 @@ import { lazyView } from '../../components/lazy-view';
 import { useApp } from '../../store/context';
 import { useWindowFileDrop } from './useWindowFileDrop';
 
-const ComposerDialog = lazyView(() => import('./ComposerDialog').then((m) => m.ComposerDialog));
+const ComposerDialog = lazyView('The composer', () =>
+  import('./ComposerDialog').then((m) => m.ComposerDialog),
+);
 
 /**
  * Always mounted by the app: a file dropped anywhere on the window opens the composer with that
