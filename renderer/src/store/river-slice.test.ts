@@ -56,6 +56,21 @@ describe('river slice', () => {
     expect(store.getState().imagePolicy).toBe('clickToLoad');
   });
 
+  it('shows no item before the image policy is known, even when the river answers first', async () => {
+    const settings = deferred<{ images: string }>();
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 2, 1)], nextCursor: null })]);
+    (api as unknown as { getSettings: () => Promise<unknown> }).getSettings = () => settings.promise;
+    const store = createAppStore(api);
+    const loading = store.getState().loadRiver();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().riverStatus).toBe('loading');
+    expect(store.getState().groups).toEqual([]);
+    settings.resolve({ images: 'clickToLoad' });
+    await loading;
+    expect(store.getState().imagePolicy).toBe('clickToLoad');
+    expect(store.getState().groups.flatMap((g) => g.items.map((i) => i.id))).toEqual([2, 1]);
+  });
+
   it('j walks the loaded items in order and reads each one; k walks back', async () => {
     const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
     const store = createAppStore(api);

@@ -285,9 +285,12 @@ export const createRiverSlice =
         const mine = ++generation;
         headAfterLoad = false;
         set({ riverStatus: 'loading', groups: [], nextCursor: null, loadingMore: false });
-        void loadImagePolicy();
+        // Asked side by side, but no item is shown before the image policy is known: under "load
+        // images only when I click", an item shown early would already have fetched its pictures.
+        const policy = loadImagePolicy();
         try {
           const page = await fetchPage(null);
+          await policy;
           if (mine !== generation) return;
           set({ ...mergeHead({ groups: [], nextCursor: null }, page), riverStatus: 'ready' });
           if (headAfterLoad) {
