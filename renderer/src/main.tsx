@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getClient } from './api/client';
 import { App } from './app/App';
+import { whenRiverFirstLoaded } from './app/first-render';
 import { connectStore } from './store/connect';
 import { StoreProvider } from './store/context';
 import { createAppStore } from './store/store';
@@ -12,10 +13,12 @@ connectStore(store, client);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    <StoreProvider store={store}>
-      <App />
-    </StoreProvider>
-  </StrictMode>,
+void whenRiverFirstLoaded(store).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <StoreProvider store={store}>
+        <App />
+      </StoreProvider>
+    </StrictMode>,
+  ),
 );

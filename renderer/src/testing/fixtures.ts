@@ -73,8 +73,10 @@ export function apiWith(overrides: Partial<TidingsApi>): TidingsApi {
 /** A promise and the function that resolves it. */
 export function deferred<T>() {
   let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
   });
-  return { promise, resolve };
+  return { promise, resolve, reject };
 }
