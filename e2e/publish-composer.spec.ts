@@ -18,6 +18,7 @@ import {
   serveOn,
   startHostingWriter,
 } from './support/publish.ts';
+import { axeViolations } from './support/reading.ts';
 import { startFeedHost, startTidings } from './support/servers.ts';
 import { emit, openWithBridge } from './support/shell-bridge.ts';
 
@@ -171,6 +172,12 @@ async function publishEditDelete(page: Page, openUrl: string, enclosureUrl: stri
   await expect(card).toContainText('hello');
   await expect(card.getByTestId('post-save').first()).toContainText('ok');
   await page.screenshot({ path: `${SHOTS}/publish-my-posts.png`, fullPage: true });
+  // My posts is axe-clean in light and dark (its skip link lands on the page, not a missing river).
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page), `my posts ${scheme}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Your own posts arrive in your river like anyone's, the markup shown as the text it was.
   await page.getByTestId('my-posts-link').click();

@@ -4,7 +4,7 @@
  * how to allow them; link-local and cloud-metadata addresses are refused whatever the setting.
  */
 import { expect, test } from './support/fixtures.ts';
-import { axeViolations, screenshot } from './support/reading.ts';
+import { axeViolations, screenshot, smallToggles } from './support/reading.ts';
 
 test('privacy settings: image policy kept, local network refused until allowed, metadata always', async ({
   page,
@@ -29,6 +29,7 @@ test('privacy settings: image policy kept, local network refused until allowed, 
   await expect(panel.getByTestId('settings-result')).toHaveText('Saved.');
   await screenshot(page, 'settings-privacy-1280x800');
   expect(await axeViolations(page)).toEqual([]);
+  expect(await smallToggles(panel)).toEqual([]);
 
   // Kept by the core: a reload shows the same choices.
   await page.reload();

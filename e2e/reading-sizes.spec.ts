@@ -82,6 +82,14 @@ for (const scheme of ['light', 'dark'] as const) {
       expect.soft(await axeViolations(page), `activity ${tag}`).toEqual([]);
       await page.getByTestId('activity-toggle').click();
 
+      // The composer, over the river.
+      await page.getByTestId('new-post').click();
+      await expect(page.getByTestId('composer')).toBeVisible();
+      await screenshot(page, `composer-${tag}`);
+      expect.soft(await axeViolations(page), `composer ${tag}`).toEqual([]);
+      await page.getByTestId('composer-text').press('Escape');
+      await expect(page.getByTestId('composer')).toHaveCount(0);
+
       // The sidebar: a column on wide windows, a drawer on narrow ones; the toggle shows and hides it.
       const toggle = page.getByTestId('sidebar-toggle');
       const tree = page.getByRole('tree', { name: 'Feeds' });

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { type FeedHost, rssFeed } from './servers.ts';
 
 export const SIZES = [
@@ -72,5 +72,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .analyze();
   return results.violations.flatMap((v) =>
     v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
+  );
+}
+
+/**
+ * Radios and checkboxes inside `scope` smaller than 24x24 px (WCAG 2.2 target-size). axe flags
+ * them only when neighbours are close, which depends on how the browser's font wraps the labels:
+ * this measures the controls themselves, the same on every Chromium.
+ */
+export async function smallToggles(scope: Locator): Promise<string[]> {
+  return scope.locator('input[type="radio"], input[type="checkbox"]').evaluateAll((inputs) =>
+    inputs
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && (box.width < 24 || box.height < 24))
+      .map(
+        ({ el, box }) =>
+          `${el.getAttribute('data-testid') ?? el.getAttribute('name')}: ${box.width}x${box.height}`,
+      ),
   );
 }

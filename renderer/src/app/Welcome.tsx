@@ -1,7 +1,9 @@
 import { FeedIcon } from '../components/icons';
+import { usePaintedOnMount } from '../components/use-first-paint';
 
 /** The first thing a new user sees: what Tidings is, and where to start (the add field is focused). */
 export function Welcome() {
+  usePaintedOnMount();
   return (
     // id="river": the skip link's target while there is no river yet; it scrolls, so it takes focus.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable).

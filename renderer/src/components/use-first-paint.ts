@@ -4,27 +4,25 @@
  * screen. Measured in bench:river: done together, they pushed the first river paint from about
  * 350 ms to well past 500 ms.
  *
- * One page-wide signal: the river says when its first page (or its empty note, or its error) has
- * been painted; anything that waits subscribes. A fallback timer releases the waiters when no river
- * is shown at start (the welcome page, or a failed connection).
+ * One page-wide signal: whatever view stands in the river's place says when its first page has been
+ * painted (the river: its first page, its empty note or its error; the welcome page, My posts and
+ * search results: as they mount); anything that waits subscribes. No timer: a timer raced a slow
+ * start (on a loaded machine the river took longer than it, and everything that should wait went
+ * first).
  */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 
-const FALLBACK_MS = 1500;
 const listeners = new Set<() => void>();
 let painted = false;
-let fallback: ReturnType<typeof setTimeout> | null = null;
 
 function release(): void {
   if (painted) return;
   painted = true;
-  if (fallback) clearTimeout(fallback);
   for (const listener of listeners) listener();
 }
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  if (!painted && !fallback) fallback = setTimeout(release, FALLBACK_MS);
   return () => listeners.delete(listener);
 }
 
@@ -37,7 +35,12 @@ export function riverPainted(): void {
   requestAnimationFrame(() => setTimeout(release, 0));
 }
 
-/** False until the river's first page is on screen (or the fallback passed), then true for good. */
+/** For a view in the river's place other than the river itself: painted once it has mounted. */
+export function usePaintedOnMount(): void {
+  useEffect(() => riverPainted(), []);
+}
+
+/** False until the river's first page (or the view in its place) is on screen, then true for good. */
 export function useFirstPaintDone(): boolean {
   return useSyncExternalStore(
     subscribe,

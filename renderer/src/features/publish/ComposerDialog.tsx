@@ -191,13 +191,14 @@ export function ComposerDialog({
 
   return (
     <div className="composer-backdrop">
-      <form
+      {/* The dialog is a div around the form: a <form> may not take role="dialog" (axe
+          aria-allowed-role), and the form keeps its own role for Enter and submit. */}
+      <div
         className={dragging ? 'composer dragging' : 'composer'}
         role="dialog"
         aria-modal="true"
         aria-labelledby="composer-title"
         data-testid="composer"
-        onSubmit={submit}
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
             e.stopPropagation();
@@ -220,88 +221,90 @@ export function ComposerDialog({
         }}
         onDrop={onDrop}
       >
-        <header className="composer-head">
-          <h2 id="composer-title">{editingId === null ? 'New post' : 'Edit post'}</h2>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Close the composer (the draft is kept)"
-            onClick={() => close()}
-          >
-            <CloseIcon />
-          </button>
-        </header>
-        <div className="composer-text">
-          <textarea
-            ref={textRef}
-            value={draft.text}
-            rows={4}
-            aria-label="Post text"
-            aria-describedby="composer-count"
-            aria-invalid={over}
-            placeholder="What's new?"
-            onChange={(e) => change({ text: e.target.value })}
-            data-testid="composer-text"
+        <form className="composer-form" onSubmit={submit}>
+          <header className="composer-head">
+            <h2 id="composer-title">{editingId === null ? 'New post' : 'Edit post'}</h2>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Close the composer (the draft is kept)"
+              onClick={() => close()}
+            >
+              <CloseIcon />
+            </button>
+          </header>
+          <div className="composer-text">
+            <textarea
+              ref={textRef}
+              value={draft.text}
+              rows={4}
+              aria-label="Post text"
+              aria-describedby="composer-count"
+              aria-invalid={over}
+              placeholder="What's new?"
+              onChange={(e) => change({ text: e.target.value })}
+              data-testid="composer-text"
+            />
+            <span
+              id="composer-count"
+              className={over ? 'char-count over' : 'char-count'}
+              data-testid="composer-count"
+              title={`${n} of ${limit} characters`}
+            >
+              {over ? `${n - limit} over` : `${limit - n} left`}
+            </span>
+          </div>
+          <label className="composer-field">
+            <span>Link</span>
+            <input
+              type="url"
+              inputMode="url"
+              placeholder="https://… (optional)"
+              value={draft.link}
+              onChange={(e) => change({ link: e.target.value })}
+              data-testid="composer-link"
+            />
+          </label>
+          <EnclosureField
+            url={draft.enclosureUrl}
+            file={draft.enclosureFile}
+            onUrl={(enclosureUrl) => change({ enclosureUrl })}
+            onFile={(f) => void attach(f)}
+            onClearFile={() => change({ enclosureFile: null })}
           />
-          <span
-            id="composer-count"
-            className={over ? 'char-count over' : 'char-count'}
-            data-testid="composer-count"
-            title={`${n} of ${limit} characters`}
-          >
-            {over ? `${n - limit} over` : `${limit - n} left`}
-          </span>
-        </div>
-        <label className="composer-field">
-          <span>Link</span>
-          <input
-            type="url"
-            inputMode="url"
-            placeholder="https://… (optional)"
-            value={draft.link}
-            onChange={(e) => change({ link: e.target.value })}
-            data-testid="composer-link"
-          />
-        </label>
-        <EnclosureField
-          url={draft.enclosureUrl}
-          file={draft.enclosureFile}
-          onUrl={(enclosureUrl) => change({ enclosureUrl })}
-          onFile={(f) => void attach(f)}
-          onClearFile={() => change({ enclosureFile: null })}
-        />
-        <label className="composer-field">
-          <span>Tags</span>
-          <input
-            type="text"
-            placeholder="comma, separated (optional)"
-            value={draft.tags}
-            onChange={(e) => change({ tags: e.target.value })}
-            data-testid="composer-tags"
-          />
-        </label>
-        <OutlineEditor items={draft.children} limit={limit} onChange={(children) => change({ children })} />
-        {dragging && <p className="composer-drop-hint">Drop the file to attach it</p>}
-        <footer className="composer-actions">
-          {error && (
-            <p className="form-error" role="alert" data-testid="composer-error">
-              {error}
-            </p>
-          )}
-          <span className="composer-hint">
-            {goesTo !== null && goesTo.length === 0 ? (
-              <span className="composer-warn" data-testid="composer-nowhere">
-                Not public yet: the post is kept and goes out once a target has an address (Settings).
-              </span>
-            ) : (
-              'Ctrl+Enter posts · Esc keeps the draft'
+          <label className="composer-field">
+            <span>Tags</span>
+            <input
+              type="text"
+              placeholder="comma, separated (optional)"
+              value={draft.tags}
+              onChange={(e) => change({ tags: e.target.value })}
+              data-testid="composer-tags"
+            />
+          </label>
+          <OutlineEditor items={draft.children} limit={limit} onChange={(children) => change({ children })} />
+          {dragging && <p className="composer-drop-hint">Drop the file to attach it</p>}
+          <footer className="composer-actions">
+            {error && (
+              <p className="form-error" role="alert" data-testid="composer-error">
+                {error}
+              </p>
             )}
-          </span>
-          <button type="submit" className="primary" disabled={busy} data-testid="composer-post">
-            {busy ? 'Posting…' : editingId === null ? 'Post' : 'Save and republish'}
-          </button>
-        </footer>
-      </form>
+            <span className="composer-hint">
+              {goesTo !== null && goesTo.length === 0 ? (
+                <span className="composer-warn" data-testid="composer-nowhere">
+                  Not public yet: the post is kept and goes out once a target has an address (Settings).
+                </span>
+              ) : (
+                'Ctrl+Enter posts · Esc keeps the draft'
+              )}
+            </span>
+            <button type="submit" className="primary" disabled={busy} data-testid="composer-post">
+              {busy ? 'Posting…' : editingId === null ? 'Post' : 'Save and republish'}
+            </button>
+          </footer>
+        </form>
+      </div>
     </div>
   );
 }

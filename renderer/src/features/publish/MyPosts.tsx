@@ -8,8 +8,10 @@ import type { PostView } from '../../../../src/app/api';
 import { useApp } from '../../store/context';
 import { outcomeLine, PING_LABEL, STATE_LABEL, TARGET_LABEL } from './post-state';
 import './publish.css';
+import { usePaintedOnMount } from '../../components/use-first-paint';
 
 export function MyPosts() {
+  usePaintedOnMount();
   const posts = useApp((s) => s.posts);
   const status = useApp((s) => s.postsStatus);
   const loadPosts = useApp((s) => s.loadPosts);
@@ -21,7 +23,14 @@ export function MyPosts() {
   }, [loadPosts]);
 
   return (
-    <section className="my-posts" aria-labelledby="my-posts-title" data-testid="my-posts">
+    // id="river": the skip link's target is whatever shows in the river's place.
+    <section
+      id="river"
+      tabIndex={-1}
+      className="my-posts"
+      aria-labelledby="my-posts-title"
+      data-testid="my-posts"
+    >
       <header className="my-posts-head">
         <h2 id="my-posts-title">My posts</h2>
         <button

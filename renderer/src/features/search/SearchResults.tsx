@@ -1,5 +1,6 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import type { SearchScope } from '../../../../src/app/api';
+import { usePaintedOnMount } from '../../components/use-first-paint';
 import { feedLabel } from '../../lib/group-feeds';
 import { useApp } from '../../store/context';
 import { SearchHelp } from './SearchHelp';
@@ -23,6 +24,7 @@ function scopeOf(value: string): SearchScope {
  * folder, everything), the syntax, and "Save this search" for the sidebar.
  */
 export function SearchResults() {
+  usePaintedOnMount();
   const results = useApp((s) => s.searchResults) ?? [];
   const hits = useApp((s) => s.searchHits);
   const query = useApp((s) => s.searchQuery);
