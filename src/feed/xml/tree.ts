@@ -11,6 +11,7 @@
 import type { Deadline } from '../deadline.ts';
 import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
 import { type ItemOverflow, TreeBuilder, type XmlElement } from './build.ts';
+import type { Mended } from './mend.ts';
 import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
 import { checkStructure, type XmlProblem } from './wellformed.ts';
 
@@ -96,9 +97,19 @@ const LEAVES = new Set([
   'fullitem',
 ]);
 
-/** `repaired`: the document was cut off at its end and has been closed (wellformed.ts). */
+/**
+ * `repaired`: the document was cut off at its end and has been closed (wellformed.ts); `mended`:
+ * end tags that did not match were forgiven (mend.ts).
+ */
 export type XmlParseResult =
-  | { ok: true; root: XmlElement; repaired: boolean; overflow: ItemOverflow | null; skipped: number }
+  | {
+      ok: true;
+      root: XmlElement;
+      repaired: boolean;
+      mended: Mended | null;
+      overflow: ItemOverflow | null;
+      skipped: number;
+    }
   | { ok: false; problem: XmlProblem };
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
@@ -123,6 +134,7 @@ export function parseXml(
     ok: true,
     root: builder.root,
     repaired: check.repaired !== null,
+    mended: check.mended,
     overflow: builder.overflow(),
     skipped: builder.dropped,
   };

@@ -11,6 +11,7 @@
  * (truncation.ts); every other problem is an error.
  */
 import type { Deadline } from '../deadline.ts';
+import { innermostItem, isNearMiss, type Mended, mendableDepth, strayEndIn } from './mend.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
 import { cutOrMistake, Malformed, repairCut, Truncated } from './truncation.ts';
 
@@ -42,6 +43,8 @@ export interface ScanSink {
     cdataTo: number,
   ): void;
   end(): void;
+  /** The DOCTYPE, [from, to): its internal subset may declare entities (build.ts reads them). */
+  doctype?(from: number, to: number): void;
   /** Character data between tags (entities still escaped). */
   text(from: number, to: number): void;
   cdata(from: number, to: number): void;
@@ -56,6 +59,8 @@ export interface StructureCheck {
   doctype: [number, number] | null;
   /** When the document was cut off at its end: the repaired text (the sink was fed this one). */
   repaired: string | null;
+  /** End tags that did not match and were forgiven (mend.ts), or null. */
+  mended: Mended | null;
 }
 
 /**
@@ -68,14 +73,14 @@ export function checkStructure(
   deadline: Deadline,
   sink: ScanSink | null = null,
 ): StructureCheck {
-  const result: StructureCheck = { problem: null, doctype: null, repaired: null };
+  const result: StructureCheck = { problem: null, doctype: null, repaired: null, mended: null };
   try {
     scan(text, isLeaf, deadline, result, sink);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     const repaired = e instanceof Truncated ? repairCut(text, e) : null;
     if (repaired !== null) {
-      const again: StructureCheck = { problem: null, doctype: null, repaired };
+      const again: StructureCheck = { problem: null, doctype: null, repaired, mended: null };
       sink?.reset(repaired);
       try {
         scan(repaired, isLeaf, deadline, again, sink);
@@ -103,6 +108,12 @@ function scan(
   const n = text.length;
   let doctype: [number, number] | null = null;
   let rootSeen = false;
+  /** The innermost open element holds no element yet (a misspelt close of it is plain). */
+  let childless = false;
+  const mend = (message: string, at: number) => {
+    if (out.mended === null) out.mended = { count: 1, first: message, offset: at };
+    else out.mended.count++;
+  };
   let steps = 0;
   let i = 0;
   for (;;) {
@@ -130,6 +141,7 @@ function scan(
         if (end === -1) throw new Malformed('The DOCTYPE is not closed', lt);
         doctype = [lt, end];
         out.doctype = doctype;
+        sink?.doctype?.(lt, end);
         i = end;
       } else throw new Malformed('Unexpected "<!"', lt);
       continue;
@@ -149,14 +161,26 @@ function scan(
       if (expected === undefined)
         throw new Malformed(`</${name}> closes an element that was never opened`, lt);
       if (expected !== name) {
-        const at = lineAndColumn(text, opened[opened.length - 1]!);
-        throw new Malformed(
-          `</${name}> found where </${expected}> (opened on line ${at.line}) was expected`,
-          lt,
-        );
+        names.push(expected);
+        const depth = mendableDepth(names, name, childless);
+        if (depth === 0) {
+          const at = lineAndColumn(text, opened[opened.length - 1]!);
+          throw new Malformed(
+            `</${name}> found where </${expected}> (opened on line ${at.line}) was expected`,
+            lt,
+          );
+        }
+        mend(`</${name}> closed <${expected}>`, lt);
+        for (let k = 1; k < depth; k++) {
+          names.pop();
+          opened.pop();
+          sink?.end();
+        }
+        names.pop();
       }
       opened.pop();
       sink?.end();
+      childless = false;
       i = end + 1;
       continue;
     }
@@ -192,16 +216,28 @@ function scan(
     if (names.length === 0 && rootSeen)
       throw new Malformed(`<${name}> comes after the root element ended`, lt);
     rootSeen = true;
+    childless = false;
     i = j + 1;
     if (text.charCodeAt(j - 1) === 47) {
       sink?.start(name, attrsFrom, j - 1, true); // <empty/>
       continue;
     }
     if (isLeaf(name)) {
-      const close = leafClose(text, name, i, cdata);
-      if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
-      sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
-      i = text.indexOf('>', close) + 1;
+      const item = innermostItem(names);
+      const close = leafClose(text, name, i, cdata, item === -1 ? null : names[item]!);
+      if (close !== -1) {
+        sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
+        i = text.indexOf('>', close) + 1;
+        continue;
+      }
+      // Never closed: a misspelt close of it, or its item's close, may say where it ended.
+      const stray = strayEndIn(text, i);
+      const ownClose = stray !== null && !names.includes(stray.name) && isNearMiss(name, stray.name);
+      const itemClose = stray !== null && item !== -1 && names.lastIndexOf(stray.name) >= item;
+      if (!ownClose && !itemClose) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
+      mend(ownClose ? `</${stray!.name}> closed <${name}>` : `<${name}> was not closed`, stray!.at);
+      sink?.leaf(name, attrsFrom, j, i, stray!.at, -1, -1);
+      i = ownClose ? stray!.after : stray!.at; // an item's close is then read as such
       continue;
     }
     if (names.length >= MAX_DEPTH)
@@ -209,6 +245,7 @@ function scan(
     names.push(name);
     opened.push(lt);
     sink?.start(name, attrsFrom, j, false);
+    childless = true;
   }
   if (names.length > 0) {
     const at = lineAndColumn(text, opened[opened.length - 1]!);
@@ -225,11 +262,15 @@ function scan(
 /**
  * Index of the `</name>` closing a leaf element opened just before `from`, or -1. When the
  * content is exactly one CDATA section (whitespace around it aside), `cdata` gets its inner
- * range, so nobody has to look for its ends again; otherwise cdata[0] is -1.
+ * range, so nobody has to look for its ends again; otherwise cdata[0] is -1. `item`: the open
+ * item the leaf is in, if any; a leaf that runs past its item's close into the next item was
+ * never closed (-1 at once, so a template typo in every item costs one item each, not the rest
+ * of the document each).
  */
-function leafClose(text: string, name: string, from: number, cdata: Int32Array): number {
+function leafClose(text: string, name: string, from: number, cdata: Int32Array, item: string | null): number {
   cdata[0] = -1;
   let depth = 1;
+  let itemDepth = 0;
   let seen = 0; // markup constructs met inside the leaf
   let i = from;
   for (;;) {
@@ -255,6 +296,14 @@ function leafClose(text: string, name: string, from: number, cdata: Int32Array):
     }
     const closing = text.charCodeAt(lt + 1) === 47;
     const nameAt = closing ? lt + 2 : lt + 1;
+    if (item !== null && text.startsWith(item, nameAt)) {
+      const d = text.charCodeAt(nameAt + item.length);
+      if (d === 62 || isSpace(d) || d === 47) {
+        if (closing) itemDepth--;
+        else if (itemDepth < 0) return -1;
+        else if (text.charCodeAt(text.indexOf('>', nameAt) - 1) !== 47) itemDepth++;
+      }
+    }
     if (text.startsWith(name, nameAt)) {
       const d = text.charCodeAt(nameAt + name.length);
       if (d === 62 || isSpace(d) || (!closing && d === 47)) {
