@@ -9,7 +9,7 @@ import { capItems } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Media, Person } from '../model.ts';
 import { newFeed, newItem, newMedia, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
-import { oneLine, orNull, textToHtml } from '../text.ts';
+import { dropControls, oneLine, orNull, textToHtml } from '../text.ts';
 import { resolveUrl } from '../urls.ts';
 
 type Json = Record<string, unknown>;
@@ -18,8 +18,9 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A string value, C0 controls dropped (a JSON escape can carry one); null when not a string. */
 function str(v: unknown): string | null {
-  return typeof v === 'string' ? orNull(v) : null;
+  return typeof v === 'string' ? orNull(dropControls(v)) : null;
 }
 
 function arr(v: unknown): unknown[] {

@@ -5,6 +5,7 @@
  * inner markup raw for text.ts to decode exactly once.
  */
 import { decodeEntities } from '../text.ts';
+import { DeclaredEntities } from './dtd-entities.ts';
 import { unprefixEmbedded } from './namespaces.ts';
 import { isSpace } from './prolog.ts';
 import type { ScanSink } from './wellformed.ts';
@@ -93,6 +94,8 @@ export class TreeBuilder implements ScanSink {
   private readonly embedded: string[];
 
   private readonly maxItems: number;
+  /** Entities the DOCTYPE declares (dtd-entities.ts), or null: most documents have none. */
+  private entities: DeclaredEntities | null = null;
 
   /** `embedded`: prefixes of XHTML/SVG/MathML markup to unprefix inside leaves. */
   constructor(
@@ -142,6 +145,11 @@ export class TreeBuilder implements ScanSink {
     this.openItemSize = 0;
     this.ringSizes = [];
     this.openSlot = -1;
+    this.entities = null;
+  }
+
+  doctype(from: number, to: number): void {
+    this.entities = DeclaredEntities.from(this.src.slice(from, to));
   }
 
   /**
@@ -233,6 +241,7 @@ export class TreeBuilder implements ScanSink {
     let raw = cdata ? this.src.slice(cdataFrom, cdataTo) : to > from ? this.src.slice(from, to) : '';
     if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
     if (!cdata && this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
+    if (!cdata && this.entities !== null) raw = this.entities.expand(raw);
     const el: XmlElement = {
       name: canonical,
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
@@ -258,7 +267,10 @@ export class TreeBuilder implements ScanSink {
     if (from === to) return; // indentation
     while (isSpace(s.charCodeAt(to - 1))) to--;
     const top = this.stack[this.stack.length - 1];
-    if (top && top !== SKIPPED) top.text += decodeEntities(s.slice(from, to));
+    if (top && top !== SKIPPED) {
+      const raw = s.slice(from, to);
+      top.text += decodeEntities(this.entities === null ? raw : this.entities.expand(raw));
+    }
   }
 
   cdata(from: number, to: number): void {
@@ -301,6 +313,7 @@ export class TreeBuilder implements ScanSink {
         value = s.slice(valueFrom, i);
       }
       if (name === '') continue;
+      if (this.entities !== null) value = this.entities.expand(value);
       if (attrs === null) attrs = {};
       attrs[this.canonical(name)] = value;
     }
