@@ -108,11 +108,13 @@ function stripBom(text: string): string {
 
 /** The bytes as text; a fallback from a charset that did not decode cleanly is noted. */
 function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined, notes: ParseNote[]): string {
-  const { text, declared, used } = decodeFeedBytes(bytes, contentType);
+  const { text, declared, stated, used } = decodeFeedBytes(bytes, contentType);
   if (used !== declared) {
     notes.push({
       code: 'feed.encodingFallback',
-      message: `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`,
+      message: stated
+        ? `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`
+        : `The feed does not say its encoding, and it is not valid ${declared}; it was read as ${used}.`,
       args: { declared, used },
     });
   }

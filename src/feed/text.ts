@@ -167,6 +167,11 @@ function splitCdata(raw: string): Piece[] {
  * element holds real child markup (inline XHTML, or HTML a feed forgot to escape) that markup is
  * the HTML, kept as written.
  */
+/** Whether raw content holds markup outside its CDATA sections (inline XHTML, unescaped HTML). */
+export function hasInlineMarkup(raw: string): boolean {
+  return raw.indexOf('<') !== -1 && splitCdata(raw).some((p) => !p.cdata && MARKUP.test(p.text));
+}
+
 export function htmlFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
   // The usual shape: one CDATA section holding everything.

@@ -17,10 +17,11 @@ import {
   newItemExtras,
   readItemExtra,
 } from '../ext/item-extras.ts';
+import { resolveHtmlUrls } from '../html-urls.ts';
 import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Person } from '../model.ts';
-import { newFeed, newItem, person } from '../model-new.ts';
+import { addPerson, newFeed, newItem, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
 import { oneLine, orNull } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
@@ -56,7 +57,11 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
         feed.updated ??= parseDate(text(c));
         break;
       case 'generator':
-        feed.generator ??= text(c) ?? attr(c, 'uri');
+        if (feed.generatorDetail === null) {
+          const g = { name: text(c), uri: resolveUrl(attr(c, 'uri'), base), version: attr(c, 'version') };
+          if (g.name !== null || g.uri !== null || g.version !== null) feed.generatorDetail = g;
+          feed.generator = g.name ?? g.uri;
+        }
         break;
       case 'logo':
         logo ??= resolveUrl(text(c), base);
@@ -65,7 +70,7 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
         icon ??= resolveUrl(text(c), base);
         break;
       case 'author':
-        authors.push(readPerson(c, base));
+        addPerson(authors, readPerson(c, base));
         break;
       case 'entry':
         entries.push(c);
@@ -82,16 +87,31 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
   if (logo ?? icon) feed.image = { url: logo ?? icon, title: null, link: null };
   applyChannelExtras(feed, x);
   const toRead = capItemElements(entries, ctx);
+  const notBase64 = new Set<string>();
+  const onNotBase64 = (type: string) => notBase64.add(type);
   for (let i = 0; i < toRead.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readEntry(toRead[i]!, base, authors);
+    const item = readEntry(toRead[i]!, base, authors, onNotBase64);
     assignIds(item);
     feed.items.push(item);
+  }
+  if (notBase64.size > 0) {
+    const types = [...notBase64].join(', ');
+    ctx.notes.push({
+      code: 'feed.contentNotBase64',
+      message: `Some entries have content of a type (${types}) that calls for Base64, but it is not Base64; it is shown as text.`,
+      args: { types },
+    });
   }
   return feed;
 }
 
-function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Person[]): Item {
+function readEntry(
+  el: XmlElement,
+  parentBase: string | null,
+  feedAuthors: Person[],
+  notBase64: (type: string) => void,
+): Item {
   const base = baseWithin(attr(el, 'xml:base'), parentBase);
   const item = newItem();
   const x: ItemExtras = newItemExtras();
@@ -111,10 +131,10 @@ function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Perso
         break;
       }
       case 'summary':
-        item.summary ??= atomHtml(c);
+        item.summary ??= resolveHtmlUrls(atomHtml(c, notBase64), baseWithin(attr(c, 'xml:base'), base));
         break;
       case 'content':
-        item.content ??= atomHtml(c);
+        item.content ??= resolveHtmlUrls(atomHtml(c, notBase64), baseWithin(attr(c, 'xml:base'), base));
         break;
       case 'published':
       case 'issued':
@@ -128,7 +148,7 @@ function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Perso
         item.updated ??= parseDate(text(c));
         break;
       case 'author':
-        item.authors.push(readPerson(c, base));
+        addPerson(item.authors, readPerson(c, base));
         break;
       case 'category': {
         const term = attr(c, 'term') ?? text(c);

@@ -4,6 +4,7 @@
  * (an array); both are read, the newer one first.
  */
 import { parseDate } from '../dates.ts';
+import { resolveHtmlUrls } from '../html-urls.ts';
 import { assignIds } from '../identity.ts';
 import { capItems } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Media, Person } from '../model.ts';
@@ -63,7 +64,8 @@ function readItem(raw: Json, base: string | null, feedAuthors: Person[]): Item {
   item.link = resolveUrl(str(raw.url) ?? str(raw.external_url), base);
   item.summary = str(raw.summary);
   const contentText = str(raw.content_text);
-  item.content = str(raw.content_html) ?? (contentText === null ? null : textToHtml(contentText));
+  item.content =
+    resolveHtmlUrls(str(raw.content_html), base) ?? (contentText === null ? null : textToHtml(contentText));
   item.published = parseDate(str(raw.date_published));
   item.updated = parseDate(str(raw.date_modified));
   const authors = readAuthors(raw, base);

@@ -16,7 +16,11 @@ export interface XmlElement {
   /** Attribute values as written (entities not decoded): read them through `attr`. */
   attrs: Record<string, string> | null;
   children: XmlElement[];
-  /** Leaf elements: the raw inner markup. Others: their own character data, decoded. */
+  /**
+   * Leaf elements: the raw inner markup. Others: their own character data before their first
+   * child, decoded; character data after a child is a `#text` child, so mixed content keeps its
+   * order (`<author>Item <b>Author</b></author>`, see textContent in tree.ts).
+   */
   text: string;
   raw: boolean;
   /** A leaf whose content was one CDATA section: `text` is that section's text, unwrapped. */
@@ -69,6 +73,17 @@ type Verdict = typeof DROP | typeof KEEP | typeof ITEM;
 
 /** Item elements (RSS/RDF item, Atom entry) count at feed level: under the root or the RSS channel. */
 const ITEM_NAMES = new Set(['item', 'entry']);
+
+/** Character data into an element: its own text, or after a child a `#text` child. */
+function addText(el: XmlElement, text: string): void {
+  const last = el.children.length === 0 ? null : el.children[el.children.length - 1]!;
+  if (last === null) el.text += text;
+  else if (last.name === TEXT_NODE) last.text += text;
+  else el.children.push({ name: TEXT_NODE, attrs: null, children: NO_CHILDREN, text, raw: false });
+}
+
+/** The name of the pseudo-element holding character data that follows a child element. */
+export const TEXT_NODE = '#text';
 
 export class TreeBuilder implements ScanSink {
   root: XmlElement | null = null;
@@ -269,13 +284,13 @@ export class TreeBuilder implements ScanSink {
     const top = this.stack[this.stack.length - 1];
     if (top && top !== SKIPPED) {
       const raw = s.slice(from, to);
-      top.text += decodeEntities(this.entities === null ? raw : this.entities.expand(raw));
+      addText(top, decodeEntities(this.entities === null ? raw : this.entities.expand(raw)));
     }
   }
 
   cdata(from: number, to: number): void {
     const top = this.stack[this.stack.length - 1];
-    if (top && top !== SKIPPED) top.text += this.src.slice(from, to);
+    if (top && top !== SKIPPED) addText(top, this.src.slice(from, to));
   }
 
   /** name="value" pairs of a start tag, names canonical, values raw; junk between them skipped. */

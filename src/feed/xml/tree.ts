@@ -9,7 +9,7 @@
  * CDATA and entities alike.
  */
 import type { Deadline } from '../deadline.ts';
-import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
+import { decodeEntities, htmlFromRaw, oneLine, orNull, textFromRaw } from '../text.ts';
 import { type ItemOverflow, TreeBuilder, type XmlElement } from './build.ts';
 import type { Mended } from './mend.ts';
 import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
@@ -58,6 +58,7 @@ const LEAVES = new Set([
   // Namespaces
   'content:encoded',
   'dc:creator',
+  'dc:author',
   'dc:date',
   'dc:subject',
   'dc:rights',
@@ -160,6 +161,23 @@ export function text(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
   const t = el.raw && !el.cdata ? textFromRaw(el.text) : el.text.trim();
   return t === '' ? null : t;
+}
+
+/**
+ * All the text inside an element, its children's included, in document order, on one line:
+ * markup someone put where text belongs (`<author><p>Ann</p></author>`) gives its text.
+ */
+export function textContent(el: XmlElement | undefined): string | null {
+  if (el === undefined) return null;
+  const parts: string[] = [];
+  collectText(el, parts);
+  return orNull(oneLine(parts.join(' ')));
+}
+
+function collectText(el: XmlElement, parts: string[]): void {
+  const own = el.raw ? text(el) : el.text;
+  if (own) parts.push(own);
+  for (const c of el.children) collectText(c, parts);
 }
 
 /** An element's content as the HTML the feed gave; null when absent or empty. */
