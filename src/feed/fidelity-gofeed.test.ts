@@ -124,10 +124,12 @@ describe('a title of an unknown media type', () => {
 describe('C0 control characters', () => {
   it('are dropped from titles and text, raw or as references; tab and newline stay', () => {
     const item = rssItem(
-      '<title>a\u0008b&#8;c&#x1F;d</title><description>x\u0001y&#11;z\tw\nv</description>',
+      '<title>a\u0008b&#8;c&#x1F;d</title><author>An\u0001n</author><description>x&#11;y\tz\nw</description>',
     );
     expect(item.title).toBe('abcd');
-    expect(item.summary).toBe('xyz\tw\nv');
+    expect(item.authors[0]!.name).toBe('Ann');
+    expect(item.summary).toBe('xy\tz\nw');
+    expect(atomEntry('<title type="html">&lt;b&gt;F\u0002&lt;/b&gt;</title>').title).toBe('F');
     const json = parseFeed(
       JSON.stringify({
         version: 'https://jsonfeed.org/version/1.1',

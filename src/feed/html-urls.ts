@@ -9,29 +9,112 @@
 import { baseWithin } from './urls.ts';
 import { attr, html, type XmlElement } from './xml/tree.ts';
 
-/** Attributes that hold a URL (HTML 4 and 5), found after whitespace inside a tag. */
-const URL_ATTRIBUTE =
-  /(\s(?:href|src|srcset|poster|cite|action|background|longdesc|usemap|codebase)\s*=\s*)("[^"]*"|'[^']*'|[^\s>"']+)/gi;
+/** Attributes that hold a URL (HTML 4 and 5). */
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'srcset',
+  'poster',
+  'cite',
+  'action',
+  'background',
+  'longdesc',
+  'usemap',
+  'codebase',
+]);
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-/** `html` with the URLs in its tags' attributes resolved against `base` (absolute or null). */
+/**
+ * `html` with the URLs in its tags' attributes resolved against `base` (absolute or null). It hops
+ * from '=' to '=' (indexOf) and looks back for the attribute's name, rather than running a
+ * pattern from every space of a long body: this runs over every item's HTML.
+ */
 export function resolveHtmlUrls(html: string | null, base: string | null): string | null {
-  if (html === null || base === null || html.indexOf('=') === -1) return html;
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(base);
-  } catch {
-    return html;
+  if (html === null || base === null) return html;
+  const n = html.length;
+  let baseUrl: URL | null = null;
+  let out = '';
+  let last = 0;
+  let eq = html.indexOf('=');
+  while (eq !== -1) {
+    let nameEnd = eq;
+    while (nameEnd > 0 && isSpace(html.charCodeAt(nameEnd - 1))) nameEnd--;
+    let nameStart = nameEnd;
+    while (nameStart > 0 && isLetter(html.charCodeAt(nameStart - 1))) nameStart--;
+    const named =
+      nameEnd - nameStart >= 3 &&
+      nameEnd - nameStart <= 10 &&
+      isSpace(html.charCodeAt(nameStart - 1)) &&
+      URL_ATTRIBUTES.has(html.slice(nameStart, nameEnd).toLowerCase());
+    if (!named) {
+      eq = html.indexOf('=', eq + 1);
+      continue;
+    }
+    let from = eq + 1;
+    while (from < n && isSpace(html.charCodeAt(from))) from++;
+    const q = html.charCodeAt(from);
+    let to: number;
+    if (q === 34 || q === 39) {
+      to = html.indexOf(q === 34 ? '"' : "'", ++from);
+      if (to === -1) break;
+    } else {
+      to = from;
+      while (to < n && !isSpace(html.charCodeAt(to)) && html.charCodeAt(to) !== 62) to++;
+    }
+    if (hasScheme(html, from, to) && !html.slice(nameStart, nameEnd).toLowerCase().endsWith('set')) {
+      eq = html.indexOf('=', to); // absolute: the usual case, decided without making a string
+      continue;
+    }
+    const value = html.slice(from, to);
+    if (isRelative(value) && insideTag(html, nameStart)) {
+      if (baseUrl === null) {
+        try {
+          baseUrl = new URL(base);
+        } catch {
+          return html;
+        }
+      }
+      const srcset = nameEnd - nameStart === 6 && html.slice(nameStart, nameEnd).toLowerCase() === 'srcset';
+      const resolved = srcset ? resolveSrcset(value, baseUrl) : resolveOne(value, baseUrl);
+      if (resolved !== value) {
+        out += html.slice(last, from) + resolved;
+        last = to;
+      }
+    }
+    eq = html.indexOf('=', to);
   }
-  return html.replace(URL_ATTRIBUTE, (whole, lead: string, quoted: string, at: number) => {
-    // Inside a tag: the last '<' before it comes after the last '>' (text such as "src=x" is not).
-    if (html.lastIndexOf('<', at) <= html.lastIndexOf('>', at)) return whole;
-    const q = quoted.charCodeAt(0) === 34 || quoted.charCodeAt(0) === 39 ? quoted[0]! : '';
-    const value = q ? quoted.slice(1, -1) : quoted;
-    const srcset = /srcset/i.test(lead);
-    const resolved = srcset ? resolveSrcset(value, baseUrl) : resolveOne(value, baseUrl);
-    return resolved === value ? whole : `${lead}${q}${resolved}${q}`;
-  });
+  return last === 0 ? html : out + html.slice(last);
+}
+
+/** Worth resolving: not empty, not an in-page fragment, not absolute (srcset: any candidate). */
+function isRelative(value: string): boolean {
+  const v = value.trim();
+  if (v === '' || v.charCodeAt(0) === 35) return false;
+  return !SCHEME.test(v) || v.includes(',');
+}
+
+/** Whether html[from, to) starts with a URL scheme ("https:", "mailto:"). */
+function hasScheme(html: string, from: number, to: number): boolean {
+  if (from >= to || !isLetter(html.charCodeAt(from))) return false;
+  for (let i = from + 1; i < to; i++) {
+    const c = html.charCodeAt(i);
+    if (c === 58) return true; // ':'
+    if (!(isLetter(c) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46)) return false;
+  }
+  return false;
+}
+
+/** Inside a tag: the last '<' before `at` comes after the last '>' (text such as " src=x" is not). */
+function insideTag(html: string, at: number): boolean {
+  return html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9 || c === 12;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
 function resolveOne(value: string, base: URL): string {

@@ -16,7 +16,6 @@ import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
 import { readRdfFeed } from './rdf/rdf-feed.ts';
 import type { ReadContext } from './read-context.ts';
 import { readRssFeed } from './rss/rss-feed.ts';
-import { dropControls } from './text.ts';
 import { resolveUrl } from './urls.ts';
 import type { Mended } from './xml/mend.ts';
 import { child, parseXml, text } from './xml/tree.ts';
@@ -38,10 +37,7 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
   const deadline = new Deadline(Number.isNaN(limitMs) ? DEFAULT_MAX_PARSE_MS : limitMs);
   try {
     const notes: ParseNote[] = [];
-    // C0 control characters (but tab, newline, return) are never text a reader should see.
-    const doc = dropControls(
-      typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes),
-    );
+    const doc = typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes);
     deadline.check();
     const ctx: ReadContext = {
       url: opts.url?.trim() || null,

@@ -39,6 +39,15 @@ export function tagEnd(s: string, lt: number): number {
 
 /** "script" or "style" when the tag at `lt` opens one (its body is code, not text); else null. */
 export function rawTextElement(s: string, lt: number): string | null {
-  const m = /^<(script|style)[\s/>]/i.exec(s.slice(lt, lt + 8));
-  return m ? m[1]!.toLowerCase() : null;
+  for (const name of RAW_TEXT) {
+    const after = s.charCodeAt(lt + 1 + name.length);
+    if (
+      (after === 62 || after === 47 || isSpace(after)) &&
+      s.slice(lt + 1, lt + 1 + name.length).toLowerCase() === name
+    )
+      return name;
+  }
+  return null;
 }
+
+const RAW_TEXT = ['script', 'style'];

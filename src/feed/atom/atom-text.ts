@@ -3,6 +3,7 @@
  * "xhtml" in Atom 1.0, a MIME type plus mode="xml" | "escaped" | "base64" in Atom 0.3.
  */
 import {
+  dropControls,
   escapeHtml,
   hasInlineMarkup,
   htmlFromRaw,
@@ -110,8 +111,13 @@ export function atomHtml(el: XmlElement | undefined, notBase64?: (type: string) 
   }
 }
 
-/** The construct as one line of plain text (titles). */
+/** The construct as one line of plain text (titles), C0 control characters dropped. */
 export function atomText(el: XmlElement | undefined): string | null {
+  const t = textOf(el);
+  return t === null ? null : orNull(dropControls(t));
+}
+
+function textOf(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
   switch (kindOf(el)) {
     case 'text':

@@ -17,10 +17,10 @@ export interface Mended {
 
 /** Index in `names` of the innermost open item (RSS/RDF item, Atom entry), or -1. */
 export function innermostItem(names: readonly string[]): number {
+  // Runs for every leaf element: no string is made.
   for (let k = names.length - 1; k >= 0; k--) {
     const name = names[k]!;
-    const local = name.slice(name.indexOf(':') + 1);
-    if (local === 'item' || local === 'entry') return k;
+    if (name === 'item' || name === 'entry' || name.endsWith(':item') || name.endsWith(':entry')) return k;
   }
   return -1;
 }

@@ -9,7 +9,7 @@
  * CDATA and entities alike.
  */
 import type { Deadline } from '../deadline.ts';
-import { decodeEntities, htmlFromRaw, oneLine, orNull, textFromRaw } from '../text.ts';
+import { decodeEntities, dropControls, htmlFromRaw, oneLine, orNull, textFromRaw } from '../text.ts';
 import { type ItemOverflow, TreeBuilder, type XmlElement } from './build.ts';
 import type { Mended } from './mend.ts';
 import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
@@ -148,18 +148,22 @@ export function child(el: XmlElement, name: string): XmlElement | undefined {
   return undefined;
 }
 
-/** An attribute's value, entities decoded and trimmed; null when absent or empty. */
+/**
+ * An attribute's value, entities decoded and trimmed; null when absent or empty. C0 control
+ * characters are dropped here and in text() (as references, by decodeEntities): per field,
+ * because a pass over the whole document would cost as much as parsing it.
+ */
 export function attr(el: XmlElement | undefined, name: string): string | null {
   const v = el?.attrs?.[name];
   if (v === undefined) return null;
-  const t = decodeEntities(v).trim();
+  const t = dropControls(decodeEntities(v)).trim();
   return t === '' ? null : t;
 }
 
-/** An element's text as plain text (trimmed); null when absent or empty. */
+/** An element's text as plain text (trimmed, C0 controls dropped); null when absent or empty. */
 export function text(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
-  const t = el.raw && !el.cdata ? textFromRaw(el.text) : el.text.trim();
+  const t = dropControls(el.raw && !el.cdata ? textFromRaw(el.text) : el.text).trim();
   return t === '' ? null : t;
 }
 
@@ -171,7 +175,7 @@ export function textContent(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
   const parts: string[] = [];
   collectText(el, parts);
-  return orNull(oneLine(parts.join(' ')));
+  return orNull(oneLine(dropControls(parts.join(' '))));
 }
 
 function collectText(el: XmlElement, parts: string[]): void {
