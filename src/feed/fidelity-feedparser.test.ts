@@ -141,3 +141,24 @@ describe('the windows-1252 fallback note', () => {
     expect(declared.notes[0]!.message).toMatch(/says it is utf-8/);
   });
 });
+
+describe('what else feedparser’s suite showed (spec-silent shapes a reader expects)', () => {
+  it('an Atom 0.3 author’s <homepage> and a generator’s url attribute are addresses', () => {
+    const feed = feedOf(`<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>f</title>
+      <generator url="https://gen.test/" version="1">Gen</generator>
+      <entry><id>e</id><author><name>Ann</name><homepage>https://ann.test/</homepage></author></entry></feed>`);
+    expect(feed.items[0]!.authors).toEqual([{ name: 'Ann', email: null, uri: 'https://ann.test/' }]);
+    expect(feed.generatorDetail).toEqual({ name: 'Gen', uri: 'https://gen.test/', version: '1' });
+  });
+
+  it('itunes:image with a url attribute, itunes:subtitle as the description, media:title as the title', () => {
+    const feed =
+      feedOf(`<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:media="http://search.yahoo.com/mrss/"><channel>
+      <title>c</title><itunes:subtitle>Sub</itunes:subtitle><itunes:image url="https://i.test/c.png"/>
+      <item><guid>1</guid><media:title>Media title</media:title><itunes:image url="https://i.test/1.png"/></item></channel></rss>`);
+    expect(feed.description).toBe('Sub');
+    expect(feed.image?.url).toBe('https://i.test/c.png');
+    expect(feed.items[0]!.title).toBe('Media title');
+    expect(feed.items[0]!.podcast?.image).toBe('https://i.test/1.png');
+  });
+});

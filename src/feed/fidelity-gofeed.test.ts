@@ -145,9 +145,14 @@ describe('an empty author', () => {
   it('is no person', () => {
     expect(atomEntry('<author></author>').authors).toEqual([]);
     expect(atomEntry('<author><name> </name></author>').authors).toEqual([]);
-    const atom03 = `<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>f</title><entry><id>e</id>
-      <author><homepage>https://home.test/</homepage></author></entry></feed>`;
-    expect(feedOf(atom03).items[0]!.authors).toEqual([]);
+    const atom03 = (author: string) =>
+      feedOf(`<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>f</title><entry><id>e</id>
+      <author>${author}</author></entry></feed>`).items[0]!.authors;
+    expect(atom03('<homepage></homepage><nickname>x</nickname>')).toEqual([]);
+    // An Atom 0.3 author with only a homepage is no longer all-null: its homepage is its address.
+    expect(atom03('<homepage>https://home.test/</homepage>')).toEqual([
+      { name: null, email: null, uri: 'https://home.test/' },
+    ]);
     expect(rssItem('<author></author>').authors).toEqual([]);
   });
 });

@@ -58,7 +58,9 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
         break;
       case 'generator':
         if (feed.generatorDetail === null) {
-          const g = { name: text(c), uri: resolveUrl(attr(c, 'uri'), base), version: attr(c, 'version') };
+          // Atom 0.3 wrote the address as url="".
+          const uri = resolveUrl(attr(c, 'uri') ?? attr(c, 'url'), base);
+          const g = { name: text(c), uri, version: attr(c, 'version') };
           if (g.name !== null || g.uri !== null || g.version !== null) feed.generatorDetail = g;
           feed.generator = g.name ?? g.uri;
         }
@@ -175,6 +177,7 @@ function readPerson(el: XmlElement, base: string | null): Person {
   return person(
     name === null ? orNull(oneLine(el.text)) : oneLine(name),
     text(child(el, 'email')),
-    resolveUrl(text(child(el, 'uri')) ?? text(child(el, 'url')), base),
+    // Atom 0.3 says url; some 0.3 feeds wrote homepage.
+    resolveUrl(text(child(el, 'uri')) ?? text(child(el, 'url')) ?? text(child(el, 'homepage')), base),
   );
 }

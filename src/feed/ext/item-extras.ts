@@ -116,7 +116,7 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
       x.itunesSummary ??= html(el);
       return true;
     case 'itunes:image':
-      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
+      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? attr(el, 'url') ?? text(el), base);
       return true;
     case 'itunes:episode':
       x.itunesEpisode ??= text(el);
@@ -148,7 +148,7 @@ export function readItunesCategories(el: XmlElement, out: Category[]): void {
 /** Fills what the core elements left empty, in a fixed order of preference. */
 export function applyItemExtras(item: Item, x: ItemExtras): void {
   item.content ??= x.content ?? x.body;
-  item.title ??= rssTitle(x.dcTitle);
+  item.title ??= rssTitle(x.dcTitle) ?? rssTitle(x.media.title);
   item.summary ??= x.dcDescription ?? x.itunesSummary ?? x.media.description;
   item.published ??= parseDate(x.dcDate) ?? parseDate(x.issued);
   item.updated ??= parseDate(x.modified);
