@@ -6,7 +6,8 @@
  * fragments (`#fn1`, footnotes), empty values, and anything that is not inside a tag.
  */
 
-import { baseWithin } from './urls.ts';
+import { baseWithin, SCHEME } from './urls.ts';
+import { isSpace } from './xml/prolog.ts';
 import { attr, html, type XmlElement } from './xml/tree.ts';
 
 /** Attributes that hold a URL (HTML 4 and 5). */
@@ -22,7 +23,6 @@ const URL_ATTRIBUTES = new Set([
   'usemap',
   'codebase',
 ]);
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * `html` with the URLs in its tags' attributes resolved against `base` (absolute or null). It hops
@@ -107,10 +107,6 @@ function hasScheme(html: string, from: number, to: number): boolean {
 /** Inside a tag: the last '<' before `at` comes after the last '>' (text such as " src=x" is not). */
 function insideTag(html: string, at: number): boolean {
   return html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9 || c === 12;
 }
 
 function isLetter(c: number): boolean {
