@@ -11,7 +11,7 @@ import { isSpace } from './xml/prolog.ts';
 import { attr, html, type XmlElement } from './xml/tree.ts';
 
 /** Attributes that hold a URL (HTML 4 and 5). */
-const URL_ATTRIBUTES = new Set([
+const URL_ATTRIBUTES = [
   'href',
   'src',
   'srcset',
@@ -22,7 +22,19 @@ const URL_ATTRIBUTES = new Set([
   'longdesc',
   'usemap',
   'codebase',
-]);
+];
+
+/** The URL attribute named by html[from, to) in any case, or null; no string is made. */
+function urlAttributeAt(html: string, from: number, to: number): string | null {
+  const length = to - from;
+  for (const name of URL_ATTRIBUTES) {
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && (html.charCodeAt(from + k) | 0x20) === name.charCodeAt(k)) k++;
+    if (k === length) return name;
+  }
+  return null;
+}
 
 /**
  * `html` with the URLs in its tags' attributes resolved against `base` (absolute or null). It hops
@@ -41,12 +53,10 @@ export function resolveHtmlUrls(html: string | null, base: string | null): strin
     while (nameEnd > 0 && isSpace(html.charCodeAt(nameEnd - 1))) nameEnd--;
     let nameStart = nameEnd;
     while (nameStart > 0 && isLetter(html.charCodeAt(nameStart - 1))) nameStart--;
-    const named =
-      nameEnd - nameStart >= 3 &&
-      nameEnd - nameStart <= 10 &&
-      isSpace(html.charCodeAt(nameStart - 1)) &&
-      URL_ATTRIBUTES.has(html.slice(nameStart, nameEnd).toLowerCase());
-    if (!named) {
+    const attribute = isSpace(html.charCodeAt(nameStart - 1))
+      ? urlAttributeAt(html, nameStart, nameEnd)
+      : null;
+    if (attribute === null) {
       eq = html.indexOf('=', eq + 1);
       continue;
     }
@@ -61,7 +71,8 @@ export function resolveHtmlUrls(html: string | null, base: string | null): strin
       to = from;
       while (to < n && !isSpace(html.charCodeAt(to)) && html.charCodeAt(to) !== 62) to++;
     }
-    if (hasScheme(html, from, to) && !html.slice(nameStart, nameEnd).toLowerCase().endsWith('set')) {
+    const srcset = attribute === 'srcset';
+    if (hasScheme(html, from, to) && !srcset) {
       eq = html.indexOf('=', to); // absolute: the usual case, decided without making a string
       continue;
     }
@@ -74,7 +85,6 @@ export function resolveHtmlUrls(html: string | null, base: string | null): strin
           return html;
         }
       }
-      const srcset = nameEnd - nameStart === 6 && html.slice(nameStart, nameEnd).toLowerCase() === 'srcset';
       const resolved = srcset ? resolveSrcset(value, baseUrl) : resolveOne(value, baseUrl);
       if (resolved !== value) {
         out += html.slice(last, from) + resolved;
