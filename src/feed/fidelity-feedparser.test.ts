@@ -162,3 +162,14 @@ describe('what else feedparser’s suite showed (spec-silent shapes a reader exp
     expect(feed.items[0]!.podcast?.image).toBe('https://i.test/1.png');
   });
 });
+
+describe('Atom 0.3 under a draft namespace', () => {
+  it('is read as Atom 0.3 when its root says version="0.3" (Echo, Pie and Necho feeds of 2003)', () => {
+    const feed = feedOf(
+      '<feed version="0.3" xmlns="http://purl.org/pie/"><title>Pie</title><entry><id>1</id></entry></feed>',
+    );
+    expect([feed.format, feed.title, feed.items.length]).toEqual(['atom0.3', 'Pie', 1]);
+    // Without version="0.3", another namespace is another format.
+    expect(parseFeed('<feed xmlns="http://example.com/other"><title>x</title></feed>').kind).toBe('error');
+  });
+});
