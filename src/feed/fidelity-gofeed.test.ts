@@ -66,6 +66,13 @@ describe('an end tag that does not match the open element', () => {
     expect(r.notes.find((n) => n.code === 'feed.repaired')!.args).toMatchObject({ mended: 10_000 });
   });
 
+  it('the same typo repeated outside items is linear too (each leaf stops at the next of its name)', () => {
+    // Quadratic, 20,000 of these would run past the default 5 s limit and end as feed.tooSlow.
+    const r = read(rss('<category>c</categroy>\n'.repeat(20_000)));
+    expect(r.feed.items.map((i) => i.id)).toEqual(['a']);
+    expect(r.notes.find((n) => n.code === 'feed.repaired')!.args).toMatchObject({ mended: 20_000 });
+  });
+
   it('keeps refusing what is ambiguous', () => {
     // Not a near-miss of the open element's name, nor the close of the item around it.
     expect(parseFeed(rss('<language>en-us</copyright>')).kind).toBe('error');

@@ -111,6 +111,7 @@ function scan(
   /** The innermost open element holds no element yet (a misspelt close of it is plain). */
   let childless = false;
   const mend = (message: string, at: number) => {
+    deadline.check();
     if (out.mended === null) out.mended = { count: 1, first: message, offset: at };
     else out.mended.count++;
   };
@@ -271,6 +272,8 @@ function leafClose(text: string, name: string, from: number, cdata: Int32Array, 
   cdata[0] = -1;
   let depth = 1;
   let itemDepth = 0;
+  /** A misspelt close of this leaf was met: a start tag of its name after it means it never closed. */
+  let misspelt = false;
   let seen = 0; // markup constructs met inside the leaf
   let i = from;
   for (;;) {
@@ -314,12 +317,24 @@ function leafClose(text: string, name: string, from: number, cdata: Int32Array, 
             if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
             return lt;
           }
-        } else if (text.charCodeAt(gt - 1) !== 47) depth++;
+        } else if (misspelt)
+          return -1; // `<title>a</titel> ... <title>`: one leaf each, not nested
+        else if (text.charCodeAt(gt - 1) !== 47) depth++;
         seen++;
         cdata[0] = -1;
         i = gt + 1;
         continue;
       }
+    }
+    if (
+      closing &&
+      depth === 1 &&
+      !misspelt &&
+      (text.charCodeAt(nameAt) | 0x20) === (name.charCodeAt(0) | 0x20)
+    ) {
+      const gt = text.indexOf('>', nameAt);
+      misspelt =
+        gt !== -1 && gt - nameAt <= name.length + 2 && isNearMiss(name, text.slice(nameAt, gt).trim());
     }
     seen++;
     cdata[0] = -1;
