@@ -97,6 +97,10 @@ describe('Atom type="html" and XHTML content', () => {
       '<content type="html"><div xmlns="http://www.w3.org/1999/xhtml">Example &lt;b&gt;Atom&lt;/b&gt;</div></content>',
     );
     expect(item.content).toBe('Example <b>Atom</b>');
+    const title = atomEntry(
+      '<title type="html"><div xmlns="http://www.w3.org/1999/xhtml">Example &lt;b&gt;Atom&lt;/b&gt;</div></title>',
+    ).title;
+    expect(title).toBe('Example Atom');
     // Real markup in the div is kept as it is.
     expect(atomEntry('<content type="html"><div><p>Inline</p></div></content>').content).toBe(
       '<div><p>Inline</p></div>',
