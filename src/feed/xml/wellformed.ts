@@ -8,7 +8,8 @@
  * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
  * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
  * whole, up to the matching end tag). A document cut off at its very end is repaired
- * (truncation.ts); every other problem is an error.
+ * (truncation.ts), so is an end tag whose intent is plain (mend.ts); every other problem is an
+ * error.
  */
 import type { Deadline } from '../deadline.ts';
 import { leafClose } from './leaf-close.ts';
