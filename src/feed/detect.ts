@@ -46,9 +46,12 @@ export function detectFormat(text: string): Detection {
     }
     case 'feed': {
       const ns = attributeIn(root.attributes, colon === -1 ? 'xmlns' : `xmlns:${root.name.slice(0, colon)}`);
-      const is03 =
-        ns !== null ? /purl\.org\/atom\/ns/i.test(ns) : attributeIn(root.attributes, 'version') === '0.3';
-      if (ns !== null && canonicalPrefixForUri(ns) !== 'atom') break;
+      const v03 = attributeIn(root.attributes, 'version') === '0.3';
+      const atomNs = ns !== null && canonicalPrefixForUri(ns) === 'atom';
+      // Another namespace is another format, unless the root says it is Atom 0.3: the drafts of
+      // 2003 (Echo, Pie, Necho) wrote version="0.3" under namespaces of their own.
+      if (ns !== null && !atomNs && !v03) break;
+      const is03 = atomNs ? /purl\.org\/atom\/ns/i.test(ns) : v03;
       return { kind: 'xml', family: 'atom', format: is03 ? 'atom0.3' : 'atom1.0' };
     }
     case 'redirect':

@@ -167,6 +167,8 @@ export interface Decoded {
   text: string;
   /** The label first in line (BOM, HTTP charset, declaration, or utf-8). */
   declared: string;
+  /** Whether `declared` was said by the document or its server; false when utf-8 was assumed. */
+  stated: boolean;
   /** The label the text was decoded with: differs from `declared` after a fallback. */
   used: string;
 }
@@ -174,16 +176,25 @@ export interface Decoded {
 /** Decoded text without the byte order mark. Never throws. */
 export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null): Decoded {
   const bom = bomEncoding(bytes);
-  if (bom) return { text: stripBom(decoderFor(bom)!(bytes, false)), declared: bom, used: bom };
+  if (bom) return { text: stripBom(decoderFor(bom)!(bytes, false)), declared: bom, stated: true, used: bom };
   const tried = candidates(bytes, contentType);
+  const declared = tried[0]!;
+  const stated = hasDeclaration(bytes, contentType);
   for (const label of tried) {
     try {
-      return { text: stripBom(decoderFor(label)!(bytes, true)), declared: tried[0]!, used: label };
+      return { text: stripBom(decoderFor(label)!(bytes, true)), declared, stated, used: label };
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
     }
   }
-  return { text: stripBom(decodeWindows1252(bytes)), declared: tried[0]!, used: 'windows-1252' };
+  return { text: stripBom(decodeWindows1252(bytes)), declared, stated, used: 'windows-1252' };
+}
+
+/** Whether the server or the XML declaration names a charset we can use. */
+function hasDeclaration(bytes: Uint8Array, contentType: string | null | undefined): boolean {
+  return [charsetOf(contentType), xmlDeclaredEncoding(bytes)].some(
+    (l) => l !== null && decoderFor(l) !== null,
+  );
 }
 
 /** Decoded text only (see decodeFeedBytes). */

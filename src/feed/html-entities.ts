@@ -1,7 +1,7 @@
 /**
  * Named character references a feed may use without declaring them: XML's five, plus the HTML 4
- * set that RSS 0.91's Netscape DTD imports (&nbsp; &eacute; &mdash; ...). DOCTYPE-declared
- * entities are never expanded (billion laughs, external entities), so this table is all there is.
+ * set that RSS 0.91's Netscape DTD imports (&nbsp; &eacute; &mdash; ...). A DOCTYPE's own
+ * plain-text entities are expanded before this, when the tree is built (xml/dtd-entities.ts).
  */
 
 // ISO 8859-1 names, in code point order from U+00A0.

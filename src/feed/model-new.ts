@@ -12,6 +12,7 @@ export function newFeed(format: FeedFormat): Feed {
     description: null,
     language: null,
     generator: null,
+    generatorDetail: null,
     published: null,
     updated: null,
     image: null,
@@ -52,6 +53,11 @@ export function newMedia(): Media {
 
 export function person(name: string | null, email: string | null = null, uri: string | null = null): Person {
   return { name, email, uri };
+}
+
+/** Adds a person unless every field is empty (an empty <author/> names nobody). */
+export function addPerson(list: Person[], p: Person): void {
+  if (p.name !== null || p.email !== null || p.uri !== null) list.push(p);
 }
 
 /** A non-negative integer from feed text ("60", " 3 "), or null. */

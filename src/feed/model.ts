@@ -40,6 +40,13 @@ export interface CloudElement {
   protocol: string;
 }
 
+/** Atom's <generator>: its text, and its uri and version attributes. */
+export interface Generator {
+  name: string | null;
+  uri: string | null;
+  version: string | null;
+}
+
 export interface Person {
   name: string | null;
   email: string | null;
@@ -106,7 +113,10 @@ export interface Feed {
   link: string | null;
   description: string | null;
   language: string | null;
+  /** The generator's name (Atom: its text, else its uri). */
   generator: string | null;
+  /** Atom's <generator> in full (name, uri, version); null elsewhere and when absent. */
+  generatorDetail: Generator | null;
   published: string | null;
   updated: string | null;
   image: FeedImage | null;

@@ -20,7 +20,8 @@ export interface ParseOptions {
  * `feed.repaired` (a document cut off at its end was closed), `feed.itemsCapped` (args: kept,
  * total), `feed.noVersion` (a JSON Feed without `version`), `feed.encodingFallback` (the declared
  * charset did not decode cleanly; args: declared, used), `feed.elementsSkipped` (far more elements
- * than any feed needs; the excess was left unread; args: skipped).
+ * than any feed needs; the excess was left unread; args: skipped), `feed.contentNotBase64` (Atom
+content whose media type calls for Base64 was not Base64 and is shown as text; args: types).
  */
 export interface ParseNote {
   readonly code:
@@ -28,7 +29,8 @@ export interface ParseNote {
     | 'feed.itemsCapped'
     | 'feed.noVersion'
     | 'feed.encodingFallback'
-    | 'feed.elementsSkipped';
+    | 'feed.elementsSkipped'
+    | 'feed.contentNotBase64';
   readonly message: string;
   readonly args?: Readonly<Record<string, string | number>>;
 }

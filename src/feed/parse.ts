@@ -17,8 +17,9 @@ import { readRdfFeed } from './rdf/rdf-feed.ts';
 import type { ReadContext } from './read-context.ts';
 import { readRssFeed } from './rss/rss-feed.ts';
 import { resolveUrl } from './urls.ts';
+import type { Mended } from './xml/mend.ts';
 import { child, parseXml, text } from './xml/tree.ts';
-import type { XmlProblem } from './xml/wellformed.ts';
+import { lineAndColumn, type XmlProblem } from './xml/wellformed.ts';
 
 export const DEFAULT_MAX_PARSE_MS = 5000;
 export { DEFAULT_MAX_ITEMS };
@@ -67,6 +68,7 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
             message: 'The feed was cut off at its end; it was read up to its last complete item.',
           });
         }
+        if (parsed.mended !== null) notes.push(mendedNote(doc, parsed.mended));
         if (parsed.skipped > 0) {
           notes.push({
             code: 'feed.elementsSkipped',
@@ -102,11 +104,13 @@ function stripBom(text: string): string {
 
 /** The bytes as text; a fallback from a charset that did not decode cleanly is noted. */
 function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined, notes: ParseNote[]): string {
-  const { text, declared, used } = decodeFeedBytes(bytes, contentType);
+  const { text, declared, stated, used } = decodeFeedBytes(bytes, contentType);
   if (used !== declared) {
     notes.push({
       code: 'feed.encodingFallback',
-      message: `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`,
+      message: stated
+        ? `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`
+        : `The feed does not say its encoding, and it is not valid ${declared}; it was read as ${used}.`,
       args: { declared, used },
     });
   }
@@ -149,6 +153,17 @@ function maxItemsOf(opts: ParseOptions): number {
   const n = opts.maxItems;
   if (n === undefined || Number.isNaN(n)) return DEFAULT_MAX_ITEMS;
   return n === Number.POSITIVE_INFINITY ? n : Math.max(1, Math.floor(n));
+}
+
+/** End tags that did not match, forgiven: the first one named, with where it is. */
+function mendedNote(doc: string, m: Mended): ParseNote {
+  const { line, column } = lineAndColumn(doc, m.offset);
+  const more = m.count > 1 ? ` and ${m.count - 1} more like it` : '';
+  return {
+    code: 'feed.repaired',
+    message: `The feed has end tags that do not match (${m.first} on line ${line}, column ${column}${more}); it was read as if they did.`,
+    args: { mended: m.count, line, column },
+  };
 }
 
 function malformed(p: XmlProblem): ParseResult {

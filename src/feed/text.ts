@@ -4,12 +4,40 @@
  * and entity references still in place) so that each field is decoded exactly once, here.
  */
 import { C1_REMAP, NAMED_ENTITIES } from './html-entities.ts';
+import { rawTextElement, tagEnd } from './tag-end.ts';
 
-/** The character a numeric reference stands for, as HTML reads it. */
+/**
+ * The character a numeric reference stands for, as HTML reads it; a C0 control character other
+ * than tab, newline and carriage return is dropped (no browser shows one).
+ */
 function fromCodePoint(code: number): string {
   if (code >= 0x80 && code <= 0x9f) code = C1_REMAP[code - 0x80] || code;
   if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
+  if (code < 0x20 && code !== 9 && code !== 10 && code !== 13) return '';
   return String.fromCodePoint(code);
+}
+
+/** C0 control characters but tab, newline and carriage return. */
+const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
+/**
+ * `s` without C0 control characters (tab, newline and carriage return kept). Runs on every text
+ * field and attribute: short ones are checked with a loop (cheaper than starting a regular
+ * expression), long ones with the expression (cheaper per character).
+ */
+export function dropControls(s: string): string {
+  if (s.length < 256) {
+    let i = 0;
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 && c !== 9 && c !== 10 && c !== 13) break;
+    }
+    if (i === s.length) return s;
+  } else {
+    C0_CONTROLS.lastIndex = 0;
+    if (!C0_CONTROLS.test(s)) return s;
+  }
+  return s.replace(C0_CONTROLS, '');
 }
 
 /** The text of the reference between `&` (at start - 1) and `;` (at end), or null if it is none. */
@@ -87,17 +115,40 @@ export function textToHtml(s: string): string {
 }
 
 const MARKUP = /<[A-Za-z/!?]/;
-/**
- * What markup-to-text removes: script and style elements with their bodies (their code is not
- * text; an unclosed one loses only its tag, as in a title about "<script>"), comments, and tags,
- * whose quoted attribute values may hold a '>'.
- */
-const NOT_TEXT =
-  /<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<\/?[A-Za-z!?](?:[^>"']|"[^"]*"|'[^']*')*>/gi;
 
-/** Markup removed, entities left for the caller. */
-function stripMarkup(s: string): string {
-  return s.replace(NOT_TEXT, '');
+/**
+ * Markup removed, entities left for the caller: comments, tags, and script and style elements
+ * with their bodies (their code is not text; an unclosed one loses only its tag, as in a title
+ * about "<script>"). Tags end as HTML's tokenizer ends them (tag-end.ts): a quoted value may hold
+ * a '>', a quote inside an unquoted value is just a character.
+ */
+export function stripMarkup(s: string): string {
+  let out = '';
+  let last = 0;
+  let lt = s.indexOf('<');
+  while (lt !== -1) {
+    let end = -1;
+    if (s.startsWith('<!--', lt)) {
+      const close = s.indexOf('-->', lt + 4);
+      if (close !== -1) end = close + 3;
+    } else {
+      end = tagEnd(s, lt);
+      const body = end === -1 ? null : rawTextElement(s, lt);
+      if (body !== null) {
+        const close = s.toLowerCase().indexOf(`</${body}`, end);
+        const gt = close === -1 ? -1 : s.indexOf('>', close);
+        if (gt !== -1) end = gt + 1;
+      }
+    }
+    if (end === -1) {
+      lt = s.indexOf('<', lt + 1);
+      continue;
+    }
+    out += s.slice(last, lt);
+    last = end;
+    lt = s.indexOf('<', end);
+  }
+  return last === 0 ? s : out + s.slice(last);
 }
 /** ASCII whitespace only: a no-break space the feed wrote on purpose stays. */
 const WHITESPACE_RUN = /[ \t\r\n\f]+/g;
@@ -130,6 +181,11 @@ function splitCdata(raw: string): Piece[] {
  * element holds real child markup (inline XHTML, or HTML a feed forgot to escape) that markup is
  * the HTML, kept as written.
  */
+/** Whether raw content holds markup outside its CDATA sections (inline XHTML, unescaped HTML). */
+export function hasInlineMarkup(raw: string): boolean {
+  return raw.indexOf('<') !== -1 && splitCdata(raw).some((p) => !p.cdata && MARKUP.test(p.text));
+}
+
 export function htmlFromRaw(raw: string): string {
   if (raw.indexOf('<') === -1) return decodeEntities(raw).trim();
   // The usual shape: one CDATA section holding everything.

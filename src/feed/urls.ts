@@ -4,7 +4,8 @@
  * link is more useful to a reader than none.
  */
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** A reference that names its scheme ("https:", "mailto:") is absolute. */
+export const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** `ref` made absolute against `base` (itself absolute or null). Empty refs give null. */
 export function resolveUrl(ref: string | null | undefined, base: string | null): string | null {

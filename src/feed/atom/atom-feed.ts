@@ -17,10 +17,11 @@ import {
   newItemExtras,
   readItemExtra,
 } from '../ext/item-extras.ts';
+import { resolveHtmlUrls } from '../html-urls.ts';
 import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Person } from '../model.ts';
-import { newFeed, newItem, person } from '../model-new.ts';
+import { addPerson, newFeed, newItem, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
 import { oneLine, orNull } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
@@ -56,7 +57,13 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
         feed.updated ??= parseDate(text(c));
         break;
       case 'generator':
-        feed.generator ??= text(c) ?? attr(c, 'uri');
+        if (feed.generatorDetail === null) {
+          // Atom 0.3 wrote the address as url="".
+          const uri = resolveUrl(attr(c, 'uri') ?? attr(c, 'url'), base);
+          const g = { name: text(c), uri, version: attr(c, 'version') };
+          if (g.name !== null || g.uri !== null || g.version !== null) feed.generatorDetail = g;
+          feed.generator = g.name ?? g.uri;
+        }
         break;
       case 'logo':
         logo ??= resolveUrl(text(c), base);
@@ -65,7 +72,7 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
         icon ??= resolveUrl(text(c), base);
         break;
       case 'author':
-        authors.push(readPerson(c, base));
+        addPerson(authors, readPerson(c, base));
         break;
       case 'entry':
         entries.push(c);
@@ -82,16 +89,31 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
   if (logo ?? icon) feed.image = { url: logo ?? icon, title: null, link: null };
   applyChannelExtras(feed, x);
   const toRead = capItemElements(entries, ctx);
+  const notBase64 = new Set<string>();
+  const onNotBase64 = (type: string) => notBase64.add(type);
   for (let i = 0; i < toRead.length; i++) {
     if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readEntry(toRead[i]!, base, authors);
+    const item = readEntry(toRead[i]!, base, authors, onNotBase64);
     assignIds(item);
     feed.items.push(item);
+  }
+  if (notBase64.size > 0) {
+    const types = [...notBase64].join(', ');
+    ctx.notes.push({
+      code: 'feed.contentNotBase64',
+      message: `Some entries have content of a type (${types}) that calls for Base64, but it is not Base64; it is shown as text.`,
+      args: { types },
+    });
   }
   return feed;
 }
 
-function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Person[]): Item {
+function readEntry(
+  el: XmlElement,
+  parentBase: string | null,
+  feedAuthors: Person[],
+  notBase64: (type: string) => void,
+): Item {
   const base = baseWithin(attr(el, 'xml:base'), parentBase);
   const item = newItem();
   const x: ItemExtras = newItemExtras();
@@ -111,10 +133,10 @@ function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Perso
         break;
       }
       case 'summary':
-        item.summary ??= atomHtml(c);
+        item.summary ??= resolveHtmlUrls(atomHtml(c, notBase64), baseWithin(attr(c, 'xml:base'), base));
         break;
       case 'content':
-        item.content ??= atomHtml(c);
+        item.content ??= resolveHtmlUrls(atomHtml(c, notBase64), baseWithin(attr(c, 'xml:base'), base));
         break;
       case 'published':
       case 'issued':
@@ -128,7 +150,7 @@ function readEntry(el: XmlElement, parentBase: string | null, feedAuthors: Perso
         item.updated ??= parseDate(text(c));
         break;
       case 'author':
-        item.authors.push(readPerson(c, base));
+        addPerson(item.authors, readPerson(c, base));
         break;
       case 'category': {
         const term = attr(c, 'term') ?? text(c);
@@ -155,6 +177,7 @@ function readPerson(el: XmlElement, base: string | null): Person {
   return person(
     name === null ? orNull(oneLine(el.text)) : oneLine(name),
     text(child(el, 'email')),
-    resolveUrl(text(child(el, 'uri')) ?? text(child(el, 'url')), base),
+    // Atom 0.3 says url; some 0.3 feeds wrote homepage.
+    resolveUrl(text(child(el, 'uri')) ?? text(child(el, 'url')) ?? text(child(el, 'homepage')), base),
   );
 }

@@ -2,10 +2,21 @@
  * Atom text constructs (title, subtitle, summary, content, rights): type="text" | "html" |
  * "xhtml" in Atom 1.0, a MIME type plus mode="xml" | "escaped" | "base64" in Atom 0.3.
  */
-import { escapeHtml, htmlFromRaw, htmlToText, oneLine, orNull, textFromRaw } from '../text.ts';
+import {
+  dropControls,
+  escapeHtml,
+  hasInlineMarkup,
+  htmlFromRaw,
+  htmlToText,
+  oneLine,
+  orNull,
+  textFromRaw,
+} from '../text.ts';
+import { xhtmlToHtml } from '../xhtml.ts';
 import { attr, type XmlElement } from '../xml/tree.ts';
 
-type Kind = 'text' | 'html' | 'xhtml' | 'base64';
+/** 'other': a media type that is neither text nor XML, so Base64 by RFC 4287 (if it is). */
+type Kind = 'text' | 'html' | 'xhtml' | 'base64' | 'other';
 
 function kindOf(el: XmlElement): Kind {
   const type = (attr(el, 'type') ?? '').toLowerCase();
@@ -17,7 +28,7 @@ function kindOf(el: XmlElement): Kind {
   if (type.startsWith('text/')) return 'text';
   // RFC 4287 4.1.3.3: an XML media type is inline markup; any other is Base64.
   if (type.endsWith('+xml') || type.endsWith('/xml')) return 'xhtml';
-  return 'base64';
+  return 'other';
 }
 
 /** Element's raw inner markup (leaf elements keep it; others only have their text). */
@@ -30,9 +41,15 @@ function plainOf(el: XmlElement): string {
   return el.cdata ? el.text : textFromRaw(rawOf(el));
 }
 
-/** type="html": the HTML it carries. */
+/**
+ * type="html": the HTML it carries. A feed that wraps the escaped HTML in a <div> (as TypePad
+ * did: `<div xmlns="...xhtml">Example &lt;b&gt;</div>`) means the escaped HTML, not the div.
+ */
 function htmlOf(el: XmlElement): string {
-  return el.cdata ? el.text.trim() : htmlFromRaw(rawOf(el));
+  if (el.cdata) return el.text.trim();
+  const raw = rawOf(el);
+  const div = XHTML_DIV.exec(raw);
+  return htmlFromRaw(div && !hasInlineMarkup(div[2]!) ? div[2]! : raw);
 }
 
 const XHTML_DIV = /^\s*<((?:[A-Za-z_][\w.-]*:)?)div\b[^>]*>([\s\S]*)<\/\1div\s*>\s*$/;
@@ -43,12 +60,21 @@ export function innerXhtml(raw: string): string {
   if (!m) return raw.trim();
   const prefix = m[1]!;
   const inner = m[2]!;
-  return (
-    prefix ? inner.replace(new RegExp(`<(/?)${prefix.replace(/[.]/g, '\\.')}`, 'g'), '<$1') : inner
-  ).trim();
+  const html = prefix
+    ? inner.replace(new RegExp(`<(/?)${prefix.replace(/[.]/g, '\\.')}`, 'g'), '<$1')
+    : inner;
+  return xhtmlToHtml(html.trim())!;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Base64 as RFC 4648 writes it (line breaks aside): anything else is not Base64. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function isBase64(s: string): boolean {
+  const compact = s.replace(/\s+/g, '');
+  return compact !== '' && BASE64.test(compact);
+}
 
 /** Base64 content as text; null when the bytes are not UTF-8 text (an image, say). */
 function decodeBase64Text(b64: string): string | null {
@@ -61,8 +87,12 @@ function decodeBase64Text(b64: string): string | null {
   }
 }
 
-/** The construct as HTML; text is escaped so it shows as written. Null when empty or unreadable. */
-export function atomHtml(el: XmlElement | undefined): string | null {
+/**
+ * The construct as HTML; text is escaped so it shows as written. Null when empty or unreadable.
+ * Content of a media type that calls for Base64 but is not Base64 (`type="application/json"`
+ * holding `{"a":1}`) is kept as text, and `notBase64` hears of it (for the feed's status).
+ */
+export function atomHtml(el: XmlElement | undefined, notBase64?: (type: string) => void): string | null {
   if (el === undefined || attr(el, 'src') !== null) return null;
   switch (kindOf(el)) {
     case 'text':
@@ -72,12 +102,22 @@ export function atomHtml(el: XmlElement | undefined): string | null {
     case 'xhtml':
       return orNull(innerXhtml(rawOf(el)));
     case 'base64':
-      return orNull(decodeBase64Text(plainOf(el)));
+    case 'other': {
+      const plain = plainOf(el);
+      if (isBase64(plain)) return orNull(decodeBase64Text(plain));
+      if (plain.trim() !== '') notBase64?.(attr(el, 'type') ?? 'base64');
+      return orNull(escapeHtml(plain));
+    }
   }
 }
 
-/** The construct as one line of plain text (titles). */
+/** The construct as one line of plain text (titles), C0 control characters dropped. */
 export function atomText(el: XmlElement | undefined): string | null {
+  const t = textOf(el);
+  return t === null ? null : orNull(dropControls(t));
+}
+
+function textOf(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
   switch (kindOf(el)) {
     case 'text':
@@ -90,5 +130,8 @@ export function atomText(el: XmlElement | undefined): string | null {
       const h = atomHtml(el);
       return h === null ? null : orNull(htmlToText(h));
     }
+    case 'other':
+      // A title of some unknown media type: nobody Base64-encodes a title; read it as text.
+      return orNull(oneLine(plainOf(el)));
   }
 }

@@ -4,7 +4,7 @@
  */
 import { toInt } from '../model-new.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
-import { attr, type XmlElement } from '../xml/tree.ts';
+import { attr, text, type XmlElement } from '../xml/tree.ts';
 
 export interface LinkRef {
   /** Lowercased; "alternate" when absent (Atom's default). IANA URIs are shortened to the name. */
@@ -14,9 +14,15 @@ export interface LinkRef {
   length: number | null;
 }
 
-/** The link, href resolved against xml:base; null when it has no href. */
+/**
+ * The link, href resolved against xml:base; null when it has none. An empty href is the base
+ * itself (RFC 3986, 5.2.2); without an href attribute, the address may be the element's text.
+ */
 export function readLink(el: XmlElement, base: string | null): LinkRef | null {
-  const href = resolveUrl(attr(el, 'href'), baseWithin(attr(el, 'xml:base'), base));
+  const within = baseWithin(attr(el, 'xml:base'), base);
+  const written = el.attrs?.href;
+  const href =
+    written === undefined ? resolveUrl(text(el), within) : (resolveUrl(attr(el, 'href'), within) ?? within);
   if (href === null) return null;
   const rel = (attr(el, 'rel') ?? 'alternate')
     .toLowerCase()

@@ -16,6 +16,7 @@ export interface ChannelExtras {
   sourceCloud: string | null;
   itunesImage: string | null;
   itunesSummary: string | null;
+  itunesSubtitle: string | null;
   /** Applies to items that name no author (the podcast convention). */
   itunesAuthor: string | null;
   dcDate: string | null;
@@ -35,6 +36,7 @@ export function newChannelExtras(): ChannelExtras {
     sourceCloud: null,
     itunesImage: null,
     itunesSummary: null,
+    itunesSubtitle: null,
     itunesAuthor: null,
     dcDate: null,
     dcLanguage: null,
@@ -59,13 +61,16 @@ export function readChannelExtra(el: XmlElement, base: string | null, x: Channel
       x.sourceCloud ??= text(el);
       return true;
     case 'itunes:image':
-      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
+      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? attr(el, 'url') ?? text(el), base);
       return true;
     case 'itunes:summary':
       x.itunesSummary ??= html(el);
       return true;
     case 'itunes:author':
       x.itunesAuthor ??= text(el);
+      return true;
+    case 'itunes:subtitle':
+      x.itunesSubtitle ??= text(el);
       return true;
     case 'dc:date':
       x.dcDate ??= text(el);
@@ -114,7 +119,7 @@ export function syndication(x: ChannelExtras): Syndication | null {
 export function applyChannelExtras(feed: Feed, x: ChannelExtras): void {
   feed.title ??= x.dcTitle;
   feed.language ??= x.dcLanguage;
-  feed.description ??= x.dcDescription ?? x.itunesSummary;
+  feed.description ??= x.dcDescription ?? x.itunesSummary ?? x.itunesSubtitle;
   feed.published ??= parseDate(x.issued);
   feed.updated ??= parseDate(x.modified) ?? parseDate(x.dcDate);
   feed.link ??= pickAlternate(x.links);

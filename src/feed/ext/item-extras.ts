@@ -4,11 +4,13 @@
  * fallbacks in one place, so every format ranks them the same way.
  */
 import { parseDate } from '../dates.ts';
+import { htmlWithin } from '../html-urls.ts';
 import type { Category, Enclosure, Item, ItemPodcast } from '../model.ts';
 import { newMedia } from '../model-new.ts';
 import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
 import { resolveUrl } from '../urls.ts';
+import { xhtmlToHtml } from '../xhtml.ts';
 import { attr, html, text, type XmlElement } from '../xml/tree.ts';
 import { type LinkRef, pickAlternate, readLink } from './atom-link.ts';
 import { finishMedia, type MediaBits, newMediaBits, readMediaElement } from './media.ts';
@@ -65,23 +67,24 @@ export function newItemExtras(): ItemExtras {
 export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras): boolean {
   switch (el.name) {
     case 'content:encoded':
-      x.content ??= html(el);
+      x.content ??= htmlWithin(el, base);
       return true;
     case 'xhtml:body':
     case 'body':
     case 'fullitem':
-      x.body ??= html(el);
+      x.body ??= xhtmlToHtml(htmlWithin(el, base));
       return true;
     case 'dc:title':
       x.dcTitle ??= text(el);
       return true;
     case 'dc:description':
-      x.dcDescription ??= html(el);
+      x.dcDescription ??= htmlWithin(el, base);
       return true;
     case 'dc:creator':
+    case 'dc:author': // not in Dublin Core, but written by feeds that mean dc:creator
     case 'dc:contributor': {
       const name = text(el);
-      if (name && el.name === 'dc:creator') x.dcCreators.push(name);
+      if (name && el.name !== 'dc:contributor') x.dcCreators.push(name);
       return true;
     }
     case 'dc:date':
@@ -113,7 +116,7 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
       x.itunesSummary ??= html(el);
       return true;
     case 'itunes:image':
-      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? text(el), base);
+      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? attr(el, 'url') ?? text(el), base);
       return true;
     case 'itunes:episode':
       x.itunesEpisode ??= text(el);
@@ -145,7 +148,7 @@ export function readItunesCategories(el: XmlElement, out: Category[]): void {
 /** Fills what the core elements left empty, in a fixed order of preference. */
 export function applyItemExtras(item: Item, x: ItemExtras): void {
   item.content ??= x.content ?? x.body;
-  item.title ??= rssTitle(x.dcTitle);
+  item.title ??= rssTitle(x.dcTitle) ?? rssTitle(x.media.title);
   item.summary ??= x.dcDescription ?? x.itunesSummary ?? x.media.description;
   item.published ??= parseDate(x.dcDate) ?? parseDate(x.issued);
   item.updated ??= parseDate(x.modified);

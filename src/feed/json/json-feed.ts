@@ -4,12 +4,13 @@
  * (an array); both are read, the newer one first.
  */
 import { parseDate } from '../dates.ts';
+import { resolveHtmlUrls } from '../html-urls.ts';
 import { assignIds } from '../identity.ts';
 import { capItems } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Media, Person } from '../model.ts';
 import { newFeed, newItem, newMedia, person } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
-import { oneLine, orNull, textToHtml } from '../text.ts';
+import { dropControls, oneLine, orNull, textToHtml } from '../text.ts';
 import { resolveUrl } from '../urls.ts';
 
 type Json = Record<string, unknown>;
@@ -18,8 +19,9 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A string value, C0 controls dropped (a JSON escape can carry one); null when not a string. */
 function str(v: unknown): string | null {
-  return typeof v === 'string' ? orNull(v) : null;
+  return typeof v === 'string' ? orNull(dropControls(v)) : null;
 }
 
 function arr(v: unknown): unknown[] {
@@ -62,7 +64,8 @@ function readItem(raw: Json, base: string | null, feedAuthors: Person[]): Item {
   item.link = resolveUrl(str(raw.url) ?? str(raw.external_url), base);
   item.summary = str(raw.summary);
   const contentText = str(raw.content_text);
-  item.content = str(raw.content_html) ?? (contentText === null ? null : textToHtml(contentText));
+  item.content =
+    resolveHtmlUrls(str(raw.content_html), base) ?? (contentText === null ? null : textToHtml(contentText));
   item.published = parseDate(str(raw.date_published));
   item.updated = parseDate(str(raw.date_modified));
   const authors = readAuthors(raw, base);

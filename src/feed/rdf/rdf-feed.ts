@@ -10,6 +10,7 @@ import {
   readChannelExtra,
 } from '../ext/channel-extras.ts';
 import { applyItemExtras, type ItemExtras, newItemExtras, readItemExtra } from '../ext/item-extras.ts';
+import { htmlWithin } from '../html-urls.ts';
 import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, FeedImage, Item } from '../model.ts';
@@ -17,7 +18,7 @@ import { newFeed, newItem } from '../model-new.ts';
 import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
-import { attr, child, html, text, type XmlElement } from '../xml/tree.ts';
+import { attr, child, text, type XmlElement } from '../xml/tree.ts';
 
 export function readRdfFeed(root: XmlElement, format: FeedFormat, ctx: ReadContext): Feed {
   const feed = newFeed(format);
@@ -79,7 +80,7 @@ function readRdfItem(el: XmlElement, parentBase: string | null): Item {
         item.link ??= resolveUrl(text(c), base);
         break;
       case 'description':
-        item.summary ??= html(c);
+        item.summary ??= htmlWithin(c, base);
         break;
       default:
         readItemExtra(c, base, x);

@@ -10,12 +10,13 @@ import {
   newItemExtras,
   readItemExtra,
 } from '../ext/item-extras.ts';
+import { htmlWithin } from '../html-urls.ts';
 import type { Item } from '../model.ts';
 import { newItem, person, toInt } from '../model-new.ts';
 import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
-import { attr, child, html, text, type XmlElement } from '../xml/tree.ts';
+import { attr, child, text, textContent, type XmlElement } from '../xml/tree.ts';
 
 const RSSCLOUD_PREFIX = 'rssCloud:';
 
@@ -45,16 +46,17 @@ export function readRssItem(el: XmlElement, parentBase: string | null, inherited
         break;
       }
       case 'description':
-        item.summary ??= html(c);
+        item.summary ??= htmlWithin(c, base);
         break;
       case 'author': {
-        const who = text(c);
-        if (who) item.authors.push(parsePersonText(who));
+        // Atom-style <author><name/><email/></author> inside RSS, seen in the wild.
+        const name = text(child(c, 'name')) ?? text(child(c, 'atom:name'));
+        const email = text(child(c, 'email')) ?? text(child(c, 'atom:email'));
+        if (name || email) item.authors.push(person(name, email));
         else {
-          // Atom-style <author><name/><email/></author> inside RSS, seen in the wild.
-          const name = text(child(c, 'name')) ?? text(child(c, 'atom:name'));
-          const email = text(child(c, 'email')) ?? text(child(c, 'atom:email'));
-          if (name || email) item.authors.push(person(name, email));
+          // Its text, markup or not (`<author>Item <b>Author</b></author>`).
+          const who = textContent(c);
+          if (who) item.authors.push(parsePersonText(who));
         }
         break;
       }

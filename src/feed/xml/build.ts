@@ -5,6 +5,7 @@
  * inner markup raw for text.ts to decode exactly once.
  */
 import { decodeEntities } from '../text.ts';
+import { DeclaredEntities } from './dtd-entities.ts';
 import { unprefixEmbedded } from './namespaces.ts';
 import { isSpace } from './prolog.ts';
 import type { ScanSink } from './wellformed.ts';
@@ -15,7 +16,11 @@ export interface XmlElement {
   /** Attribute values as written (entities not decoded): read them through `attr`. */
   attrs: Record<string, string> | null;
   children: XmlElement[];
-  /** Leaf elements: the raw inner markup. Others: their own character data, decoded. */
+  /**
+   * Leaf elements: the raw inner markup. Others: their own character data before their first
+   * child, decoded; character data after a child is a `#text` child, so mixed content keeps its
+   * order (`<author>Item <b>Author</b></author>`, see textContent in tree.ts).
+   */
   text: string;
   raw: boolean;
   /** A leaf whose content was one CDATA section: `text` is that section's text, unwrapped. */
@@ -69,6 +74,17 @@ type Verdict = typeof DROP | typeof KEEP | typeof ITEM;
 /** Item elements (RSS/RDF item, Atom entry) count at feed level: under the root or the RSS channel. */
 const ITEM_NAMES = new Set(['item', 'entry']);
 
+/** Character data into an element: its own text, or after a child a `#text` child. */
+function addText(el: XmlElement, text: string): void {
+  const last = el.children.length === 0 ? null : el.children[el.children.length - 1]!;
+  if (last === null) el.text += text;
+  else if (last.name === TEXT_NODE) last.text += text;
+  else el.children.push({ name: TEXT_NODE, attrs: null, children: NO_CHILDREN, text, raw: false });
+}
+
+/** The name of the pseudo-element holding character data that follows a child element. */
+export const TEXT_NODE = '#text';
+
 export class TreeBuilder implements ScanSink {
   root: XmlElement | null = null;
   private src: string;
@@ -93,6 +109,8 @@ export class TreeBuilder implements ScanSink {
   private readonly embedded: string[];
 
   private readonly maxItems: number;
+  /** Entities the DOCTYPE declares (dtd-entities.ts), or null: most documents have none. */
+  private entities: DeclaredEntities | null = null;
 
   /** `embedded`: prefixes of XHTML/SVG/MathML markup to unprefix inside leaves. */
   constructor(
@@ -142,6 +160,11 @@ export class TreeBuilder implements ScanSink {
     this.openItemSize = 0;
     this.ringSizes = [];
     this.openSlot = -1;
+    this.entities = null;
+  }
+
+  doctype(from: number, to: number): void {
+    this.entities = DeclaredEntities.from(this.src.slice(from, to));
   }
 
   /**
@@ -233,6 +256,7 @@ export class TreeBuilder implements ScanSink {
     let raw = cdata ? this.src.slice(cdataFrom, cdataTo) : to > from ? this.src.slice(from, to) : '';
     if (raw.indexOf('\r') !== -1) raw = raw.replace(/\r\n?/g, '\n'); // XML end-of-line handling
     if (!cdata && this.embedded.length > 0) raw = unprefixEmbedded(raw, this.embedded);
+    if (!cdata && this.entities !== null) raw = this.entities.expand(raw);
     const el: XmlElement = {
       name: canonical,
       attrs: attrsTo > attrsFrom ? this.attributes(attrsFrom, attrsTo) : null,
@@ -258,12 +282,15 @@ export class TreeBuilder implements ScanSink {
     if (from === to) return; // indentation
     while (isSpace(s.charCodeAt(to - 1))) to--;
     const top = this.stack[this.stack.length - 1];
-    if (top && top !== SKIPPED) top.text += decodeEntities(s.slice(from, to));
+    if (top && top !== SKIPPED) {
+      const raw = s.slice(from, to);
+      addText(top, decodeEntities(this.entities === null ? raw : this.entities.expand(raw)));
+    }
   }
 
   cdata(from: number, to: number): void {
     const top = this.stack[this.stack.length - 1];
-    if (top && top !== SKIPPED) top.text += this.src.slice(from, to);
+    if (top && top !== SKIPPED) addText(top, this.src.slice(from, to));
   }
 
   /** name="value" pairs of a start tag, names canonical, values raw; junk between them skipped. */
@@ -301,6 +328,7 @@ export class TreeBuilder implements ScanSink {
         value = s.slice(valueFrom, i);
       }
       if (name === '') continue;
+      if (this.entities !== null) value = this.entities.expand(value);
       if (attrs === null) attrs = {};
       attrs[this.canonical(name)] = value;
     }

@@ -1,7 +1,7 @@
 /**
  * What comes before the root element: the XML declaration, processing instructions, comments
- * and a DOCTYPE. The DOCTYPE is only ever skipped, never read: its entities (billion laughs,
- * SYSTEM "file:///etc/passwd") are not expanded and nothing it names is fetched.
+ * and a DOCTYPE. Nothing a DOCTYPE names is fetched (SYSTEM "file:///etc/passwd"); of its
+ * entities only plain-text internal ones are expanded, never nested (dtd-entities.ts).
  */
 
 /** Index just past a `<!DOCTYPE ...>` starting at `start` (internal subset included), or -1. */

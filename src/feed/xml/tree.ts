@@ -9,8 +9,9 @@
  * CDATA and entities alike.
  */
 import type { Deadline } from '../deadline.ts';
-import { decodeEntities, htmlFromRaw, textFromRaw } from '../text.ts';
+import { decodeEntities, dropControls, htmlFromRaw, oneLine, orNull, textFromRaw } from '../text.ts';
 import { type ItemOverflow, TreeBuilder, type XmlElement } from './build.ts';
+import type { Mended } from './mend.ts';
 import { collectPrefixes, embeddedMarkupPrefixes, nameRewriter, type XmlFamily } from './namespaces.ts';
 import { checkStructure, type XmlProblem } from './wellformed.ts';
 
@@ -57,6 +58,7 @@ const LEAVES = new Set([
   // Namespaces
   'content:encoded',
   'dc:creator',
+  'dc:author',
   'dc:date',
   'dc:subject',
   'dc:rights',
@@ -96,9 +98,19 @@ const LEAVES = new Set([
   'fullitem',
 ]);
 
-/** `repaired`: the document was cut off at its end and has been closed (wellformed.ts). */
+/**
+ * `repaired`: the document was cut off at its end and has been closed (wellformed.ts); `mended`:
+ * end tags that did not match were forgiven (mend.ts).
+ */
 export type XmlParseResult =
-  | { ok: true; root: XmlElement; repaired: boolean; overflow: ItemOverflow | null; skipped: number }
+  | {
+      ok: true;
+      root: XmlElement;
+      repaired: boolean;
+      mended: Mended | null;
+      overflow: ItemOverflow | null;
+      skipped: number;
+    }
   | { ok: false; problem: XmlProblem };
 
 /** Parses a whole document (already known to be XML of the given family) into its root element. */
@@ -123,6 +135,7 @@ export function parseXml(
     ok: true,
     root: builder.root,
     repaired: check.repaired !== null,
+    mended: check.mended,
     overflow: builder.overflow(),
     skipped: builder.dropped,
   };
@@ -135,19 +148,40 @@ export function child(el: XmlElement, name: string): XmlElement | undefined {
   return undefined;
 }
 
-/** An attribute's value, entities decoded and trimmed; null when absent or empty. */
+/**
+ * An attribute's value, entities decoded and trimmed; null when absent or empty. C0 control
+ * characters are dropped here and in text() (as references, by decodeEntities): per field,
+ * because a pass over the whole document would cost as much as parsing it.
+ */
 export function attr(el: XmlElement | undefined, name: string): string | null {
   const v = el?.attrs?.[name];
   if (v === undefined) return null;
-  const t = decodeEntities(v).trim();
+  const t = dropControls(decodeEntities(v)).trim();
   return t === '' ? null : t;
 }
 
-/** An element's text as plain text (trimmed); null when absent or empty. */
+/** An element's text as plain text (trimmed, C0 controls dropped); null when absent or empty. */
 export function text(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
-  const t = el.raw && !el.cdata ? textFromRaw(el.text) : el.text.trim();
+  const t = dropControls(el.raw && !el.cdata ? textFromRaw(el.text) : el.text).trim();
   return t === '' ? null : t;
+}
+
+/**
+ * All the text inside an element, its children's included, in document order, on one line:
+ * markup someone put where text belongs (`<author><p>Ann</p></author>`) gives its text.
+ */
+export function textContent(el: XmlElement | undefined): string | null {
+  if (el === undefined) return null;
+  const parts: string[] = [];
+  collectText(el, parts);
+  return orNull(oneLine(dropControls(parts.join(' '))));
+}
+
+function collectText(el: XmlElement, parts: string[]): void {
+  const own = el.raw ? text(el) : el.text;
+  if (own) parts.push(own);
+  for (const c of el.children) collectText(c, parts);
 }
 
 /** An element's content as the HTML the feed gave; null when absent or empty. */

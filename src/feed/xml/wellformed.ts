@@ -8,9 +8,12 @@
  * Deliberately lenient where feeds are commonly sloppy and the meaning is still clear: a stray
  * `&` in text, undeclared entities, raw HTML inside leaf elements such as <description> (read
  * whole, up to the matching end tag). A document cut off at its very end is repaired
- * (truncation.ts); every other problem is an error.
+ * (truncation.ts), so is an end tag whose intent is plain (mend.ts); every other problem is an
+ * error.
  */
 import type { Deadline } from '../deadline.ts';
+import { leafClose } from './leaf-close.ts';
+import { innermostItem, isNearMiss, type Mended, mendableDepth, strayEndIn } from './mend.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
 import { cutOrMistake, Malformed, repairCut, Truncated } from './truncation.ts';
 
@@ -42,6 +45,8 @@ export interface ScanSink {
     cdataTo: number,
   ): void;
   end(): void;
+  /** The DOCTYPE, [from, to): its internal subset may declare entities (build.ts reads them). */
+  doctype?(from: number, to: number): void;
   /** Character data between tags (entities still escaped). */
   text(from: number, to: number): void;
   cdata(from: number, to: number): void;
@@ -56,6 +61,8 @@ export interface StructureCheck {
   doctype: [number, number] | null;
   /** When the document was cut off at its end: the repaired text (the sink was fed this one). */
   repaired: string | null;
+  /** End tags that did not match and were forgiven (mend.ts), or null. */
+  mended: Mended | null;
 }
 
 /**
@@ -68,14 +75,14 @@ export function checkStructure(
   deadline: Deadline,
   sink: ScanSink | null = null,
 ): StructureCheck {
-  const result: StructureCheck = { problem: null, doctype: null, repaired: null };
+  const result: StructureCheck = { problem: null, doctype: null, repaired: null, mended: null };
   try {
     scan(text, isLeaf, deadline, result, sink);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     const repaired = e instanceof Truncated ? repairCut(text, e) : null;
     if (repaired !== null) {
-      const again: StructureCheck = { problem: null, doctype: null, repaired };
+      const again: StructureCheck = { problem: null, doctype: null, repaired, mended: null };
       sink?.reset(repaired);
       try {
         scan(repaired, isLeaf, deadline, again, sink);
@@ -103,6 +110,13 @@ function scan(
   const n = text.length;
   let doctype: [number, number] | null = null;
   let rootSeen = false;
+  /** The innermost open element holds no element yet (a misspelt close of it is plain). */
+  let childless = false;
+  const mend = (message: string, at: number) => {
+    deadline.check();
+    if (out.mended === null) out.mended = { count: 1, first: message, offset: at };
+    else out.mended.count++;
+  };
   let steps = 0;
   let i = 0;
   for (;;) {
@@ -130,6 +144,7 @@ function scan(
         if (end === -1) throw new Malformed('The DOCTYPE is not closed', lt);
         doctype = [lt, end];
         out.doctype = doctype;
+        sink?.doctype?.(lt, end);
         i = end;
       } else throw new Malformed('Unexpected "<!"', lt);
       continue;
@@ -149,14 +164,26 @@ function scan(
       if (expected === undefined)
         throw new Malformed(`</${name}> closes an element that was never opened`, lt);
       if (expected !== name) {
-        const at = lineAndColumn(text, opened[opened.length - 1]!);
-        throw new Malformed(
-          `</${name}> found where </${expected}> (opened on line ${at.line}) was expected`,
-          lt,
-        );
+        names.push(expected);
+        const depth = mendableDepth(names, name, childless);
+        if (depth === 0) {
+          const at = lineAndColumn(text, opened[opened.length - 1]!);
+          throw new Malformed(
+            `</${name}> found where </${expected}> (opened on line ${at.line}) was expected`,
+            lt,
+          );
+        }
+        mend(`</${name}> closed <${expected}>`, lt);
+        for (let k = 1; k < depth; k++) {
+          names.pop();
+          opened.pop();
+          sink?.end();
+        }
+        names.pop();
       }
       opened.pop();
       sink?.end();
+      childless = false;
       i = end + 1;
       continue;
     }
@@ -192,16 +219,28 @@ function scan(
     if (names.length === 0 && rootSeen)
       throw new Malformed(`<${name}> comes after the root element ended`, lt);
     rootSeen = true;
+    childless = false;
     i = j + 1;
     if (text.charCodeAt(j - 1) === 47) {
       sink?.start(name, attrsFrom, j - 1, true); // <empty/>
       continue;
     }
     if (isLeaf(name)) {
-      const close = leafClose(text, name, i, cdata);
-      if (close === -1) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
-      sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
-      i = text.indexOf('>', close) + 1;
+      const item = innermostItem(names);
+      const close = leafClose(text, name, i, cdata, item === -1 ? null : names[item]!);
+      if (close !== -1) {
+        sink?.leaf(name, attrsFrom, j, i, close, cdata[0]!, cdata[1]!);
+        i = text.indexOf('>', close) + 1;
+        continue;
+      }
+      // Never closed: a misspelt close of it, or its item's close, may say where it ended.
+      const stray = strayEndIn(text, i);
+      const ownClose = stray !== null && !names.includes(stray.name) && isNearMiss(name, stray.name);
+      const itemClose = stray !== null && item !== -1 && names.lastIndexOf(stray.name) >= item;
+      if (!ownClose && !itemClose) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
+      mend(ownClose ? `</${stray!.name}> closed <${name}>` : `<${name}> was not closed`, stray!.at);
+      sink?.leaf(name, attrsFrom, j, i, stray!.at, -1, -1);
+      i = ownClose ? stray!.after : stray!.at; // an item's close is then read as such
       continue;
     }
     if (names.length >= MAX_DEPTH)
@@ -209,6 +248,7 @@ function scan(
     names.push(name);
     opened.push(lt);
     sink?.start(name, attrsFrom, j, false);
+    childless = true;
   }
   if (names.length > 0) {
     const at = lineAndColumn(text, opened[opened.length - 1]!);
@@ -220,67 +260,6 @@ function scan(
     );
   }
   if (!rootSeen) throw new Malformed('There is no root element', 0);
-}
-
-/**
- * Index of the `</name>` closing a leaf element opened just before `from`, or -1. When the
- * content is exactly one CDATA section (whitespace around it aside), `cdata` gets its inner
- * range, so nobody has to look for its ends again; otherwise cdata[0] is -1.
- */
-function leafClose(text: string, name: string, from: number, cdata: Int32Array): number {
-  cdata[0] = -1;
-  let depth = 1;
-  let seen = 0; // markup constructs met inside the leaf
-  let i = from;
-  for (;;) {
-    const lt = text.indexOf('<', i);
-    if (lt === -1) return -1;
-    if (text.startsWith('<![CDATA[', lt)) {
-      const end = text.indexOf(']]>', lt + 9);
-      if (end === -1) return -1;
-      if (seen++ === 0 && isBlank(text, from, lt)) {
-        cdata[0] = lt + 9;
-        cdata[1] = end;
-      } else cdata[0] = -1;
-      i = end + 3;
-      continue;
-    }
-    if (text.startsWith('<!--', lt)) {
-      const end = text.indexOf('-->', lt + 4);
-      if (end === -1) return -1;
-      seen++;
-      cdata[0] = -1;
-      i = end + 3;
-      continue;
-    }
-    const closing = text.charCodeAt(lt + 1) === 47;
-    const nameAt = closing ? lt + 2 : lt + 1;
-    if (text.startsWith(name, nameAt)) {
-      const d = text.charCodeAt(nameAt + name.length);
-      if (d === 62 || isSpace(d) || (!closing && d === 47)) {
-        const gt = text.indexOf('>', nameAt);
-        if (gt === -1) return -1;
-        if (closing) {
-          if (--depth === 0) {
-            if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
-            return lt;
-          }
-        } else if (text.charCodeAt(gt - 1) !== 47) depth++;
-        seen++;
-        cdata[0] = -1;
-        i = gt + 1;
-        continue;
-      }
-    }
-    seen++;
-    cdata[0] = -1;
-    i = lt + 1;
-  }
-}
-
-function isBlank(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return false;
-  return true;
 }
 
 function after(text: string, marker: string, from: number, message: string, at: number): number {

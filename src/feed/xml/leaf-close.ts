@@ -1,0 +1,99 @@
+/**
+ * Where a leaf element (read whole: title, description ...) ends, found by hopping from '<' to
+ * '<' without walking its HTML tag by tag (wellformed.ts hands it over raw).
+ */
+import { isNearMiss } from './mend.ts';
+import { isSpace } from './prolog.ts';
+
+/**
+ * Index of the `</name>` closing a leaf element opened just before `from`, or -1. When the
+ * content is exactly one CDATA section (whitespace around it aside), `cdata` gets its inner
+ * range, so nobody has to look for its ends again; otherwise cdata[0] is -1. `item`: the open
+ * item the leaf is in, if any; a leaf that runs past its item's close into the next item was
+ * never closed (-1 at once, so a template typo in every item costs one item each, not the rest
+ * of the document each).
+ */
+export function leafClose(
+  text: string,
+  name: string,
+  from: number,
+  cdata: Int32Array,
+  item: string | null,
+): number {
+  cdata[0] = -1;
+  let depth = 1;
+  let itemDepth = 0;
+  /** A misspelt close of this leaf was met: a start tag of its name after it means it never closed. */
+  let misspelt = false;
+  let seen = 0; // markup constructs met inside the leaf
+  let i = from;
+  for (;;) {
+    const lt = text.indexOf('<', i);
+    if (lt === -1) return -1;
+    if (text.startsWith('<![CDATA[', lt)) {
+      const end = text.indexOf(']]>', lt + 9);
+      if (end === -1) return -1;
+      if (seen++ === 0 && isBlank(text, from, lt)) {
+        cdata[0] = lt + 9;
+        cdata[1] = end;
+      } else cdata[0] = -1;
+      i = end + 3;
+      continue;
+    }
+    if (text.startsWith('<!--', lt)) {
+      const end = text.indexOf('-->', lt + 4);
+      if (end === -1) return -1;
+      seen++;
+      cdata[0] = -1;
+      i = end + 3;
+      continue;
+    }
+    const closing = text.charCodeAt(lt + 1) === 47;
+    const nameAt = closing ? lt + 2 : lt + 1;
+    if (item !== null && text.startsWith(item, nameAt)) {
+      const d = text.charCodeAt(nameAt + item.length);
+      if (d === 62 || isSpace(d) || d === 47) {
+        if (closing) itemDepth--;
+        else if (itemDepth < 0) return -1;
+        else if (text.charCodeAt(text.indexOf('>', nameAt) - 1) !== 47) itemDepth++;
+      }
+    }
+    if (text.startsWith(name, nameAt)) {
+      const d = text.charCodeAt(nameAt + name.length);
+      if (d === 62 || isSpace(d) || (!closing && d === 47)) {
+        const gt = text.indexOf('>', nameAt);
+        if (gt === -1) return -1;
+        if (closing) {
+          if (--depth === 0) {
+            if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
+            return lt;
+          }
+        } else if (misspelt)
+          return -1; // `<title>a</titel> ... <title>`: one leaf each, not nested
+        else if (text.charCodeAt(gt - 1) !== 47) depth++;
+        seen++;
+        cdata[0] = -1;
+        i = gt + 1;
+        continue;
+      }
+    }
+    if (
+      closing &&
+      depth === 1 &&
+      !misspelt &&
+      (text.charCodeAt(nameAt) | 0x20) === (name.charCodeAt(0) | 0x20)
+    ) {
+      const gt = text.indexOf('>', nameAt);
+      misspelt =
+        gt !== -1 && gt - nameAt <= name.length + 2 && isNearMiss(name, text.slice(nameAt, gt).trim());
+    }
+    seen++;
+    cdata[0] = -1;
+    i = lt + 1;
+  }
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return false;
+  return true;
+}
