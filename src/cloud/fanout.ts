@@ -10,7 +10,15 @@
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
-import { type DeliveryOptions, notificationRequest, notifyOne } from './deliver.ts';
+import {
+  contentRequest,
+  type DeliveryOptions,
+  deliverContent,
+  notificationRequest,
+  notifyOne,
+  type TopicContent,
+  textIfUtf8,
+} from './deliver.ts';
 import { leanNotifyClient, NotifyPool } from './notify-pool.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
@@ -47,6 +55,11 @@ export interface FanoutDeps {
    * pool (notify-pool.ts) under the same policy; absent, every delivery goes through `http`.
    */
   policy?: HostPolicy;
+  /**
+   * For WebSub subscribers: the body to distribute (read once for the whole fan-out) and the
+   * hub's URL for the Link header. Without content a WebSub delivery fails with a reason.
+   */
+  websub?: { content: TopicContent | null; hubUrl: string };
 }
 
 const BATCH = 500;
@@ -69,7 +82,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
 
   // Built once per protocol/procedure, not once per subscriber.
   const prepared = new Map<string, ReturnType<typeof notificationRequest>>();
-  const requestFor = (s: DeliveryTarget) => {
+  const requestFor = (s: DeliveryTarget & { protocol: 'http-post' | 'https-post' | 'xml-rpc' }) => {
     const key = `${s.protocol}\n${s.notifyProcedure ?? ''}`;
     let r = prepared.get(key);
     if (!r) {
@@ -78,6 +91,14 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
     }
     return r;
   };
+  // WebSub: one unsigned request for all; a signed one per secret (the HMAC is per subscriber).
+  const content = deps.websub?.content ?? null;
+  const contentText = content ? textIfUtf8(content.body) : null;
+  const unsigned = content ? contentRequest(content, feedUrl, deps.websub!.hubUrl, null, contentText) : null;
+  const websubRequest = (s: DeliveryTarget) =>
+    content && s.secret
+      ? contentRequest(content, feedUrl, deps.websub!.hubUrl, s.secret, contentText)
+      : unsigned;
 
   // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
   // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
@@ -94,13 +115,35 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs };
 
   const deliver = async (sub: DeliveryTarget) => {
-    const req = requestFor(sub);
     let outcome: DeliveryResult;
     try {
-      const r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
-      outcome = r.ok
-        ? { id: sub.id, ok: true, at: deps.clock.now() }
-        : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
+      if (sub.protocol === 'websub') {
+        const prepared = websubRequest(sub);
+        const r = prepared
+          ? await deliverContent(http, sub.callbackUrl, prepared, opts)
+          : {
+              ok: false as const,
+              error: { message: 'the topic could not be read for delivery' },
+              gone: false,
+            };
+        outcome = r.ok
+          ? { id: sub.id, ok: true, at: deps.clock.now() }
+          : {
+              id: sub.id,
+              ok: false,
+              at: deps.clock.now(),
+              error: r.error.message,
+              ...(r.gone ? { gone: true } : {}),
+            };
+      } else {
+        const req = requestFor(sub as DeliveryTarget & { protocol: 'http-post' });
+        const r = req.ok
+          ? await notifyOne(http, sub as typeof sub & { protocol: 'http-post' }, feedUrl, opts, req.value)
+          : req;
+        outcome = r.ok
+          ? { id: sub.id, ok: true, at: deps.clock.now() }
+          : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
+      }
     } catch (e) {
       outcome = {
         id: sub.id,

@@ -121,9 +121,9 @@ function json(value: unknown): Response {
   });
 }
 
-function htmlResponse(html: string): Response {
+export function htmlResponse(html: string, status = 200): Response {
   return new Response(html, {
-    status: 200,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
@@ -132,7 +132,7 @@ function htmlResponse(html: string): Response {
   });
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
