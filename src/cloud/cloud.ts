@@ -36,6 +36,14 @@ import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './bu
 import { CloudCore, RESOURCE_RETENTION_MS } from './core.ts';
 import type { TopicContent } from './deliver.ts';
 import { docsPage, pingForm, pleaseNotifyForm } from './docs.ts';
+import {
+  changesXml,
+  type DoorDeps,
+  pingSiteForm,
+  siteChanged,
+  weblogUpdatesAnswer,
+  weblogUpdatesSignal,
+} from './doors.ts';
 import type { FanoutLimits, FanoutReport } from './fanout.ts';
 import { CloudLog, type CloudLogEntry } from './log.ts';
 import { messages } from './messages.ts';
@@ -48,6 +56,7 @@ import {
   parseRpcSaveRss,
   sourceAddressOf,
 } from './params.ts';
+import { handleRssPing } from './rss-ping.ts';
 import { serveSavedFeed } from './saved-feed.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
 import { CloudStore } from './store.ts';
@@ -154,6 +163,8 @@ const RPC_NAMES = {
   pleaseNotify2003: 'xmlstoragesystem.rsspleasenotify',
   ping: 'rsscloud.ping',
   saveRss: 'rsscloud.saverss',
+  weblogPing: 'weblogupdates.ping',
+  weblogExtendedPing: 'weblogupdates.extendedping',
 };
 
 export function createCloud(deps: CloudDeps): Cloud {
@@ -195,6 +206,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   const budget = new CallerBudget(clock, deps.callerLimits);
   const pingBudget = new CallerBudget(clock, { ...DEFAULT_PING_LIMITS, ...deps.pingLimits });
   const leases: LeasePolicy = { ...DEFAULT_LEASES, ...deps.leases };
+  const doors: DoorDeps = { core, store, log, http: deps.http, clock };
   const hub = new WebSubHub({
     store,
     core,
@@ -343,6 +355,14 @@ export function createCloud(deps: CloudDeps): Cloud {
         );
         return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
       }
+      case RPC_NAMES.weblogPing:
+      case RPC_NAMES.weblogExtendedPing: {
+        const signal = weblogUpdatesSignal(name === RPC_NAMES.weblogPing ? 'ping' : 'extendedping', params);
+        if ('error' in signal) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: signal.error }));
+        const refused = refusal(source, null);
+        if (refused) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: refused }));
+        return rpcAnswer(weblogUpdatesAnswer(await siteChanged(doors, signal)));
+      }
       default:
         return rpcFault(messages.notDefined(methodName));
     }
@@ -362,6 +382,15 @@ export function createCloud(deps: CloudDeps): Cloud {
       const doc = /^\/docs\/([^/]+)$/.exec(rel);
       if (doc) return docsPage(base, decodeURIComponent(doc[1]!));
       if (path === '/pingform') return pingForm(base);
+      if (path === '/changes.xml') return changesXml(store, clock.now());
+      if (path === '/pingsiteform') {
+        if (url.searchParams.has('url')) {
+          const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
+          const refused = refusal(source, null);
+          if (refused) return plain(429, refused);
+        }
+        return pingSiteForm(doors, base, url.searchParams);
+      }
       if (path === '/pleasenotifyform') return pleaseNotifyForm(base);
       if (path === '/' || path === '') {
         const base = new URL(publicBase(req));
@@ -379,9 +408,15 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const testRoute = deps.testApi ? /^\/test\/([a-z]+)$/.exec(path) : null;
     const endpoint =
-      ['/pleasenotify', '/rsscloud/pleasenotify', '/ping', '/rsscloud/ping', '/rpc2', '/websub'].includes(
-        path,
-      ) || testRoute !== null;
+      [
+        '/pleasenotify',
+        '/rsscloud/pleasenotify',
+        '/ping',
+        '/rsscloud/ping',
+        '/rpc2',
+        '/websub',
+        '/rssping',
+      ].includes(path) || testRoute !== null;
     if (!endpoint) return plain(404, 'Not Found');
     if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
 
@@ -400,6 +435,10 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
     if (path === '/websub') return handleWebSub(req, body, source);
+    if (path === '/rssping') {
+      const refused = refusal(source, null);
+      return refused ? plain(429, refused) : handleRssPing(doors, body);
+    }
     if (path.endsWith('pleasenotify')) return handlePleaseNotify(req, body, source);
     if (path.endsWith('ping')) return handlePing(req, body, source);
     return handleRpc(req, body, source);

@@ -17,7 +17,7 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import type { CloudCore } from './core.ts';
 import { type DeliveryOptions, verifyIntent } from './deliver.ts';
 import type { CloudLog } from './log.ts';
-import type { Parsed } from './params.ts';
+import { isHttpUrl, type Parsed } from './params.ts';
 import type { CloudStore, NewWebSub } from './store.ts';
 
 /** Leases granted, in seconds: asked-for values are clamped to [min, max]; none asked: default. */
@@ -43,14 +43,9 @@ export function clampLease(raw: string | null, leases: LeasePolicy): number {
   return Math.min(leases.maxSeconds, Math.max(leases.minSeconds, asked));
 }
 
+/** The URL normalised, or null when it is relative or not http(s). */
 function absoluteHttpUrl(value: string | null): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null; // relative or not a URL
-  }
+  return value && isHttpUrl(value.trim()) ? new URL(value.trim()).href : null;
 }
 
 /** The form's hub.* fields checked: what to do, or the reason for a 400. */
