@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../cli/paths.ts';
 import { systemClock } from '../common/clock.ts';
 import { describeError } from '../common/errors.ts';
+import { classifyAddress } from '../net/address-class.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { serve } from '../net/serve.ts';
 import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
@@ -271,9 +272,8 @@ const STOP_DEADLINE_MS = 15_000;
 const ANSWER_AFTER_DELIVERY_MS = 5_000;
 
 /** 127.0.0.0/8, ::1 and localhost: the only binds where the test API stays on this machine. */
-function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+export function isLoopbackHost(host: string): boolean {
+  return host.trim().toLowerCase() === 'localhost' || classifyAddress(host) === 'loopback';
 }
 
 async function runUser(args: string[], io: CliIo): Promise<number> {

@@ -11,7 +11,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { type Migration, openDatabase, transaction } from '../store/sqlite.ts';
 import type { NotifyProtocol } from './params.ts';
 
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `

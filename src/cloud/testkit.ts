@@ -42,7 +42,7 @@ type RpcFn = (r: Recorded) => XmlRpcValue | 'hang' | Promise<XmlRpcValue | 'hang
 /** Answers `rpc` calls and plain routes; records every request. */
 export class Peer {
   readonly requests: Recorded[] = [];
-  private readonly routes = new Map<string, { status: number; reply: RouteFn | string }>();
+  private readonly routes = new Map<string, { status: number; reply: RouteFn | Reply }>();
   private readonly rpcRoutes = new Map<string, RpcFn | XmlRpcValue>();
   private readonly hanging = new Set<ServerResponse>();
   private server: http.Server | null = null;
@@ -57,8 +57,11 @@ export class Peer {
     return `https://127.0.0.1:${this.securePort}`;
   }
 
-  /** `reply` may be a body, a function of the request, or for 3xx the Location (query kept). */
-  route(method: 'GET' | 'POST', path: string, status: number, reply: RouteFn | string): this {
+  /**
+   * `reply` may be a body, a body with headers, a function of the request, or for 3xx the
+   * Location (query kept).
+   */
+  route(method: 'GET' | 'POST', path: string, status: number, reply: RouteFn | Reply): this {
     this.routes.set(`${method} ${path}`, { status, reply });
     return this;
   }
