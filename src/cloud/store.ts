@@ -266,17 +266,24 @@ export class CloudStore {
     );
   }
 
-  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given. */
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
   insertSubscriptions(
-    subs: readonly (NewSubscription & { expiresAt: number; consecutiveErrors?: number })[],
+    subs: readonly (Omit<NewSubscription, 'protocol'> & {
+      protocol: SubscriberProtocol;
+      expiresAt: number;
+      consecutiveErrors?: number;
+      secret?: string | null;
+      leaseSeconds?: number | null;
+    })[],
     now: number,
   ): void {
     const stmt =
       this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
-        ct_consecutive_errors, when_created, when_expires) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ct_consecutive_errors, when_created, when_expires, secret, lease_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
         notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
-        when_expires = excluded.when_expires`);
+        when_expires = excluded.when_expires, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+        state = 'active'`);
     transaction(this.db, () => {
       for (const s of subs) {
         stmt.run(
@@ -287,6 +294,8 @@ export class CloudStore {
           s.consecutiveErrors ?? 0,
           now,
           s.expiresAt,
+          s.secret ?? null,
+          s.leaseSeconds ?? null,
         );
       }
     });
