@@ -237,6 +237,28 @@ describe('content distribution', () => {
   });
 });
 
+describe('mounted under a path (the app embeds the cloud at /cloud)', () => {
+  it('is the hub at {base}/websub and names that URL in deliveries', async () => {
+    await cloud.close();
+    cloud = await startCloud({ basePath: '/cloud', publicBaseUrl: 'https://me.example' });
+    peer.route('GET', '/cb', 200, echo);
+    peer.route('POST', '/cb', 200, 'ok');
+    const res = await postForm(`${cloud.url}/cloud/websub`, {
+      'hub.mode': 'subscribe',
+      'hub.callback': `${peer.url}/cb`,
+      'hub.topic': topic,
+    });
+    expect(res.status).toBe(202);
+    await cloud.cloud.idle();
+    change('<rss>v2</rss>');
+    await postForm(`${cloud.url}/cloud/ping`, { url: topic });
+    await cloud.cloud.idle();
+    expect(peer.hits('POST', '/cb')[0]!.headers.link).toBe(
+      `<https://me.example/cloud/websub>; rel="hub", <${topic}>; rel="self"`,
+    );
+  });
+});
+
 describe('one subscriber list, every protocol', () => {
   it('an rssCloud ping reaches a WebSub subscriber (the body) and an http-post one (the URL)', async () => {
     await subscribed('/websub-cb');
