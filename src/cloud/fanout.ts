@@ -8,6 +8,7 @@
  * 10,000 on one host; bounding per host keeps every request inside its timeout.
  */
 import type { Clock } from '../common/clock.ts';
+import { fail, type Result, tidingsError } from '../common/errors.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
 import {
@@ -20,6 +21,7 @@ import {
   textIfUtf8,
 } from './deliver.ts';
 import { leanNotifyClient, NotifyPool } from './notify-pool.ts';
+import type { NotifyProtocol } from './params.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
 export interface FanoutLimits {
@@ -64,6 +66,10 @@ export interface FanoutDeps {
 
 const BATCH = 500;
 
+/** A subscriber told the URL (http-post, https-post, xml-rpc), not sent the body (WebSub). */
+type RssCloudTarget = DeliveryTarget & { protocol: NotifyProtocol };
+const isRssCloud = (s: DeliveryTarget): s is RssCloudTarget => s.protocol !== 'websub';
+
 /**
  * The subscribers: all at once, or a function handing out the next page (empty when done), so a
  * fan-out to 100,000 holds a page or two of them in memory, not all 100,000.
@@ -82,7 +88,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
 
   // Built once per protocol/procedure, not once per subscriber.
   const prepared = new Map<string, ReturnType<typeof notificationRequest>>();
-  const requestFor = (s: DeliveryTarget & { protocol: 'http-post' | 'https-post' | 'xml-rpc' }) => {
+  const requestFor = (s: RssCloudTarget) => {
     const key = `${s.protocol}\n${s.notifyProcedure ?? ''}`;
     let r = prepared.get(key);
     if (!r) {
@@ -117,33 +123,25 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   const deliver = async (sub: DeliveryTarget) => {
     let outcome: DeliveryResult;
     try {
-      if (sub.protocol === 'websub') {
-        const prepared = websubRequest(sub);
-        const r = prepared
-          ? await deliverContent(http, sub.callbackUrl, prepared, opts)
-          : {
-              ok: false as const,
-              error: { message: 'the topic could not be read for delivery' },
-              gone: false,
-            };
-        outcome = r.ok
-          ? { id: sub.id, ok: true, at: deps.clock.now() }
-          : {
-              id: sub.id,
-              ok: false,
-              at: deps.clock.now(),
-              error: r.error.message,
-              ...(r.gone ? { gone: true } : {}),
-            };
+      let r: Result<void> & { gone?: boolean };
+      if (isRssCloud(sub)) {
+        const req = requestFor(sub);
+        r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
       } else {
-        const req = requestFor(sub as DeliveryTarget & { protocol: 'http-post' });
-        const r = req.ok
-          ? await notifyOne(http, sub as typeof sub & { protocol: 'http-post' }, feedUrl, opts, req.value)
-          : req;
-        outcome = r.ok
-          ? { id: sub.id, ok: true, at: deps.clock.now() }
-          : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
+        const prepared = websubRequest(sub);
+        r = prepared
+          ? await deliverContent(http, sub.callbackUrl, prepared, opts)
+          : fail(tidingsError('cloud.noContent', 'The topic could not be read for delivery.'));
       }
+      outcome = r.ok
+        ? { id: sub.id, ok: true, at: deps.clock.now() }
+        : {
+            id: sub.id,
+            ok: false,
+            at: deps.clock.now(),
+            error: r.error.message,
+            ...(r.gone ? { gone: true } : {}),
+          };
     } catch (e) {
       outcome = {
         id: sub.id,

@@ -8,7 +8,7 @@ import type { CloudElement } from '../feed/model.ts';
 import { maskUrl } from '../net/mask.ts';
 import { escapeAttr, escapeHtml } from './answers.ts';
 import type { CloudLogEntry } from './log.ts';
-import type { CloudStore } from './store.ts';
+import type { CloudStore, SubscriptionRow } from './store.ts';
 
 export interface StatusInfo {
   store: CloudStore;
@@ -97,21 +97,41 @@ export function subscriptionsJson(store: CloudStore): Response {
       whenLastUpdate: iso(r.whenLastUpdate),
     };
   }
-  for (const s of store.allSubscriptions()) {
-    entry(s.feedUrl).subscriptions.push({
-      url: maskUrl(s.callbackUrl),
-      protocol: s.protocol,
-      notifyProcedure: s.notifyProcedure ?? false,
-      ctUpdates: s.ctUpdates,
-      ctErrors: s.ctErrors,
-      ctConsecutiveErrors: s.ctConsecutiveErrors,
-      whenCreated: iso(s.whenCreated),
-      whenLastUpdate: iso(s.whenLastUpdate),
-      whenLastError: iso(s.whenLastError),
-      whenExpires: iso(s.whenExpires),
-    });
-  }
+  for (const s of store.allSubscriptions())
+    entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'operator'));
   return json({ version: 2, feeds });
+}
+
+/**
+ * A subscription in the reference cloud's JSON. For the operator's page the callback is masked,
+ * a WebSub secret never shown, and `notifyProcedure` always present (false when none, as the
+ * reference's v2 file); for the test API (`'test'`) everything as stored, `notifyProcedure` only
+ * when there is one (its core model's shape).
+ */
+export function subscriptionJson(s: SubscriptionRow, audience: 'operator' | 'test') {
+  const operator = audience === 'operator';
+  return {
+    url: operator ? maskUrl(s.callbackUrl) : s.callbackUrl,
+    protocol: s.protocol,
+    ...(operator ? { notifyProcedure: s.notifyProcedure ?? false } : {}),
+    ctUpdates: s.ctUpdates,
+    ctErrors: s.ctErrors,
+    ctConsecutiveErrors: s.ctConsecutiveErrors,
+    whenCreated: iso(s.whenCreated),
+    whenLastUpdate: iso(s.whenLastUpdate),
+    whenLastError: iso(s.whenLastError),
+    whenExpires: iso(s.whenExpires),
+    ...(!operator && s.notifyProcedure !== null ? { notifyProcedure: s.notifyProcedure } : {}),
+    ...(s.protocol === 'websub'
+      ? {
+          details: {
+            leaseSeconds: s.leaseSeconds,
+            ...(operator && s.state === 'pending' ? { pending: true } : {}),
+            ...(!operator && s.secret ? { secret: s.secret } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 function json(value: unknown): Response {

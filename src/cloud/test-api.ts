@@ -13,13 +13,8 @@
  * The shapes are the reference's JSON (ISO dates, `url` for the callback, WebSub extras under
  * `details`); rows are converted here and written through store methods only.
  */
-import type {
-  CloudStore,
-  ResourceRow,
-  SeedSubscription,
-  SubscriberProtocol,
-  SubscriptionRow,
-} from './store.ts';
+import { subscriptionJson } from './pages.ts';
+import type { CloudStore, ResourceRow, SeedSubscription, SubscriberProtocol } from './store.ts';
 
 const PROTOCOLS: readonly SubscriberProtocol[] = ['http-post', 'https-post', 'xml-rpc', 'websub'];
 
@@ -76,7 +71,7 @@ const ROUTES: Record<string, Route> = {
     const url = feedUrlOf(input);
     const subs = store.subscriptionsOf(url).filter((s) => s.state === 'active');
     const found = subs.length > 0 || store.getResource(url) !== undefined;
-    return { found, subscriptions: subs.map(subscriptionJson) };
+    return { found, subscriptions: subs.map((sub) => subscriptionJson(sub, 'test')) };
   },
   getdata: ({ store }) => {
     const data: Record<string, { resource: unknown; subscriptions: unknown[] }> = {};
@@ -86,7 +81,7 @@ const ROUTES: Record<string, Route> = {
     };
     for (const r of store.allResources()) entry(r.url).resource = resourceJson(r);
     for (const s of store.allSubscriptions())
-      if (s.state === 'active') entry(s.feedUrl).subscriptions.push(subscriptionJson(s));
+      if (s.state === 'active') entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'test'));
     return { data };
   },
   removeexpired: ({ sweep }) => ({ result: sweep() }),
@@ -96,9 +91,6 @@ function feedUrlOf(input: Record<string, unknown>): string {
   if (typeof input.feedUrl !== 'string' || input.feedUrl === '') throw new Error('feedUrl is required');
   return input.feedUrl;
 }
-
-const EPOCH = new Date(0).toISOString();
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An ISO date (or ms) to ms; absent, unparseable or the epoch (the reference's "never"): null. */
 function time(v: unknown): number | null {
@@ -113,27 +105,9 @@ function resourceJson(r: ResourceRow) {
     lastHash: r.lastHash ?? '',
     lastSize: r.lastSize ?? 0,
     ctChecks: r.ctChecks,
-    whenLastCheck: iso(r.whenLastCheck) ?? EPOCH,
+    whenLastCheck: new Date(r.whenLastCheck ?? 0).toISOString(),
     ctUpdates: r.ctUpdates,
-    whenLastUpdate: iso(r.whenLastUpdate) ?? EPOCH,
-  };
-}
-
-function subscriptionJson(s: SubscriptionRow) {
-  return {
-    url: s.callbackUrl,
-    protocol: s.protocol,
-    ctUpdates: s.ctUpdates,
-    ctErrors: s.ctErrors,
-    ctConsecutiveErrors: s.ctConsecutiveErrors,
-    whenCreated: iso(s.whenCreated),
-    whenLastUpdate: iso(s.whenLastUpdate),
-    whenLastError: iso(s.whenLastError),
-    whenExpires: iso(s.whenExpires),
-    ...(s.notifyProcedure !== null ? { notifyProcedure: s.notifyProcedure } : {}),
-    ...(s.protocol === 'websub'
-      ? { details: { leaseSeconds: s.leaseSeconds, ...(s.secret ? { secret: s.secret } : {}) } }
-      : {}),
+    whenLastUpdate: new Date(r.whenLastUpdate ?? 0).toISOString(),
   };
 }
 
