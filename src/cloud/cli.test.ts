@@ -185,6 +185,9 @@ describe('tidings cloud (server)', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['extra'], /unexpected argument "extra"/],
     [['--public-url', 'ftp://x'], /--public-url must be an http or https address/],
+    [['--lease-min', '900', '--lease-max', '300'], /--lease-min \(900\) is longer than --lease-max \(300\)/],
+    [['--subscription-lifetime', '0'], /--subscription-lifetime must be a whole number from 1/],
+    [['--pings-per-minute', 'many'], /--pings-per-minute must be a whole number/],
   ])('bad input %j: one line, exit 2', (args, reason) => {
     const r = run(args);
     expect(r.code).toBe(2);
