@@ -68,6 +68,16 @@ describe('subscribe and unsubscribe', () => {
     expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
   });
 
+  it('keeps the topic as given, so a ping naming the same URL reaches it', async () => {
+    const bare = `${peer.url}`; // no path: new URL() would add a "/" the publisher never sends
+    peer.route('GET', '/', 200, '<rss>home</rss>');
+    peer.route('GET', '/cb', 200, echo);
+    peer.route('POST', '/cb', 200, 'ok');
+    await hub({ 'hub.mode': 'subscribe', 'hub.callback': `${peer.url}/cb`, 'hub.topic': bare });
+    await cloud.cloud.idle();
+    expect(cloud.cloud.store.allSubscriptions().map((s) => s.feedUrl)).toEqual([bare]);
+  });
+
   it('records nothing when the callback does not echo the challenge exactly (or answers 404)', async () => {
     peer.route('GET', '/almost', 200, (r) => `${echo(r)} `);
     peer.route('GET', '/refuses', 404, 'no');

@@ -43,9 +43,13 @@ export function clampLease(raw: string | null, leases: LeasePolicy): number {
   return Math.min(leases.maxSeconds, Math.max(leases.minSeconds, asked));
 }
 
-/** The URL normalised, or null when it is relative or not http(s). */
+/**
+ * The URL as given (trimmed), or null when it is relative or not http(s). Not normalised: a topic
+ * is matched with the URL a /ping names, which rssCloud keeps as given.
+ */
 function absoluteHttpUrl(value: string | null): string | null {
-  return value && isHttpUrl(value.trim()) ? new URL(value.trim()).href : null;
+  const v = value?.trim() ?? '';
+  return v && isHttpUrl(v) ? v : null;
 }
 
 /** The form's hub.* fields checked: what to do, or the reason for a 400. */
