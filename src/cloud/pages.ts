@@ -47,11 +47,13 @@ export function statusPage(info: StatusInfo): Response {
   const html = page(
     'Tidings cloud',
     `<h1>Tidings cloud</h1>
-<p>An rssCloud server. Publishers ping <code>POST ${escapeHtml(path)}/ping</code>; readers ask for notifications at
-<code>POST ${escapeHtml(path)}/pleaseNotify</code> or over XML-RPC at <code>POST ${escapeHtml(path)}/RPC2</code>.</p>
+<p>An rssCloud server and WebSub hub over one list of subscribers. Publishers ping <code>POST ${escapeHtml(path)}/ping</code>
+(or publish at the hub, or send weblogUpdates and RSS Ping); readers ask for notifications at
+<code>POST ${escapeHtml(path)}/pleaseNotify</code>, over XML-RPC at <code>POST ${escapeHtml(path)}/RPC2</code>, or subscribe
+at the hub <code>POST ${escapeHtml(path)}/websub</code>. <a href="${escapeAttr(`${path}/docs`)}">How it works</a>.</p>
 <p>For your feed's channel:</p><pre>${escapeHtml(cloudElement)}</pre>
 <table>${table}</table>
-<p><a href="${escapeAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeAttr(`${path}/subscriptions.json`)}">subscriptions.json</a></p>`,
+<p><a href="${escapeAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeAttr(`${path}/subscriptions.json`)}">subscriptions.json</a> · <a href="${escapeAttr(`${path}/changes.xml`)}">changes.xml</a></p>`,
   );
   return htmlResponse(html);
 }
