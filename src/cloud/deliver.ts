@@ -48,14 +48,14 @@ export interface TopicContent {
 /**
  * WebSub content distribution (W3C WebSub 7): the topic's full body with its Content-Type, Link
  * headers naming the hub and the topic, and with a secret `X-Hub-Signature: sha256=<hex HMAC>`.
- * The body goes as text when it is UTF-8 (the lean pool then carries it), else as bytes.
+ * The body goes as `text` when the caller gives it (the lean pool then carries it), else as bytes.
  */
 export function contentRequest(
   content: TopicContent,
   topicUrl: string,
   hubUrl: string,
   secret: string | null | undefined,
-  text: string | null = textIfUtf8(content.body),
+  text: string | null = null,
 ): Prepared {
   const headers: Record<string, string> = {
     'content-type': content.contentType ?? 'application/octet-stream',

@@ -65,6 +65,8 @@ export interface FanoutDeps {
 }
 
 const BATCH = 500;
+/** WebSub bodies up to this size take the lean pool (see `contentText`). */
+const LEAN_BODY_MAX = 64 * 1024;
 
 /** A subscriber told the URL (http-post, https-post, xml-rpc), not sent the body (WebSub). */
 type RssCloudTarget = DeliveryTarget & { protocol: NotifyProtocol };
@@ -99,7 +101,10 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   };
   // WebSub: one unsigned request for all; a signed one per secret (the HMAC is per subscriber).
   const content = deps.websub?.content ?? null;
-  const contentText = content ? textIfUtf8(content.body) : null;
+  // A small UTF-8 body goes as text over the lean pool, which writes head and body as one string
+  // per request; a large one as bytes through the full client, so 512 deliveries in flight do not
+  // hold 512 copies of a big feed.
+  const contentText = content && content.body.byteLength <= LEAN_BODY_MAX ? textIfUtf8(content.body) : null;
   const unsigned = content ? contentRequest(content, feedUrl, deps.websub!.hubUrl, null, contentText) : null;
   const websubRequest = (s: DeliveryTarget) =>
     content && s.secret

@@ -205,6 +205,29 @@ describe('content distribution', () => {
     expect(signature).not.toBe(hmac('wrong secret'));
   });
 
+  it('delivers the bytes as read: a large body, and one that is not UTF-8, signed over those bytes', async () => {
+    await subscribed('/cb', { 'hub.secret': 'k' });
+    const bodies = [
+      Buffer.from(`<rss>${'x'.repeat(200_000)}</rss>`), // past the lean pool's size
+      Buffer.from('<rss>caf\xe9 \x93quoted\x94</rss>', 'latin1'), // windows-1252, not UTF-8
+    ];
+    for (const body of bodies) {
+      peer.route('GET', '/feed.xml', 200, {
+        body,
+        headers: { 'content-type': 'application/rss+xml; charset=windows-1252' },
+      });
+      await ping();
+    }
+    const posts = peer.hits('POST', '/cb');
+    expect(posts.map((p) => p.raw)).toEqual(bodies);
+    for (const p of posts) {
+      expect(p.headers['x-hub-signature']).toBe(
+        `sha256=${createHmac('sha256', 'k').update(p.raw).digest('hex')}`,
+      );
+      expect(p.headers['content-type']).toBe('application/rss+xml; charset=windows-1252');
+    }
+  });
+
   it('drops the subscription when the subscriber answers 410', async () => {
     await subscribed('/cb');
     peer.route('POST', '/cb', 410, 'gone');
