@@ -8,7 +8,11 @@
  * Setup: the N subscriptions are inserted straight through the cloud's store API
  * (store.insertSubscriptions), not registered one by one over HTTP; that is not measured.
  *
- * Run: npx node bench/fanout.ts   (ends with one JSON line)
+ * Then a mixed run (issue 15): MIXED subscribers (default 100,000) on one feed, half rssCloud
+ * http-post (told the URL), half WebSub with a secret each (the feed's body, signed), one ping.
+ * Its peak RSS is sampled every 50 ms during that run only (the process's maxRSS covers every run).
+ *
+ * Run: npx node bench/fanout.ts   (ends with one JSON line; SIZES=10000 MIXED=0 to skip parts)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +24,11 @@ import { systemClock } from '../src/common/clock.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { serve } from '../src/net/serve.ts';
 
-const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
+const SIZES = (process.env.SIZES ?? '10000,100000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const MIXED = Number(process.env.MIXED ?? '100000');
 
 // The subscriber process: counts POSTs per batch, serves a feed that changes on every read.
 const SUBSCRIBER = `
@@ -107,21 +115,35 @@ async function main(): Promise<void> {
   );
   console.log('Setup: subscriptions inserted through the cloud store API (not timed).');
   try {
-    for (const n of SIZES) {
-      const feed = `${base}/feed-${n}.xml`;
+    const runs = [
+      ...SIZES.map((n) => ({ n, mixed: false })),
+      ...(MIXED > 0 ? [{ n: MIXED, mixed: true }] : []),
+    ];
+    for (const { n, mixed } of runs) {
+      const key = mixed ? `mixed_n${n}` : `n${n}`;
+      const feed = `${base}/feed-${key}.xml`;
       const now = Date.now();
       // In slices, so the setup's own garbage does not count as the cloud's peak memory.
       for (let from = 0; from < n; from += 10_000) {
         cloud.store.insertSubscriptions(
-          Array.from({ length: Math.min(10_000, n - from) }, (_, k) => ({
-            feedUrl: feed,
-            callbackUrl: `${base}/cb/${n}/${from + k}`,
-            protocol: 'http-post' as const,
-            notifyProcedure: null,
-            expiresAt: now + SUBSCRIPTION_TTL_MS,
-          })),
+          Array.from({ length: Math.min(10_000, n - from) }, (_, k) => {
+            const i = from + k;
+            const websub = mixed && i % 2 === 1;
+            return {
+              feedUrl: feed,
+              callbackUrl: `${base}/cb/${key}/${i}`,
+              protocol: websub ? ('websub' as const) : ('http-post' as const),
+              notifyProcedure: null,
+              expiresAt: now + SUBSCRIPTION_TTL_MS,
+              ...(websub ? { secret: `secret-${i}`, leaseSeconds: 86_400 } : {}),
+            };
+          }),
           now,
         );
+      }
+      if (mixed) {
+        global.gc?.();
+        peakSampled = process.memoryUsage.rss();
       }
       const ready = nextMessage(sub.child, (m) => (m.ready ? true : undefined));
       sub.child.send({ expect: n });
@@ -148,13 +170,14 @@ async function main(): Promise<void> {
       const cpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
       await cloud.idle();
       const failed = n - received;
-      results[`n${n}_s`] = Math.round(seconds * 1000) / 1000;
-      results[`n${n}_cpu_s`] = cpuSeconds;
-      results[`n${n}_cpu_system_s`] = Math.round(cpu.system / 1e4) / 100;
-      results[`n${n}_subscriber_cpu_s`] = Math.round(subCpuMs / 10) / 100;
+      results[`${key}_s`] = Math.round(seconds * 1000) / 1000;
+      results[`${key}_cpu_s`] = cpuSeconds;
+      results[`${key}_cpu_system_s`] = Math.round(cpu.system / 1e4) / 100;
+      results[`${key}_subscriber_cpu_s`] = Math.round(subCpuMs / 10) / 100;
+      if (mixed) results.mixed_peak_rss_mb = Math.round((peakSampled / (1024 * 1024)) * 10) / 10;
       delivered += n - failed;
       console.log(
-        `N=${String(n).padStart(6)}  last notified after ${seconds.toFixed(3)} s (cloud CPU ${cpuSeconds} s, ` +
+        `${mixed ? 'mixed (half http-post, half WebSub signed bodies) ' : ''}N=${String(n).padStart(6)}  last notified after ${seconds.toFixed(3)} s (cloud CPU ${cpuSeconds} s, ` +
           `${Math.round((cpuSeconds * 1e6) / n)} us per delivery; subscriber process CPU ${(subCpuMs / 1000).toFixed(2)} s; ` +
           `cloud RSS at the ping ${Math.round(rssAtPing / 1048576)} MB)  ` +
           `(ping answered in ${answeredMs.toFixed(1)} ms; ${n - failed} delivered, ${failed} failed)`,
@@ -175,6 +198,10 @@ async function main(): Promise<void> {
   );
   const peakMb = Math.round((peakRss / (1024 * 1024)) * 10) / 10;
   console.log(`Peak RSS of the cloud process: ${peakMb} MB (goal: 100,000 in under 10 s, under 400 MB)`);
+  if (results.mixed_peak_rss_mb !== undefined)
+    console.log(
+      `Peak RSS during the mixed run (sampled): ${results.mixed_peak_rss_mb} MB (goal: under 10 s, under 400 MB)`,
+    );
   console.log(
     JSON.stringify({
       ...results,

@@ -24,6 +24,8 @@ export interface CallerLimits {
 }
 
 export const DEFAULT_CALLER_LIMITS: CallerLimits = { maxUrlsPerRequest: 100, perMinute: 1_000, burst: 5_000 };
+/** Pings and publishes, a budget of their own: one read each, so a publisher's pings never wait behind registrations. */
+export const DEFAULT_PING_LIMITS: Partial<CallerLimits> = { perMinute: 1_000, burst: 5_000 };
 
 /** Units: a pleaseNotify costs a read and a handler test per resource; a ping costs a read. */
 export const cost = {

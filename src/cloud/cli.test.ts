@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLoopbackHost } from './cli.ts';
 import { messages } from './messages.ts';
 import { Peer, postForm, rpcCall } from './testkit.ts';
 
@@ -49,6 +50,10 @@ function start(
   });
 }
 
+async function waitUntil(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 function run(args: string[], input = '') {
   const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -64,12 +69,49 @@ describe('tidings cloud (server)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('stops on SIGINT too, with a connection still open', async () => {
+  it('stops on SIGINT too, with a connection still open, saying it is stopping then stopped', async () => {
     const { child, url, exited } = await start();
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     const hello = await rpcCall(`${url}/RPC2`, 'rssCloud.hello', []);
     expect(hello.answer).toEqual({ kind: 'value', value: true });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+    expect(out).toBe('Stopping the cloud (closing connections and the database)...\nCloud stopped.\n');
+  });
+
+  it('--test-api mounts the test routes on loopback and says so; without it they are absent', async () => {
+    const plain = await start();
+    expect((await fetch(`${plain.url}/test/clear`, { method: 'POST', body: '{}' })).status).toBe(404);
+    plain.child.kill('SIGTERM');
+    await plain.exited;
+    let err = '';
+    const withApi = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, '--test-api'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(withApi);
+    const url = await new Promise<string>((resolve) => {
+      let out = '';
+      withApi.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      withApi.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+    });
+    const res = await fetch(`${url}/test/clear`, { method: 'POST', body: '{}' });
+    expect(await res.json()).toEqual({ success: true });
+    await waitUntil(() => err.includes('test API'));
+    expect(err).toMatch(/the test API is mounted at http:\/\/127\.0\.0\.1:\d+\/test\//);
+    expect(err).not.toMatch(/WARNING/);
+    withApi.kill('SIGTERM');
+    // Binding beyond loopback (not done here: tests bind 127.0.0.1) is what draws the warning.
+    expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'].every(isLoopbackHost)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.10', 'cloud.example.org'].some(isLoopbackHost)).toBe(false);
   });
 
   it('a second SIGINT while stopping waits for the stop: exit 0, not death by signal', async () => {
@@ -143,6 +185,9 @@ describe('tidings cloud (server)', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['extra'], /unexpected argument "extra"/],
     [['--public-url', 'ftp://x'], /--public-url must be an http or https address/],
+    [['--lease-min', '900', '--lease-max', '300'], /--lease-min \(900\) is longer than --lease-max \(300\)/],
+    [['--subscription-lifetime', '0'], /--subscription-lifetime must be a whole number from 1/],
+    [['--pings-per-minute', 'many'], /--pings-per-minute must be a whole number/],
   ])('bad input %j: one line, exit 2', (args, reason) => {
     const r = run(args);
     expect(r.code).toBe(2);

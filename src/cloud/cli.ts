@@ -3,14 +3,16 @@
  *
  *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR] [--allow-loopback] [--allow-private]
  *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
- *                 [--max-resources N] [--work-per-minute N]
+ *                 [--max-resources N] [--work-per-minute N] [--pings-per-minute N]
+ *                 [--subscription-lifetime S] [--lease-default S] [--lease-min S] [--lease-max S]
+ *                 [--max-subscriptions-per-callback N] [--answer-after-delivery] [--test-api]
  *   tidings cloud user add NAME [--data DIR] [--password-stdin]
  *   tidings cloud user passwd NAME [--data DIR] [--password-stdin]
  *   tidings cloud user remove NAME [--data DIR]
  *   tidings cloud user list [--data DIR]
  *
- * Prints one line with the URL once listening; SIGTERM or SIGINT closes the sockets and the
- * database and resolves 0. Bad input: a one-line reason and a non-zero code. Also runnable
+ * Prints one line with the URL once listening; SIGTERM or SIGINT says it is stopping, closes the
+ * sockets and the database, says it stopped and resolves 0. Bad input: a one-line reason and a non-zero code. Also runnable
  * directly: `node src/cloud/cli.ts ...` (Node 24).
  */
 import { join, resolve } from 'node:path';
@@ -19,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../cli/paths.ts';
 import { systemClock } from '../common/clock.ts';
 import { describeError } from '../common/errors.ts';
+import { classifyAddress } from '../net/address-class.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { serve } from '../net/serve.ts';
 import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
@@ -35,7 +38,9 @@ export interface CliIo {
 
 const SERVER_HELP = `Usage: tidings cloud [options]
 
-Runs an rssCloud server: REST /pleaseNotify and /ping, XML-RPC /RPC2, a status page at /.
+Runs an rssCloud server and WebSub hub over one list of subscribers: REST /pleaseNotify and /ping,
+XML-RPC /RPC2 (rssCloud and weblogUpdates), WebSub /websub, /pingSiteForm, RSS Ping at /rssPing,
+/changes.xml, a status page at / and documentation at /docs.
 
 Options:
   --port N                Port to listen on (default 5337; 0 picks a free one)
@@ -47,8 +52,22 @@ Options:
   --trust-proxy           A reverse proxy is in front: take the caller's address from X-Forwarded-For
   --min-ping-interval S   Refuse pings of one feed closer together than S seconds (default 0: no limit)
   --max-resources N       Resources one pleaseNotify may name (default 100)
-  --work-per-minute N     Feed reads and handler tests one caller may cause per minute, on average
-                          (default 1000; up to 5x that at once after a quiet spell)
+  --work-per-minute N     Feed reads and handler tests one caller's registrations may cause per
+                          minute, on average (default 1000; up to 5x that at once after a quiet spell)
+  --pings-per-minute N    Pings and publishes one caller may send per minute, a budget apart from
+                          registrations (default 1000; up to 5x that at once)
+  --subscription-lifetime S
+                          How long an rssCloud subscription lasts after it was made (default 90000 s,
+                          25 hours)
+  --lease-default S       WebSub lease when none is asked (default 86400 s, 1 day)
+  --lease-min S           Shortest WebSub lease granted (default 300 s)
+  --lease-max S           Longest WebSub lease granted (default 864000 s, 10 days)
+  --max-subscriptions-per-callback N
+                          WebSub subscriptions one callback URL may hold (default 10000)
+  --answer-after-delivery Answer a ping only after its notifications were delivered or timed out
+                          (at most 5 s), as the reference cloud does; default: answer at once
+  --test-api              Mount the reference cloud's test API under /test (for its e2e suite;
+                          anyone who reaches it can erase the subscriptions: loopback only)
   -h, --help              This text
 
 Accounts for rssCloud.saveRss: tidings cloud user --help`;
@@ -119,6 +138,14 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
         'min-ping-interval': { type: 'string' },
         'max-resources': { type: 'string' },
         'work-per-minute': { type: 'string' },
+        'pings-per-minute': { type: 'string' },
+        'subscription-lifetime': { type: 'string' },
+        'lease-default': { type: 'string' },
+        'lease-min': { type: 'string' },
+        'lease-max': { type: 'string' },
+        'max-subscriptions-per-callback': { type: 'string' },
+        'answer-after-delivery': { type: 'boolean' },
+        'test-api': { type: 'boolean' },
       },
     }),
   );
@@ -132,6 +159,24 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   const minPingIntervalSec = integer(values['min-ping-interval'] ?? '0', '--min-ping-interval', 0, 86_400);
   const maxUrlsPerRequest = integer(values['max-resources'] ?? '100', '--max-resources', 1, 100_000);
   const perMinute = integer(values['work-per-minute'] ?? '1000', '--work-per-minute', 1, 10_000_000);
+  const pingsPerMinute = integer(values['pings-per-minute'] ?? '1000', '--pings-per-minute', 1, 10_000_000);
+  const lifetimeSec = integer(
+    values['subscription-lifetime'] ?? '90000',
+    '--subscription-lifetime',
+    1,
+    31 * 86_400,
+  );
+  const leaseMin = integer(values['lease-min'] ?? '300', '--lease-min', 1, 365 * 86_400);
+  const leaseMax = integer(values['lease-max'] ?? '864000', '--lease-max', 1, 365 * 86_400);
+  const leaseDefault = integer(values['lease-default'] ?? '86400', '--lease-default', 1, 365 * 86_400);
+  if (leaseMin > leaseMax)
+    throw new CliError(`--lease-min (${leaseMin}) is longer than --lease-max (${leaseMax})`);
+  const perCallback = integer(
+    values['max-subscriptions-per-callback'] ?? '10000',
+    '--max-subscriptions-per-callback',
+    1,
+    10_000_000,
+  );
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
     throw new CliError(`--public-url must be an http or https address, not "${publicUrl}"`);
@@ -151,6 +196,13 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     trustProxy: values['trust-proxy'] === true,
     minPingIntervalSec,
     callerLimits: { maxUrlsPerRequest, perMinute, burst: perMinute * 5 },
+    pingLimits: { perMinute: pingsPerMinute, burst: pingsPerMinute * 5 },
+    subscriptionTtlMs: lifetimeSec * 1000,
+    leases: { defaultSeconds: leaseDefault, minSeconds: leaseMin, maxSeconds: leaseMax },
+    maxSubscriptionsPerCallback: perCallback,
+    // The reference's timing: its per-notification budget (4 s) and a second for the answer.
+    ...(values['answer-after-delivery'] ? { pingWaitMs: ANSWER_AFTER_DELIVERY_MS } : {}),
+    testApi: values['test-api'] === true,
     ...(publicUrl ? { publicBaseUrl: publicUrl } : {}),
   });
   let server: Awaited<ReturnType<typeof serve>>;
@@ -177,11 +229,21 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
   io.stdout.write(`Tidings cloud listening on ${server.url}/ (data: ${dir})\n`);
+  if (values['test-api']) {
+    const exposed = !isLoopbackHost(host);
+    io.stderr.write(
+      `tidings cloud: the test API is mounted at ${server.url}/test/ (it can erase every subscription)${
+        exposed ? `; WARNING: ${host} is reachable beyond this machine, use it on loopback only` : ''
+      }\n`,
+    );
+  }
 
   await (io.stopSignal ?? untilSignal());
+  io.stdout.write('Stopping the cloud (closing connections and the database)...\n');
   await server.close();
   await cloud.close();
   http.close();
+  io.stdout.write('Cloud stopped.\n');
   return 0;
 }
 
@@ -207,6 +269,12 @@ function untilSignal(): Promise<void> {
 }
 
 const STOP_DEADLINE_MS = 15_000;
+const ANSWER_AFTER_DELIVERY_MS = 5_000;
+
+/** 127.0.0.0/8, ::1 and localhost: the only binds where the test API stays on this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return host.trim().toLowerCase() === 'localhost' || classifyAddress(host) === 'loopback';
+}
 
 async function runUser(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(() =>

@@ -72,6 +72,18 @@ describe('registrations', () => {
     expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
+  it('lasts as long as subscriptionTtlMs says (tidings cloud --subscription-lifetime)', async () => {
+    await cloud.close();
+    cloud = await startCloud({ subscriptionTtlMs: 90_000 });
+    peer.route('POST', '/cb', 200, 'ok');
+    await register('/cb');
+    const [sub] = cloud.cloud.store.allSubscriptions();
+    expect(sub!.whenExpires).toBe(cloud.clock.now() + 90_000);
+    (cloud.clock as ManualClock).advance(90_000);
+    expect(cloud.cloud.store.liveSubscriptions(`${peer.url}/rss.xml`, cloud.clock.now())).toHaveLength(0);
+    expect(cloud.cloud.sweep()).toBe(1);
+  });
+
   it('the hourly sweep runs on the cloud clock', async () => {
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');

@@ -71,7 +71,10 @@ describe('resources per pleaseNotify', () => {
 
 describe('work per caller per minute', () => {
   it('cuts a burst short with a readable sentence, and lets the caller back in as the minute passes', async () => {
-    cloud = await startCloud({ callerLimits: { perMinute: 10, burst: 10 } });
+    cloud = await startCloud({
+      callerLimits: { perMinute: 10, burst: 10 },
+      pingLimits: { perMinute: 2, burst: 2 },
+    });
     const clock = cloud.clock as ManualClock;
     peer.route('POST', '/feedupdated', 200, 'Thanks!');
     const urls = Array.from({ length: 6 }, (_, i) => `${peer.url}/f${i}.xml`);
@@ -84,10 +87,17 @@ describe('work per caller per minute', () => {
 
     const over = await postForm(`${cloud.url}/pleaseNotify`, form(urls.slice(5)), 'application/json');
     expect(JSON.parse(over.text)).toEqual({ success: false, msg: messages.overBudget(10, 12) });
-    const ping = await postForm(`${cloud.url}/ping`, { url: urls[0]! }, 'application/json');
-    expect(JSON.parse(ping.text)).toEqual({ success: false, msg: messages.overBudget(10, 6) });
     expect(peer.requests.length).toBe(before);
     expect(cloud.cloud.recentLog().some((e) => e.kind === 'refused')).toBe(true);
+    // Pings spend from a budget of their own (issue 15: an aggregator's 2,593 registrations got
+    // the same address's publisher refused): the ping is read at once...
+    const ping = await postForm(`${cloud.url}/ping`, { url: urls[0]! }, 'application/json');
+    expect(JSON.parse(ping.text)).toEqual({ success: true, msg: messages.pinged });
+    expect(peer.requests.length).toBe(before + 1);
+    // ...and held to its own rate: 2 a minute here, one more passes, the next waits 30 s.
+    await postForm(`${cloud.url}/ping`, { url: urls[0]! }, 'application/json');
+    const third = await postForm(`${cloud.url}/ping`, { url: urls[0]! }, 'application/json');
+    expect(JSON.parse(third.text)).toEqual({ success: false, msg: messages.overBudget(2, 30) });
 
     clock.advance(12_000);
     const again = await postForm(`${cloud.url}/pleaseNotify`, form(urls.slice(5)), 'application/json');
@@ -96,6 +106,11 @@ describe('work per caller per minute', () => {
 });
 
 describe('CallerBudget', () => {
+  it('says "1 second", not "1 seconds" (issue 14)', () => {
+    expect(messages.overBudget(3, 1)).toMatch(/try again in 1 second\.$/);
+    expect(messages.overBudget(3, 2)).toMatch(/try again in 2 seconds\.$/);
+  });
+
   it('refills continuously, keeps callers apart, and never lets one request exceed a full minute', () => {
     let now = 0;
     const budget = new CallerBudget({ now: () => now }, { perMinute: 60, burst: 60 });
@@ -127,7 +142,7 @@ describe('CallerBudget', () => {
 });
 
 describe('tidings cloud flags', () => {
-  it('--max-resources and --work-per-minute set the limits; bad values are usage errors', async () => {
+  it('--max-resources, --work-per-minute and --pings-per-minute set the limits; bad values are usage errors', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tidings-cloud-flags-'));
     const stdout = new PassThrough();
     const stderr = new PassThrough();
@@ -145,7 +160,19 @@ describe('tidings cloud flags', () => {
       });
     });
     const exited = runCloudCli(
-      ['--port', '0', '--data', dir, '--allow-loopback', '--max-resources', '2', '--work-per-minute', '3'],
+      [
+        '--port',
+        '0',
+        '--data',
+        dir,
+        '--allow-loopback',
+        '--max-resources',
+        '2',
+        '--work-per-minute',
+        '1',
+        '--pings-per-minute',
+        '3',
+      ],
       io,
     );
     try {
@@ -158,6 +185,10 @@ describe('tidings cloud flags', () => {
       for (let i = 0; i < 15; i++) await postForm(`${url}/ping`, { url: urls[0]! }, 'application/json');
       const over = await postForm(`${url}/ping`, { url: urls[0]! }, 'application/json');
       expect(JSON.parse(over.text)).toEqual({ success: false, msg: messages.overBudget(3, 20) });
+      // Registrations: a bucket of 5 x 1 = 5 units, 2 per resource; the third resource is refused.
+      await postForm(`${url}/pleaseNotify`, form(urls.slice(0, 2)), 'application/json');
+      const reg = await postForm(`${url}/pleaseNotify`, form(urls.slice(2)), 'application/json');
+      expect(JSON.parse(reg.text)).toEqual({ success: false, msg: messages.overBudget(1, 60) });
     } finally {
       stop();
       expect(await exited).toBe(0);

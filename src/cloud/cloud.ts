@@ -7,8 +7,14 @@
  *   POST {base}/ping           REST ping
  *   POST {base}/RPC2           XML-RPC: rssCloud.hello, rssCloud.pleaseNotify (and the 2003 name
  *                              xmlStorageSystem.rssPleaseNotify), rssCloud.ping, rssCloud.saveRss
+ *                              weblogUpdates.ping and weblogUpdates.extendedPing (doors.ts)
+ *   POST {base}/websub         the WebSub hub: subscribe, unsubscribe, publish (websub.ts)
+ *   GET  {base}/pingSiteForm   the weblogUpdates HTTP ping; POST {base}/rssPing RSS Ping v2
+ *   GET  {base}/changes.xml    sites changed in the last hour (weblogs.com form)
  *   GET  {base}/               status page; GET {base}/viewLog(.json) recent calls;
  *   GET  {base}/subscriptions.json; GET|HEAD {base}/feeds/{name}.xml feeds saved with saveRss
+ *   GET  {base}/docs[/{slug}], /pingForm, /pleaseNotifyForm   human pages (docs.ts)
+ *   POST {base}/test/*         the reference's test API, only with `testApi` (test-api.ts)
  *
  * Paths match case-insensitively, as the reference cloud's (Express) routes do.
  *
@@ -26,8 +32,18 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
 import { decodeMethodCall } from '../wire/xmlrpc.ts';
 import { plain, restAnswer, rpcAnswer, rpcFault } from './answers.ts';
-import { CallerBudget, type CallerLimits, cost } from './budget.ts';
-import { CloudCore } from './core.ts';
+import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './budget.ts';
+import { CloudCore, RESOURCE_RETENTION_MS } from './core.ts';
+import type { TopicContent } from './deliver.ts';
+import { docsPage, pingForm, pleaseNotifyForm } from './docs.ts';
+import {
+  changesXml,
+  type DoorDeps,
+  pingSiteForm,
+  siteChanged,
+  weblogUpdatesAnswer,
+  weblogUpdatesSignal,
+} from './doors.ts';
 import type { FanoutLimits, FanoutReport } from './fanout.ts';
 import { CloudLog, type CloudLogEntry } from './log.ts';
 import { messages } from './messages.ts';
@@ -40,9 +56,13 @@ import {
   parseRpcSaveRss,
   sourceAddressOf,
 } from './params.ts';
+import { formOf, normaliseBase, readBody, relativePath } from './request.ts';
+import { handleRssPing } from './rss-ping.ts';
 import { serveSavedFeed } from './saved-feed.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
 import { CloudStore } from './store.ts';
+import { testApi } from './test-api.ts';
+import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './websub.ts';
 
 export interface CloudDeps {
   /** The SQLite file (created if absent). */
@@ -75,8 +95,20 @@ export interface CloudDeps {
   maxBodyBytes?: number;
   /** Feed parser for saveRss (default: src/feed/parse.ts, loaded on first use). */
   parseFeed?: (body: string) => ParseResult;
-  /** Resources per pleaseNotify and reads/tests per caller per minute (budget.ts defaults). */
+  /** Resources per pleaseNotify and reads/tests per caller per minute for registrations (budget.ts defaults). */
   callerLimits?: Partial<CallerLimits>;
+  /** Reads per caller per minute for pings and publishes, a budget apart from registrations. */
+  pingLimits?: Partial<CallerLimits>;
+  /** How long an rssCloud subscription lasts after its registration (default 25 hours). */
+  subscriptionTtlMs?: number;
+  /** WebSub leases granted (default 1 day, clamped to 5 minutes .. 10 days). */
+  leases?: Partial<LeasePolicy>;
+  /** WebSub subscriptions one callback may hold (default 10,000). */
+  maxSubscriptionsPerCallback?: number;
+  /** Delays before retrying a failed WebSub delivery (core.ts DEFAULT_CONTENT_RETRY_MS). */
+  contentRetryMs?: readonly number[];
+  /** Mount the reference cloud's test API under /test (never on a public cloud). */
+  testApi?: boolean;
 }
 
 export interface Cloud {
@@ -86,8 +118,11 @@ export interface Cloud {
   recentLog(limit?: number): CloudLogEntry[];
   /** In-process ping (the app's own publisher), same answer as POST /ping. */
   ping(feedUrl: string): Promise<{ success: boolean; msg: string }>;
-  /** Fan-out to the feed's live subscribers without reading it (the caller knows it changed). */
-  notifyChanged(feedUrl: string): Promise<FanoutReport>;
+  /**
+   * Fan-out to the feed's live subscribers without reading it (the caller knows it changed);
+   * WebSub subscribers get `content` when given, else one read.
+   */
+  notifyChanged(feedUrl: string, content?: TopicContent): Promise<FanoutReport>;
   /** Resolves when no read or fan-out is running. */
   idle(): Promise<void>;
   /** Removes expired subscriptions now (also done hourly). */
@@ -96,6 +131,7 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
+export type { TopicContent } from './deliver.ts';
 export type { FanoutReport } from './fanout.ts';
 export type { CloudLogEntry, CloudLogKind } from './log.ts';
 
@@ -122,6 +158,8 @@ const RPC_NAMES = {
   pleaseNotify2003: 'xmlstoragesystem.rsspleasenotify',
   ping: 'rsscloud.ping',
   saveRss: 'rsscloud.saverss',
+  weblogPing: 'weblogupdates.ping',
+  weblogExtendedPing: 'weblogupdates.extendedping',
 };
 
 export function createCloud(deps: CloudDeps): Cloud {
@@ -138,6 +176,10 @@ export function createCloud(deps: CloudDeps): Cloud {
     ? null
     : createHttpClient({ maxSocketsPerHost: deps.fanout?.perHost ?? 128, hostPolicy: policy });
   const notifyHttp = deps.notifyHttp ?? ownNotifyHttp!;
+  // Where subscribers reach the hub, for the Link header of WebSub deliveries: the public URL,
+  // else the origin the last request came to.
+  let seenOrigin = deps.publicBaseUrl ?? 'http://127.0.0.1';
+  const hubUrl = () => `${(deps.publicBaseUrl ?? seenOrigin).replace(/\/+$/, '')}${basePath}/websub`;
   const core = new CloudCore({
     store,
     http: deps.http,
@@ -147,11 +189,29 @@ export function createCloud(deps: CloudDeps): Cloud {
     policy,
     minPingIntervalSec: deps.minPingIntervalSec ?? 0,
     pingWaitMs: deps.pingWaitMs ?? 0,
+    hubUrl,
+    ...(deps.subscriptionTtlMs ? { subscriptionTtlMs: deps.subscriptionTtlMs } : {}),
+    ...(deps.contentRetryMs ? { contentRetryMs: deps.contentRetryMs } : {}),
     ...(deps.fanout ? { fanout: deps.fanout } : {}),
     ...(deps.notifyTimeoutMs ? { notifyTimeoutMs: deps.notifyTimeoutMs } : {}),
   });
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
+  // Registrations and pings spend from separate budgets: an aggregator registering its 10,000
+  // feeds never makes the same address's pings wait (issue 15).
   const budget = new CallerBudget(clock, deps.callerLimits);
+  const pingBudget = new CallerBudget(clock, { ...DEFAULT_PING_LIMITS, ...deps.pingLimits });
+  const leases: LeasePolicy = { ...DEFAULT_LEASES, ...deps.leases };
+  const doors: DoorDeps = { core, store, log, http: deps.http, clock };
+  const hub = new WebSubHub({
+    store,
+    core,
+    http: deps.http,
+    clock,
+    log,
+    maxPerCallback: deps.maxSubscriptionsPerCallback ?? DEFAULT_MAX_PER_CALLBACK,
+    leases,
+    delivery: () => ({ ...(deps.notifyTimeoutMs ? { timeoutMs: deps.notifyTimeoutMs } : {}) }),
+  });
   const startedAt = clock.now();
   let parser = deps.parseFeed ?? null;
   let closed = false;
@@ -179,13 +239,14 @@ export function createCloud(deps: CloudDeps): Cloud {
    * The work a request would make us do, within the caller's limits? The refusal's sentence
    * when not (budget.ts): nothing is read or tested for a refused request.
    */
-  function refusal(source: string, urls: number | null): string | null {
-    const { maxUrlsPerRequest, perMinute } = budget.limits;
+  function refusal(source: string, urls: number | null, pings = 1): string | null {
+    const { maxUrlsPerRequest } = budget.limits;
     let msg: string | null = null;
     if (urls !== null && urls > maxUrlsPerRequest) msg = messages.tooManyResources(maxUrlsPerRequest, urls);
     else {
-      const spent = budget.spend(source, urls === null ? cost.ping : cost.pleaseNotify(urls));
-      if (!spent.ok) msg = messages.overBudget(perMinute, spent.retryAfterSec);
+      const which = urls === null ? pingBudget : budget;
+      const spent = which.spend(source, urls === null ? cost.ping * pings : cost.pleaseNotify(urls));
+      if (!spent.ok) msg = messages.overBudget(which.limits.perMinute, spent.retryAfterSec);
     }
     if (msg) log.add({ kind: 'refused', detail: `${source}: ${msg}` });
     return msg;
@@ -259,6 +320,14 @@ export function createCloud(deps: CloudDeps): Cloud {
         );
         return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
       }
+      case RPC_NAMES.weblogPing:
+      case RPC_NAMES.weblogExtendedPing: {
+        const signal = weblogUpdatesSignal(name === RPC_NAMES.weblogPing ? 'ping' : 'extendedping', params);
+        if ('error' in signal) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: signal.error }));
+        const refused = refusal(source, null);
+        if (refused) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: refused }));
+        return rpcAnswer(weblogUpdatesAnswer(await siteChanged(doors, signal)));
+      }
       default:
         return rpcFault(messages.notDefined(methodName));
     }
@@ -270,8 +339,24 @@ export function createCloud(deps: CloudDeps): Cloud {
     if (rel === null) return plain(404, 'Not Found');
     const path = rel.toLowerCase();
     const method = req.method.toUpperCase();
+    if (!deps.publicBaseUrl) seenOrigin = url.origin;
+    const base = basePath;
 
     if (method === 'GET' || method === 'HEAD') {
+      if (path === '/docs' || path === '/docs/') return docsPage(base, null);
+      const doc = /^\/docs\/([^/]+)$/.exec(rel);
+      if (doc) return docsPage(base, decodeURIComponent(doc[1]!));
+      if (path === '/pingform') return pingForm(base);
+      if (path === '/changes.xml') return changesXml(store, clock.now());
+      if (path === '/pingsiteform') {
+        if (url.searchParams.has('url')) {
+          const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
+          const refused = refusal(source, null);
+          if (refused) return plain(429, refused);
+        }
+        return pingSiteForm(doors, base, url.searchParams);
+      }
+      if (path === '/pleasenotifyform') return pleaseNotifyForm(base);
       if (path === '/' || path === '') {
         const base = new URL(publicBase(req));
         const cloudElement = cloudElementFor(base.origin, base.pathname);
@@ -286,9 +371,17 @@ export function createCloud(deps: CloudDeps): Cloud {
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
-    const endpoint = ['/pleasenotify', '/rsscloud/pleasenotify', '/ping', '/rsscloud/ping', '/rpc2'].includes(
-      path,
-    );
+    const testRoute = deps.testApi ? /^\/test\/([a-z]+)$/.exec(path) : null;
+    const endpoint =
+      [
+        '/pleasenotify',
+        '/rsscloud/pleasenotify',
+        '/ping',
+        '/rsscloud/ping',
+        '/rpc2',
+        '/websub',
+        '/rssping',
+      ].includes(path) || testRoute !== null;
     if (!endpoint) return plain(404, 'Not Found');
     if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
 
@@ -297,7 +390,24 @@ export function createCloud(deps: CloudDeps): Cloud {
       log.add({ kind: 'refused', detail: `request body over ${maxBodyBytes} bytes` });
       return plain(413, 'Payload Too Large', { connection: 'close' });
     }
+    if (testRoute) {
+      const answer = await testApi(
+        { store, sweep: () => store.sweep(clock.now(), RESOURCE_RETENTION_MS) },
+        testRoute[1]!,
+        body,
+      );
+      return answer ?? plain(404, 'Not Found');
+    }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
+    if (path === '/websub')
+      return hub.answer(formOf(req, body), {
+        publish: (topics) => refusal(source, null, topics),
+        subscribe: () => refusal(source, 1),
+      });
+    if (path === '/rssping') {
+      const refused = refusal(source, null);
+      return refused ? plain(429, refused) : handleRssPing(doors, body);
+    }
     if (path.endsWith('pleasenotify')) return handlePleaseNotify(req, body, source);
     if (path.endsWith('ping')) return handlePing(req, body, source);
     return handleRpc(req, body, source);
@@ -316,7 +426,7 @@ export function createCloud(deps: CloudDeps): Cloud {
       const { success, msg } = await core.ping(feedUrl);
       return { success, msg };
     },
-    notifyChanged: (feedUrl) => core.notifyChanged(feedUrl),
+    notifyChanged: (feedUrl, content) => core.notifyChanged(feedUrl, content),
     idle: () => core.idle(),
     sweep: () => core.sweep(),
     store,
@@ -330,47 +440,4 @@ export function createCloud(deps: CloudDeps): Cloud {
       store.close();
     },
   };
-}
-
-function normaliseBase(base: string): string {
-  const trimmed = base.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-/** The path below the mount point, or null when the request is not for the cloud. */
-function relativePath(pathname: string, base: string): string | null {
-  if (base === '') return pathname;
-  const lower = pathname.toLowerCase();
-  const b = base.toLowerCase();
-  if (lower === b) return '/';
-  return lower.startsWith(`${b}/`) ? pathname.slice(base.length) : null;
-}
-
-/** REST fields from the body, with query parameters filling in what the body lacks (some clients use either). */
-function formOf(req: Request, body: Buffer): URLSearchParams {
-  const form = new URLSearchParams(body.toString('utf8'));
-  for (const [k, v] of new URL(req.url).searchParams) if (!form.has(k)) form.append(k, v);
-  return form;
-}
-
-/** The body, or null when it is larger than `max` bytes. */
-async function readBody(req: Request, max: number): Promise<Buffer | null> {
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) return null;
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
 }

@@ -10,16 +10,22 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { HostPolicy } from '../net/types.ts';
 import type { Outcome } from './answers.ts';
-import { verifyHandler } from './deliver.ts';
+import { type TopicContent, verifyHandler } from './deliver.ts';
 import { type FanoutLimits, type FanoutReport, fanOut } from './fanout.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import type { PleaseNotifyParams } from './params.ts';
 import { checkResource, type ResourceCheck } from './resource.ts';
-import type { CloudStore } from './store.ts';
+import type { CloudStore, DeliveryTarget } from './store.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;
+/** Resources nobody subscribes to are forgotten this long after their last change (the reference: 7 days). */
+export const RESOURCE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** A failed WebSub delivery is tried again after these delays (then left to the next change). */
+export const DEFAULT_CONTENT_RETRY_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000];
+/** WebSub deliveries kept for retry after one fan-out, at most (the rest wait for the next change). */
+const MAX_RETRIES_PER_FANOUT = 10_000;
 
 export interface CoreDeps {
   store: CloudStore;
@@ -36,6 +42,12 @@ export interface CoreDeps {
   fanout?: Partial<FanoutLimits>;
   /** Budget for each handler test and notification (default 4 s). */
   notifyTimeoutMs?: number;
+  /** How long an rssCloud subscription lasts after its last registration (default 25 h). */
+  subscriptionTtlMs?: number;
+  /** The hub's URL for WebSub deliveries' Link header. */
+  hubUrl: () => string;
+  /** Delays before retrying failed WebSub deliveries (default DEFAULT_CONTENT_RETRY_MS). */
+  contentRetryMs?: readonly number[];
 }
 
 export class CloudCore {
@@ -47,6 +59,7 @@ export class CloudCore {
   /** The newest read queued or under way per feed, for registrations to share. */
   private readonly latest = new Map<string, Promise<ResourceCheck>>();
   private readonly abort = new AbortController();
+  private readonly retryTimers = new Set<{ cancel(): void }>();
 
   constructor(deps: CoreDeps) {
     this.deps = deps;
@@ -69,16 +82,12 @@ export class CloudCore {
     const started = clock.now();
     // A burst of registrations for one feed shares a read already under way instead of queueing
     // one read each; only the read's owner starts a fan-out for what it found.
-    const joined = this.latest.get(feedUrl);
-    const check = await (joined ?? this.check(feedUrl, true));
+    const check = await this.readForSubscriber(feedUrl);
     if (check.kind === 'unreadable') {
       store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
       throw new Error(messages.subscriptionReadResource(feedUrl));
     }
-    // A change seen while registering reaches the feed's existing subscribers too: the reference
-    // cloud's pleaseNotify pings the resource first.
-    if (check.kind === 'changed' && !joined) void this.startFanout(feedUrl);
     const refusal = p.callbackUrl
       ? this.refuseCallback(p.callbackUrl)
       : 'the callback address is not a valid URL';
@@ -93,7 +102,7 @@ export class CloudCore {
         this.deliveryOptions(),
       );
       if (verified.ok) {
-        store.upsertSubscription({ ...target, feedUrl }, clock.now(), clock.now() + SUBSCRIPTION_TTL_MS);
+        store.upsertSubscription({ ...target, feedUrl }, clock.now(), clock.now() + this.subscriptionTtlMs);
         store.bump('registrations');
         log.add({ kind: 'subscribe', feedUrl, callbackUrl: p.callbackUrl, ms: clock.now() - started });
         return;
@@ -104,6 +113,35 @@ export class CloudCore {
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
     throw new Error(messages.failedHandler);
   }
+
+  get subscriptionTtlMs(): number {
+    return this.deps.subscriptionTtlMs ?? SUBSCRIPTION_TTL_MS;
+  }
+
+  /**
+   * The read before accepting a subscriber (rssCloud or WebSub). A burst of registrations for
+   * one feed shares a read already under way instead of queueing one read each; only the read's
+   * owner starts a fan-out for what it found: a change seen while registering reaches the feed's
+   * existing subscribers too (the reference cloud's pleaseNotify pings the resource first).
+   */
+  async readForSubscriber(feedUrl: string): Promise<ResourceCheck> {
+    const joined = this.latest.get(feedUrl);
+    const check = await (joined ?? this.check(feedUrl, true));
+    if (check.kind === 'changed' && !joined) void this.startFanout(feedUrl, check.content);
+    return check;
+  }
+
+  /** Runs `work` tracked, so idle() and close() wait for it (WebSub verifications, publishes). */
+  track<T>(work: Promise<T>): Promise<T> {
+    const tail = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.side.add(tail);
+    void tail.then(() => this.side.delete(tail));
+    return work;
+  }
+  private readonly side = new Set<Promise<unknown>>();
 
   /** A ping: read, compare, and on change start the fan-out. */
   async ping(
@@ -128,28 +166,40 @@ export class CloudCore {
     }
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
-    if (changed) await this.waitBriefly(this.startFanout(feedUrl));
+    if (check.kind === 'changed') await this.waitBriefly(this.startFanout(feedUrl, check.content));
     return { success: true, msg: messages.pinged, changed };
   }
 
-  /** Fan-out after a change we learned about without reading (saveRss). */
-  notifyChanged(feedUrl: string): Promise<FanoutReport> {
-    return this.startFanout(feedUrl);
+  /**
+   * Fan-out after a change we learned about without reading. WebSub subscribers get `content`
+   * when given; else the feed is read once for them, only if the feed has any.
+   */
+  notifyChanged(feedUrl: string, content?: TopicContent): Promise<FanoutReport> {
+    return this.startFanout(feedUrl, content ?? null);
   }
 
-  /** Resolves when no fan-out is running (tests, shutdown). */
+  /** Resolves when no fan-out, read or verification is running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.checks.size > 0) {
-      await Promise.allSettled([...this.running, ...this.checks.values()]);
+    while (this.running.size > 0 || this.checks.size > 0 || this.side.size > 0) {
+      await Promise.allSettled([...this.running, ...this.checks.values(), ...this.side]);
     }
   }
 
-  /** Removes expired subscriptions; returns how many. */
+  /**
+   * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
+   * subscribes to that have not changed for 7 days; returns how many subscriptions went.
+   */
   sweep(): number {
-    const removed = this.deps.store.removeExpired(this.deps.clock.now());
-    if (removed > 0)
-      this.deps.log.add({ kind: 'expired', detail: `${removed} expired subscription(s) removed` });
-    return removed;
+    const { subscriptionsRemoved, resourcesRemoved } = this.deps.store.sweep(
+      this.deps.clock.now(),
+      RESOURCE_RETENTION_MS,
+    );
+    if (subscriptionsRemoved > 0 || resourcesRemoved > 0)
+      this.deps.log.add({
+        kind: 'expired',
+        detail: `${subscriptionsRemoved} expired subscription(s) and ${resourcesRemoved} unused resource(s) removed`,
+      });
+    return subscriptionsRemoved;
   }
 
   /**
@@ -158,6 +208,8 @@ export class CloudCore {
    */
   stop(): void {
     this.abort.abort();
+    for (const t of this.retryTimers) t.cancel();
+    this.retryTimers.clear();
   }
 
   private check(url: string, enforceInterval: boolean): Promise<ResourceCheck> {
@@ -184,40 +236,68 @@ export class CloudCore {
     return run;
   }
 
-  private startFanout(feedUrl: string): Promise<FanoutReport> {
+  /**
+   * Delivers the change to every live subscriber by its own protocol: rssCloud subscribers are
+   * told the URL, WebSub subscribers get `content` (the body as read; null: read once here when
+   * the first page holds a WebSub subscriber, as after notifyChanged without a body).
+   */
+  private startFanout(
+    feedUrl: string,
+    content: TopicContent | null,
+    retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null },
+  ): Promise<FanoutReport> {
     const { store, clock, log } = this.deps;
     // Read a page at a time (store.liveTargetPages): 100,000 targets held at once were ~40 MB.
-    const firstPages = store.liveTargetPages(feedUrl, clock.now());
-    const first = firstPages();
+    const firstPages = retry ? null : store.liveTargetPages(feedUrl, clock.now());
+    const first = retry ? retry.targets : firstPages!();
     let served = false;
     const subs = () => {
-      if (served) return firstPages();
+      if (served) return firstPages ? firstPages() : [];
       served = true;
       return first;
     };
     // Each notification is logged only for a small fan-out (the first page is all there is).
     const small = first.length <= 20;
-    store.bump('changes');
-    const job = fanOut(
-      {
-        http: this.deps.notifyHttp,
-        clock,
-        record: (results) => store.recordDeliveries(results),
-        onDelivery: (sub, r) => {
-          if (!r.ok)
-            log.add({ kind: 'notifyFailed', feedUrl, callbackUrl: sub.callbackUrl, detail: r.error });
-          else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
+    if (!retry) store.bump('changes');
+    const hash = retry ? retry.hash : (store.getResource(feedUrl)?.lastHash ?? null);
+    const failedContent: DeliveryTarget[] = [];
+    const run = async () => {
+      const body =
+        content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
+      return fanOut(
+        {
+          http: this.deps.notifyHttp,
+          clock,
+          record: (results) => store.recordDeliveries(results),
+          onDelivery: (sub, r) => {
+            if (!r.ok) {
+              log.add({
+                kind: 'notifyFailed',
+                feedUrl,
+                callbackUrl: sub.callbackUrl,
+                detail: r.gone ? `${r.error}; subscription removed` : r.error,
+              });
+              if (sub.protocol === 'websub' && !r.gone && failedContent.length < MAX_RETRIES_PER_FANOUT)
+                failedContent.push(sub);
+            } else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
+          },
+          limits: {
+            ...this.deps.fanout,
+            ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
+          },
+          signal: this.abort.signal,
+          policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
+          websub: { content: body, hubUrl: this.deps.hubUrl() },
         },
-        limits: {
-          ...this.deps.fanout,
-          ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
-        },
-        signal: this.abort.signal,
-        policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
-      },
-      feedUrl,
-      subs,
-    );
+        feedUrl,
+        subs,
+      ).then((report) => {
+        if (body && failedContent.length > 0)
+          this.scheduleRetry(feedUrl, body, failedContent, (retry?.attempt ?? 0) + 1, hash);
+        return report;
+      });
+    };
+    const job = run();
     const tracked = job.then((report) => {
       if (report.subscribers > 0) {
         log.add({
@@ -234,6 +314,40 @@ export class CloudCore {
     return tracked;
   }
 
+  /**
+   * WebSub deliveries that failed (not 410) are tried again after a growing delay, with the same
+   * body, unless the topic changed since (the newer body went to everyone by then).
+   */
+  private scheduleRetry(
+    feedUrl: string,
+    content: TopicContent,
+    targets: DeliveryTarget[],
+    attempt: number,
+    hash: string | null,
+  ): void {
+    const delays = this.deps.contentRetryMs ?? DEFAULT_CONTENT_RETRY_MS;
+    const delay = delays[attempt - 1];
+    if (delay === undefined || this.abort.signal.aborted) return;
+    const timer = this.deps.clock.setTimer(delay, () => {
+      this.retryTimers.delete(timer);
+      if (this.abort.signal.aborted) return;
+      if ((this.deps.store.getResource(feedUrl)?.lastHash ?? null) !== hash) return;
+      // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
+      const live = new Set(this.deps.store.liveTargets(feedUrl, this.deps.clock.now()).map((t) => t.id));
+      const still = targets.filter((t) => live.has(t.id));
+      if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash });
+    });
+    this.retryTimers.add(timer);
+  }
+
+  /** The topic's body for WebSub subscribers when the change came without one. */
+  private async readContent(feedUrl: string): Promise<TopicContent | null> {
+    const saved = this.deps.store.savedFeedByUrl(feedUrl);
+    if (saved) return { body: Buffer.from(saved.body), contentType: saved.contentType };
+    const res = await this.deps.http.fetchFeed({ url: feedUrl, etag: null, lastModified: null });
+    return res.kind === 'ok' ? { body: res.body, contentType: res.contentType } : null;
+  }
+
   private async waitBriefly(job: Promise<FanoutReport>): Promise<void> {
     const ms = this.deps.pingWaitMs;
     if (ms <= 0) return;
@@ -248,7 +362,7 @@ export class CloudCore {
   }
 
   /** A readable reason when the callback host is an address the operator has not opened. */
-  private refuseCallback(callbackUrl: string): string | null {
+  refuseCallback(callbackUrl: string): string | null {
     let host: string;
     try {
       host = new URL(callbackUrl).hostname.replace(/^\[|\]$/g, '');

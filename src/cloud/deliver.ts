@@ -8,7 +8,7 @@
  * (4 s by default, the reference's per-call budget), so a subscriber cannot stretch it by
  * redirecting.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import type { HttpClient, HttpResponse } from '../net/http-client-types.ts';
 import { decodeMethodResponse, encodeMethodCall, XMLRPC_REQUEST_HEADERS } from '../wire/xmlrpc.ts';
@@ -33,10 +33,83 @@ export const MAX_CALLBACK_REDIRECTS = 5;
 /** Subscribers' answers are ignored beyond a status (and an XML-RPC fault): read little of them. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-interface Prepared {
+export interface Prepared {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
+}
+
+/** What a WebSub subscriber receives: the topic's body as read, and its Content-Type. */
+export interface TopicContent {
+  body: Uint8Array;
+  contentType: string | null;
+}
+
+/**
+ * WebSub content distribution (W3C WebSub 7): the topic's full body with its Content-Type, Link
+ * headers naming the hub and the topic, and with a secret `X-Hub-Signature: sha256=<hex HMAC>`.
+ * The body goes as `text` when the caller gives it (the lean pool then carries it), else as bytes.
+ */
+export function contentRequest(
+  content: TopicContent,
+  topicUrl: string,
+  hubUrl: string,
+  secret: string | null | undefined,
+  text: string | null = null,
+): Prepared {
+  const headers: Record<string, string> = {
+    'content-type': content.contentType ?? 'application/octet-stream',
+    link: `<${hubUrl}>; rel="hub", <${topicUrl}>; rel="self"`,
+  };
+  if (secret)
+    headers['x-hub-signature'] = `sha256=${createHmac('sha256', secret).update(content.body).digest('hex')}`;
+  return { method: 'POST', headers, body: text ?? content.body };
+}
+
+/** The body as a string when it decodes to the same bytes (the common case: UTF-8 feeds). */
+export function textIfUtf8(body: Uint8Array): string | null {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  return Buffer.byteLength(text) === body.byteLength && !text.includes('\uFFFD') ? text : null;
+}
+
+/** One content distribution. `gone` when the subscriber answered 410 (it wants no more). */
+export async function deliverContent(
+  http: HttpClient,
+  callbackUrl: string,
+  prepared: Prepared,
+  opts: DeliveryOptions = {},
+): Promise<Result<void> & { gone?: boolean }> {
+  const res = await send(http, callbackUrl, prepared, opts);
+  if (res.ok) return ok(undefined);
+  return res.error.args?.status === 410 ? { ...res, gone: true } : res;
+}
+
+/**
+ * WebSub intent verification (W3C WebSub 5.3): `GET {callback}?hub.mode=..&hub.topic=..
+ * &hub.challenge=..[&hub.lease_seconds=..]`; confirmed only by a 2xx whose body is exactly the
+ * challenge. Redirects are not followed (the callback named is the one verified).
+ */
+export async function verifyIntent(
+  http: HttpClient,
+  callbackUrl: string,
+  query: { mode: 'subscribe' | 'unsubscribe'; topic: string; leaseSeconds?: number },
+  opts: DeliveryOptions = {},
+  challenge = makeChallenge(),
+): Promise<Result<void>> {
+  const url = new URL(callbackUrl);
+  url.searchParams.append('hub.mode', query.mode);
+  url.searchParams.append('hub.topic', query.topic);
+  url.searchParams.append('hub.challenge', challenge);
+  if (query.leaseSeconds !== undefined)
+    url.searchParams.append('hub.lease_seconds', String(query.leaseSeconds));
+  const res = await send(http, url.href, { method: 'GET', headers: {} }, { ...opts, maxRedirects: 0 });
+  if (!res.ok) return res;
+  if (new TextDecoder().decode(res.value.body) !== challenge) {
+    return fail(
+      tidingsError('cloud.challengeMismatch', 'The subscriber did not echo the challenge exactly.'),
+    );
+  }
+  return ok(undefined);
 }
 
 /** Precomputes the request so a fan-out to 10,000 subscribers builds each body once. */

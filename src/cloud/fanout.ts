@@ -8,10 +8,20 @@
  * 10,000 on one host; bounding per host keeps every request inside its timeout.
  */
 import type { Clock } from '../common/clock.ts';
+import { fail, type Result, tidingsError } from '../common/errors.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
-import { type DeliveryOptions, notificationRequest, notifyOne } from './deliver.ts';
+import {
+  contentRequest,
+  type DeliveryOptions,
+  deliverContent,
+  notificationRequest,
+  notifyOne,
+  type TopicContent,
+  textIfUtf8,
+} from './deliver.ts';
 import { leanNotifyClient, NotifyPool } from './notify-pool.ts';
+import type { NotifyProtocol } from './params.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
 export interface FanoutLimits {
@@ -47,9 +57,20 @@ export interface FanoutDeps {
    * pool (notify-pool.ts) under the same policy; absent, every delivery goes through `http`.
    */
   policy?: HostPolicy;
+  /**
+   * For WebSub subscribers: the body to distribute (read once for the whole fan-out) and the
+   * hub's URL for the Link header. Without content a WebSub delivery fails with a reason.
+   */
+  websub?: { content: TopicContent | null; hubUrl: string };
 }
 
 const BATCH = 500;
+/** WebSub bodies up to this size take the lean pool (see `contentText`). */
+const LEAN_BODY_MAX = 64 * 1024;
+
+/** A subscriber told the URL (http-post, https-post, xml-rpc), not sent the body (WebSub). */
+type RssCloudTarget = DeliveryTarget & { protocol: NotifyProtocol };
+const isRssCloud = (s: DeliveryTarget): s is RssCloudTarget => s.protocol !== 'websub';
 
 /**
  * The subscribers: all at once, or a function handing out the next page (empty when done), so a
@@ -69,7 +90,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
 
   // Built once per protocol/procedure, not once per subscriber.
   const prepared = new Map<string, ReturnType<typeof notificationRequest>>();
-  const requestFor = (s: DeliveryTarget) => {
+  const requestFor = (s: RssCloudTarget) => {
     const key = `${s.protocol}\n${s.notifyProcedure ?? ''}`;
     let r = prepared.get(key);
     if (!r) {
@@ -78,6 +99,17 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
     }
     return r;
   };
+  // WebSub: one unsigned request for all; a signed one per secret (the HMAC is per subscriber).
+  const content = deps.websub?.content ?? null;
+  // A small UTF-8 body goes as text over the lean pool, which writes head and body as one string
+  // per request; a large one as bytes through the full client, so 512 deliveries in flight do not
+  // hold 512 copies of a big feed.
+  const contentText = content && content.body.byteLength <= LEAN_BODY_MAX ? textIfUtf8(content.body) : null;
+  const unsigned = content ? contentRequest(content, feedUrl, deps.websub!.hubUrl, null, contentText) : null;
+  const websubRequest = (s: DeliveryTarget) =>
+    content && s.secret
+      ? contentRequest(content, feedUrl, deps.websub!.hubUrl, s.secret, contentText)
+      : unsigned;
 
   // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
   // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
@@ -94,13 +126,27 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   const opts: DeliveryOptions = { timeoutMs: limits.timeoutMs };
 
   const deliver = async (sub: DeliveryTarget) => {
-    const req = requestFor(sub);
     let outcome: DeliveryResult;
     try {
-      const r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
+      let r: Result<void> & { gone?: boolean };
+      if (isRssCloud(sub)) {
+        const req = requestFor(sub);
+        r = req.ok ? await notifyOne(http, sub, feedUrl, opts, req.value) : req;
+      } else {
+        const prepared = websubRequest(sub);
+        r = prepared
+          ? await deliverContent(http, sub.callbackUrl, prepared, opts)
+          : fail(tidingsError('cloud.noContent', 'The topic could not be read for delivery.'));
+      }
       outcome = r.ok
         ? { id: sub.id, ok: true, at: deps.clock.now() }
-        : { id: sub.id, ok: false, at: deps.clock.now(), error: r.error.message };
+        : {
+            id: sub.id,
+            ok: false,
+            at: deps.clock.now(),
+            error: r.error.message,
+            ...(r.gone ? { gone: true } : {}),
+          };
     } catch (e) {
       outcome = {
         id: sub.id,

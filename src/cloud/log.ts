@@ -19,7 +19,12 @@ export type CloudLogKind =
   | 'saveRssFailed'
   | 'xmlrpc'
   | 'refused'
-  | 'expired';
+  | 'expired'
+  | 'websub'
+  | 'websubFailed'
+  | 'weblogUpdates'
+  | 'rssPing'
+  | 'rssPingFailed';
 
 export interface CloudLogEntry {
   /** ms since the epoch. */

@@ -19,7 +19,7 @@ export const messages = {
   tooManyResources: (max: number, asked: number) =>
     `Can't accept the request because the maximum number of resources per request is ${max} and you asked for ${asked}.`,
   overBudget: (perMinute: number, retryAfterSec: number) =>
-    `Can't accept the request because the maximum number of reads and tests one caller may cause per minute is ${perMinute}; try again in ${retryAfterSec} seconds.`,
+    `Can't accept the request because the maximum number of reads and tests one caller may cause per minute is ${perMinute}; try again in ${retryAfterSec} ${retryAfterSec === 1 ? 'second' : 'seconds'}.`,
   notEnoughParams: (method: string) => `Can't call "${method}" because there aren't enough parameters.`,
   tooManyParams: (method: string) => `Can't call "${method}" because there are too many parameters.`,
   notDefined: (method: string) => `Can't make the call because "${method}" is not defined.`,

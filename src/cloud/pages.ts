@@ -8,7 +8,7 @@ import type { CloudElement } from '../feed/model.ts';
 import { maskUrl } from '../net/mask.ts';
 import { escapeAttr, escapeHtml } from './answers.ts';
 import type { CloudLogEntry } from './log.ts';
-import type { CloudStore } from './store.ts';
+import type { CloudStore, SubscriptionRow } from './store.ts';
 
 export interface StatusInfo {
   store: CloudStore;
@@ -47,11 +47,13 @@ export function statusPage(info: StatusInfo): Response {
   const html = page(
     'Tidings cloud',
     `<h1>Tidings cloud</h1>
-<p>An rssCloud server. Publishers ping <code>POST ${escapeHtml(path)}/ping</code>; readers ask for notifications at
-<code>POST ${escapeHtml(path)}/pleaseNotify</code> or over XML-RPC at <code>POST ${escapeHtml(path)}/RPC2</code>.</p>
+<p>An rssCloud server and WebSub hub over one list of subscribers. Publishers ping <code>POST ${escapeHtml(path)}/ping</code>
+(or publish at the hub, or send weblogUpdates and RSS Ping); readers ask for notifications at
+<code>POST ${escapeHtml(path)}/pleaseNotify</code>, over XML-RPC at <code>POST ${escapeHtml(path)}/RPC2</code>, or subscribe
+at the hub <code>POST ${escapeHtml(path)}/websub</code>. <a href="${escapeAttr(`${path}/docs`)}">How it works</a>.</p>
 <p>For your feed's channel:</p><pre>${escapeHtml(cloudElement)}</pre>
 <table>${table}</table>
-<p><a href="${escapeAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeAttr(`${path}/subscriptions.json`)}">subscriptions.json</a></p>`,
+<p><a href="${escapeAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeAttr(`${path}/subscriptions.json`)}">subscriptions.json</a> · <a href="${escapeAttr(`${path}/changes.xml`)}">changes.xml</a></p>`,
   );
   return htmlResponse(html);
 }
@@ -97,21 +99,41 @@ export function subscriptionsJson(store: CloudStore): Response {
       whenLastUpdate: iso(r.whenLastUpdate),
     };
   }
-  for (const s of store.allSubscriptions()) {
-    entry(s.feedUrl).subscriptions.push({
-      url: maskUrl(s.callbackUrl),
-      protocol: s.protocol,
-      notifyProcedure: s.notifyProcedure ?? false,
-      ctUpdates: s.ctUpdates,
-      ctErrors: s.ctErrors,
-      ctConsecutiveErrors: s.ctConsecutiveErrors,
-      whenCreated: iso(s.whenCreated),
-      whenLastUpdate: iso(s.whenLastUpdate),
-      whenLastError: iso(s.whenLastError),
-      whenExpires: iso(s.whenExpires),
-    });
-  }
+  for (const s of store.allSubscriptions())
+    entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'operator'));
   return json({ version: 2, feeds });
+}
+
+/**
+ * A subscription in the reference cloud's JSON. For the operator's page the callback is masked,
+ * a WebSub secret never shown, and `notifyProcedure` always present (false when none, as the
+ * reference's v2 file); for the test API (`'test'`) everything as stored, `notifyProcedure` only
+ * when there is one (its core model's shape).
+ */
+export function subscriptionJson(s: SubscriptionRow, audience: 'operator' | 'test') {
+  const operator = audience === 'operator';
+  return {
+    url: operator ? maskUrl(s.callbackUrl) : s.callbackUrl,
+    protocol: s.protocol,
+    ...(operator ? { notifyProcedure: s.notifyProcedure ?? false } : {}),
+    ctUpdates: s.ctUpdates,
+    ctErrors: s.ctErrors,
+    ctConsecutiveErrors: s.ctConsecutiveErrors,
+    whenCreated: iso(s.whenCreated),
+    whenLastUpdate: iso(s.whenLastUpdate),
+    whenLastError: iso(s.whenLastError),
+    whenExpires: iso(s.whenExpires),
+    ...(!operator && s.notifyProcedure !== null ? { notifyProcedure: s.notifyProcedure } : {}),
+    ...(s.protocol === 'websub'
+      ? {
+          details: {
+            leaseSeconds: s.leaseSeconds,
+            ...(operator && s.state === 'pending' ? { pending: true } : {}),
+            ...(!operator && s.secret ? { secret: s.secret } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 function json(value: unknown): Response {
@@ -121,9 +143,9 @@ function json(value: unknown): Response {
   });
 }
 
-function htmlResponse(html: string): Response {
+export function htmlResponse(html: string, status = 200): Response {
   return new Response(html, {
-    status: 200,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
@@ -132,7 +154,7 @@ function htmlResponse(html: string): Response {
   });
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -20,6 +20,16 @@ export interface PleaseNotifyParams {
   urls: string[];
 }
 
+/** An absolute http or https URL (a relative one, or any other scheme, is not). */
+export function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const PROTOCOLS: readonly NotifyProtocol[] = ['http-post', 'https-post', 'xml-rpc'];

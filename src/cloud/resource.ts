@@ -6,10 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { HttpClient } from '../net/http-client-types.ts';
+import type { TopicContent } from './deliver.ts';
 import type { CloudStore } from './store.ts';
 
 export type ResourceCheck =
-  | { kind: 'changed'; firstRead: boolean }
+  /** `content`: the body as read, what WebSub subscribers receive (no second read). */
+  | { kind: 'changed'; firstRead: boolean; content: TopicContent }
   | { kind: 'unchanged' }
   | { kind: 'tooRecent'; minSeconds: number; agoSeconds: number }
   | { kind: 'unreadable'; reason: string };
@@ -50,6 +52,7 @@ export async function checkResource(
       size: Buffer.byteLength(saved.body),
       etag: null,
       lastModified: null,
+      content: { body: Buffer.from(saved.body), contentType: saved.contentType },
     });
   }
 
@@ -73,6 +76,7 @@ export async function checkResource(
     size: res.body.byteLength,
     etag: res.etag,
     lastModified: res.lastModified,
+    content: { body: res.body, contentType: res.contentType },
   });
 }
 
@@ -81,9 +85,16 @@ function record(
   url: string,
   lastHash: string | null,
   lastSize: number | null,
-  content: { hash: string; size: number; etag: string | null; lastModified: string | null },
+  read: {
+    hash: string;
+    size: number;
+    etag: string | null;
+    lastModified: string | null;
+    content: TopicContent;
+  },
 ): ResourceCheck {
-  const changed = content.hash !== lastHash || content.size !== lastSize;
-  deps.store.recordContent(url, { ...content, title: null }, changed, deps.now());
-  return changed ? { kind: 'changed', firstRead: lastHash === null } : { kind: 'unchanged' };
+  const { content, ...c } = read;
+  const changed = c.hash !== lastHash || c.size !== lastSize;
+  deps.store.recordContent(url, { ...c, title: null }, changed, deps.now());
+  return changed ? { kind: 'changed', firstRead: lastHash === null, content } : { kind: 'unchanged' };
 }

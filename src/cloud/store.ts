@@ -11,7 +11,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { type Migration, openDatabase, transaction } from '../store/sqlite.ts';
 import type { NotifyProtocol } from './params.ts';
 
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -63,13 +63,57 @@ CREATE TABLE counters (
 );
 `,
   },
+  {
+    // One subscriber list for every protocol (issue 15): WebSub subscriptions are rows here too,
+    // with their secret, granted lease and verification state; a pending row is one whose intent
+    // the hub has not verified yet (never delivered to). Resources remember the site a
+    // weblogUpdates / RSS Ping named, for changes.xml. SQLite cannot alter a CHECK: rebuild.
+    version: 2,
+    rebuildsTables: true,
+    sql: `
+CREATE TABLE subscriptions_v2 (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  callback_url TEXT NOT NULL,
+  protocol TEXT NOT NULL CHECK (protocol IN ('http-post', 'https-post', 'xml-rpc', 'websub')),
+  notify_procedure TEXT,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  ct_errors INTEGER NOT NULL DEFAULT 0,
+  ct_consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  when_created INTEGER NOT NULL,
+  when_last_update INTEGER,
+  when_last_error INTEGER,
+  when_expires INTEGER NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER,
+  state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'pending')),
+  UNIQUE (feed_url, callback_url)
+);
+INSERT INTO subscriptions_v2 (id, feed_url, callback_url, protocol, notify_procedure, ct_updates, ct_errors,
+  ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error, when_expires)
+  SELECT id, feed_url, callback_url, protocol, notify_procedure, ct_updates, ct_errors,
+  ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error, when_expires
+  FROM subscriptions;
+DROP TABLE subscriptions;
+ALTER TABLE subscriptions_v2 RENAME TO subscriptions;
+CREATE INDEX subscriptions_expiry ON subscriptions(when_expires);
+CREATE INDEX subscriptions_callback ON subscriptions(callback_url);
+ALTER TABLE resources ADD COLUMN site_name TEXT;
+ALTER TABLE resources ADD COLUMN site_url TEXT;
+CREATE INDEX resources_updated ON resources(when_last_update);
+`,
+  },
 ];
+
+/** How a subscriber is delivered to: the rssCloud notify forms, or WebSub content distribution. */
+export type SubscriberProtocol = NotifyProtocol | 'websub';
 
 export interface SubscriptionRow {
   id: number;
   feedUrl: string;
   callbackUrl: string;
-  protocol: NotifyProtocol;
+  protocol: SubscriberProtocol;
   notifyProcedure: string | null;
   ctUpdates: number;
   ctErrors: number;
@@ -79,7 +123,18 @@ export interface SubscriptionRow {
   whenLastUpdate: number | null;
   whenLastError: number | null;
   whenExpires: number;
+  /** WebSub: the subscriber's secret for X-Hub-Signature (null: unsigned deliveries). */
+  secret: string | null;
+  /** WebSub: the lease granted, in seconds. */
+  leaseSeconds: number | null;
+  /** 'pending' until the hub has verified the subscriber's intent (WebSub); never delivered to. */
+  state: 'active' | 'pending';
 }
+
+/** A subscription as written whole (the test API's setSubscriptions, bulk setup). */
+export type SeedSubscription = Omit<SubscriptionRow, 'id' | 'feedUrl' | 'lastError'> & {
+  lastError?: string | null;
+};
 
 export interface ResourceRow {
   url: string;
@@ -92,14 +147,27 @@ export interface ResourceRow {
   whenLastCheck: number | null;
   ctUpdates: number;
   whenLastUpdate: number | null;
+  /** The site a weblogUpdates ping or an RSS Ping named (changes.xml shows it). */
+  siteName: string | null;
+  siteUrl: string | null;
+}
+
+/** A change for changes.xml: the site (or the feed) and when. */
+export interface RecentChange {
+  url: string;
+  siteName: string | null;
+  siteUrl: string | null;
+  whenLastUpdate: number;
 }
 
 /** What a fan-out needs of a subscription (lighter than the whole row at 10,000). */
 export interface DeliveryTarget {
   id: number;
   callbackUrl: string;
-  protocol: NotifyProtocol;
+  protocol: SubscriberProtocol;
   notifyProcedure: string | null;
+  /** WebSub only: the HMAC key for X-Hub-Signature. */
+  secret?: string | null;
 }
 
 export interface NewSubscription {
@@ -109,11 +177,27 @@ export interface NewSubscription {
   notifyProcedure: string | null;
 }
 
+/** A WebSub subscription asked for (verified or not yet). */
+export interface NewWebSub {
+  feedUrl: string;
+  callbackUrl: string;
+  secret: string | null;
+  leaseSeconds: number;
+}
+
 export interface DeliveryResult {
   id: number;
   ok: boolean;
   at: number;
   error?: string;
+  /** The subscriber answered 410 Gone: the subscription is deleted (WebSub). */
+  gone?: boolean;
+}
+
+/** What a sweep removed. */
+export interface SweepResult {
+  subscriptionsRemoved: number;
+  resourcesRemoved: number;
 }
 
 export interface AccountRow {
@@ -146,7 +230,15 @@ export const MAX_CONSECUTIVE_ERRORS = 3;
 const SUBSCRIPTION_COLUMNS = `id, feed_url AS feedUrl, callback_url AS callbackUrl, protocol,
   notify_procedure AS notifyProcedure, ct_updates AS ctUpdates, ct_errors AS ctErrors,
   ct_consecutive_errors AS ctConsecutiveErrors, last_error AS lastError, when_created AS whenCreated,
-  when_last_update AS whenLastUpdate, when_last_error AS whenLastError, when_expires AS whenExpires`;
+  when_last_update AS whenLastUpdate, when_last_error AS whenLastError, when_expires AS whenExpires,
+  secret, lease_seconds AS leaseSeconds, state`;
+const RESOURCE_COLUMNS = `url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+  title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
+  when_last_update AS whenLastUpdate, site_name AS siteName, site_url AS siteUrl`;
+/** Delivered to: verified, not expired, fewer than 3 failures in a row. */
+const LIVE = `state = 'active' AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
+const TARGET_COLUMNS =
+  'id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure, secret';
 
 export class CloudStore {
   readonly db: DatabaseSync;
@@ -174,17 +266,24 @@ export class CloudStore {
     );
   }
 
-  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given. */
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
   insertSubscriptions(
-    subs: readonly (NewSubscription & { expiresAt: number; consecutiveErrors?: number })[],
+    subs: readonly (Omit<NewSubscription, 'protocol'> & {
+      protocol: SubscriberProtocol;
+      expiresAt: number;
+      consecutiveErrors?: number;
+      secret?: string | null;
+      leaseSeconds?: number | null;
+    })[],
     now: number,
   ): void {
     const stmt =
       this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
-        ct_consecutive_errors, when_created, when_expires) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ct_consecutive_errors, when_created, when_expires, secret, lease_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
         notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
-        when_expires = excluded.when_expires`);
+        when_expires = excluded.when_expires, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+        state = 'active'`);
     transaction(this.db, () => {
       for (const s of subs) {
         stmt.run(
@@ -195,6 +294,8 @@ export class CloudStore {
           s.consecutiveErrors ?? 0,
           now,
           s.expiresAt,
+          s.secret ?? null,
+          s.leaseSeconds ?? null,
         );
       }
     });
@@ -248,7 +349,8 @@ export class CloudStore {
         if (r.ok) {
           ok++;
           this.s.ok.run(r.at, r.id);
-        } else this.s.failed.run(r.at, r.error ?? null, r.id);
+        } else if (r.gone) this.s.deleteById.run(r.id);
+        else this.s.failed.run(r.at, r.error ?? null, r.id);
       }
       if (ok > 0) this.bump('notifications', ok);
       if (results.length - ok > 0) this.bump('notificationsFailed', results.length - ok);
@@ -257,6 +359,114 @@ export class CloudStore {
 
   removeExpired(now: number): number {
     return Number(this.s.removeExpired.run(now).changes);
+  }
+
+  /**
+   * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
+   * in a row go, then resources nobody subscribes to that have not changed within `retainMs`.
+   */
+  sweep(now: number, retainMs: number): SweepResult {
+    return transaction(this.db, () => {
+      const subscriptionsRemoved = Number(this.s.removeExpiredOrExhausted.run(now).changes);
+      const resourcesRemoved = Number(this.s.removeOrphanResources.run(now - retainMs).changes);
+      return { subscriptionsRemoved, resourcesRemoved };
+    });
+  }
+
+  /** A WebSub subscribe asked for: a pending row unless the callback already has one (a renewal). */
+  addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): boolean {
+    return (
+      Number(
+        this.s.addPending.run(sub.feedUrl, sub.callbackUrl, now, expiresAt, sub.secret, sub.leaseSeconds)
+          .changes,
+      ) > 0
+    );
+  }
+
+  /** A WebSub subscription whose intent was verified: active with its secret and lease. */
+  activateWebSub(sub: NewWebSub, now: number, expiresAt: number): void {
+    this.s.activate.run(sub.feedUrl, sub.callbackUrl, now, now, expiresAt, sub.secret, sub.leaseSeconds);
+  }
+
+  /** Verification failed: a row that never became active goes (an active one stays as it was). */
+  dropPending(feedUrl: string, callbackUrl: string): void {
+    this.s.dropPending.run(feedUrl, callbackUrl);
+  }
+
+  /** A verified unsubscribe. */
+  removeSubscription(feedUrl: string, callbackUrl: string): boolean {
+    return Number(this.s.deleteSub.run(feedUrl, callbackUrl).changes) > 0;
+  }
+
+  /** Subscriptions (any feed, pending included) that deliver to this callback: the per-callback cap. */
+  countForCallback(callbackUrl: string): number {
+    return (this.s.countForCallback.get(callbackUrl) as { n: number }).n;
+  }
+
+  /** Every subscription of one feed, pending ones too, oldest first. */
+  subscriptionsOf(feedUrl: string): SubscriptionRow[] {
+    return this.s.subsOf.all(feedUrl) as unknown as SubscriptionRow[];
+  }
+
+  /**
+   * The feed's subscriptions replaced by these, in one transaction (the test API). The resource
+   * row is created when absent, so the feed stays listed with no subscriptions, as the reference's.
+   */
+  replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): void {
+    transaction(this.db, () => {
+      this.s.deleteSubsOf.run(feedUrl);
+      this.s.ensureResource.run(feedUrl);
+      for (const r of rows) {
+        this.s.insertWhole.run(
+          feedUrl,
+          r.callbackUrl,
+          r.protocol,
+          r.notifyProcedure,
+          r.ctUpdates,
+          r.ctErrors,
+          r.ctConsecutiveErrors,
+          r.lastError ?? null,
+          r.whenCreated,
+          r.whenLastUpdate,
+          r.whenLastError,
+          r.whenExpires,
+          r.secret,
+          r.leaseSeconds,
+          r.state,
+        );
+      }
+    });
+  }
+
+  /** A resource written whole (the test API's setResource). */
+  putResource(row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>): void {
+    this.s.putResource.run(
+      row.url,
+      row.lastHash,
+      row.lastSize,
+      row.ctChecks,
+      row.whenLastCheck,
+      row.ctUpdates,
+      row.whenLastUpdate,
+    );
+  }
+
+  /** Forgets every subscription and resource (the test API's clear); accounts and saved feeds stay. */
+  clearFeeds(): void {
+    transaction(this.db, () => {
+      this.s.clearSubs.run();
+      this.s.clearResources.run();
+    });
+  }
+
+  /** Remembers the site a weblogUpdates ping or an RSS Ping named for this feed. */
+  nameSite(url: string, siteName: string | null, siteUrl: string | null): void {
+    this.s.nameSite.run(url, siteName, siteUrl);
+  }
+
+  /** Resources that changed at or after `since`, newest first (changes.xml). */
+  recentChanges(since: number, limit: number): RecentChange[] {
+    return this.s.recentChanges.all(since, limit) as unknown as RecentChange[];
   }
 
   getResource(url: string): ResourceRow | undefined {
@@ -375,14 +585,11 @@ function prepareStatements(db: DatabaseSync) {
       ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
         notify_procedure = excluded.notify_procedure, ct_updates = ct_updates + 1,
         ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
-        when_expires = excluded.when_expires`),
-    live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND when_expires > ?
-      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
-    liveTargets: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
-      FROM subscriptions WHERE feed_url = ? AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY id`),
-    liveTargetsPage: p(`SELECT id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure
-      FROM subscriptions WHERE feed_url = ? AND callback_url > ? AND when_expires > ?
-      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS} ORDER BY callback_url LIMIT ?`),
+        when_expires = excluded.when_expires, secret = NULL, lease_seconds = NULL, state = 'active'`),
+    live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
+    liveTargets: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
+    liveTargetsPage: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url > ?
+      AND ${LIVE} ORDER BY callback_url LIMIT ?`),
     getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
     allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
     ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
@@ -391,14 +598,48 @@ function prepareStatements(db: DatabaseSync) {
       p(`UPDATE subscriptions SET ct_errors = ct_errors + 1, ct_consecutive_errors = ct_consecutive_errors + 1,
       when_last_error = ?, last_error = ? WHERE id = ?`),
     removeExpired: p('DELETE FROM subscriptions WHERE when_expires <= ?'),
-    getResource:
-      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
-      title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
-      when_last_update AS whenLastUpdate FROM resources WHERE url = ?`),
-    allResources:
-      p(`SELECT url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
-      title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
-      when_last_update AS whenLastUpdate FROM resources ORDER BY url`),
+    removeExpiredOrExhausted: p(
+      `DELETE FROM subscriptions WHERE when_expires <= ? OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
+    ),
+    removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?)
+      AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
+      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`),
+    deleteById: p('DELETE FROM subscriptions WHERE id = ?'),
+    deleteSub: p('DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ?'),
+    dropPending: p(`DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ? AND state = 'pending'`),
+    addPending:
+      p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, when_created, when_expires, secret,
+        lease_seconds, state) VALUES (?, ?, 'websub', ?, ?, ?, ?, 'pending')
+      ON CONFLICT (feed_url, callback_url) DO NOTHING`),
+    activate: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, ct_updates, when_created,
+        when_last_update, when_expires, secret, lease_seconds, state) VALUES (?, ?, 'websub', 0, ?, ?, ?, ?, ?, 'active')
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = 'websub', notify_procedure = NULL,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires, secret = excluded.secret,
+        lease_seconds = excluded.lease_seconds, state = 'active'`),
+    countForCallback: p('SELECT COUNT(*) AS n FROM subscriptions WHERE callback_url = ?'),
+    subsOf: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? ORDER BY id`),
+    deleteSubsOf: p('DELETE FROM subscriptions WHERE feed_url = ?'),
+    ensureResource: p('INSERT INTO resources (url) VALUES (?) ON CONFLICT (url) DO NOTHING'),
+    insertWhole: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+        ct_errors, ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error,
+        when_expires, secret, lease_seconds, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO NOTHING`),
+    putResource: p(`INSERT INTO resources (url, last_hash, last_size, ct_checks, when_last_check, ct_updates,
+        when_last_update) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (url) DO UPDATE SET last_hash = excluded.last_hash, last_size = excluded.last_size,
+        ct_checks = excluded.ct_checks, when_last_check = excluded.when_last_check,
+        ct_updates = excluded.ct_updates, when_last_update = excluded.when_last_update`),
+    clearSubs: p('DELETE FROM subscriptions'),
+    clearResources: p('DELETE FROM resources'),
+    nameSite: p(`INSERT INTO resources (url, site_name, site_url) VALUES (?, ?, ?)
+      ON CONFLICT (url) DO UPDATE SET site_name = COALESCE(excluded.site_name, site_name),
+        site_url = COALESCE(excluded.site_url, site_url)`),
+    recentChanges:
+      p(`SELECT url, site_name AS siteName, site_url AS siteUrl, when_last_update AS whenLastUpdate
+      FROM resources WHERE when_last_update >= ? ORDER BY when_last_update DESC LIMIT ?`),
+    getResource: p(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE url = ?`),
+    allResources: p(`SELECT ${RESOURCE_COLUMNS} FROM resources ORDER BY url`),
     touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
       ON CONFLICT (url) DO UPDATE SET ct_checks = ct_checks + 1, when_last_check = excluded.when_last_check`),
     recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
@@ -428,9 +669,7 @@ function prepareStatements(db: DatabaseSync) {
       p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
       FROM saved_feeds WHERE public_url = ?`),
     countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
-    countLive:
-      p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE when_expires > ?
-      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`),
+    countLive: p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE ${LIVE}`),
     countAll: p('SELECT COUNT(*) AS n FROM subscriptions'),
   };
 }

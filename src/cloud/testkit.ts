@@ -29,12 +29,14 @@ export interface Recorded {
   /** Form fields of a urlencoded body. */
   form: Record<string, string>;
   text: string;
+  /** The body's bytes as received. */
+  raw: Buffer;
   rpc?: { methodName: string; params: XmlRpcValue[] };
 }
 
 type Reply =
   | string
-  | { status?: number; body?: string; location?: string; headers?: Record<string, string> }
+  | { status?: number; body?: string | Buffer; location?: string; headers?: Record<string, string> }
   | 'hang';
 type RouteFn = (r: Recorded) => Reply | Promise<Reply>;
 type RpcFn = (r: Recorded) => XmlRpcValue | 'hang' | Promise<XmlRpcValue | 'hang'>;
@@ -42,7 +44,7 @@ type RpcFn = (r: Recorded) => XmlRpcValue | 'hang' | Promise<XmlRpcValue | 'hang
 /** Answers `rpc` calls and plain routes; records every request. */
 export class Peer {
   readonly requests: Recorded[] = [];
-  private readonly routes = new Map<string, { status: number; reply: RouteFn | string }>();
+  private readonly routes = new Map<string, { status: number; reply: RouteFn | Reply }>();
   private readonly rpcRoutes = new Map<string, RpcFn | XmlRpcValue>();
   private readonly hanging = new Set<ServerResponse>();
   private server: http.Server | null = null;
@@ -57,8 +59,11 @@ export class Peer {
     return `https://127.0.0.1:${this.securePort}`;
   }
 
-  /** `reply` may be a body, a function of the request, or for 3xx the Location (query kept). */
-  route(method: 'GET' | 'POST', path: string, status: number, reply: RouteFn | string): this {
+  /**
+   * `reply` may be a body, a body with headers, a function of the request, or for 3xx the
+   * Location (query kept).
+   */
+  route(method: 'GET' | 'POST', path: string, status: number, reply: RouteFn | Reply): this {
     this.routes.set(`${method} ${path}`, { status, reply });
     return this;
   }
@@ -112,7 +117,8 @@ export class Peer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://x');
     const rec: Recorded = {
       method: req.method ?? 'GET',
@@ -123,6 +129,7 @@ export class Peer {
         ? Object.fromEntries(new URLSearchParams(text))
         : {},
       text,
+      raw,
     };
     if (rec.method === 'POST' && rec.path === '/RPC2') {
       const call = decodeMethodCall(text);
@@ -142,14 +149,19 @@ export class Peer {
     const o = typeof out === 'string' ? { body: out } : out;
     const status = o.status ?? route.status;
     if (status >= 300 && status < 400) {
-      const location = (o.location ?? o.body ?? '') + (url.search || '');
+      const location = (o.location ?? String(o.body ?? '')) + (url.search || '');
       return send(res, status, '', { location });
     }
     send(res, status, o.body ?? '', o.headers);
   }
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed) return;
   res.writeHead(status, {
     'content-type': 'text/plain',
