@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { fsErrorReason } from '../common/fs-errors.ts';
 import { discoverFeed, type FetchTextResult, normaliseUserUrl } from '../feed/discover.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { createHttpClient } from '../net/http-client.ts';
@@ -59,10 +60,7 @@ export async function readFeedInput(source: string, http: HttpClient): Promise<R
       discoveredFrom: null,
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
-    return fail(tidingsError('cli.read', `Cannot read ${source}: ${why}.`));
+    return fail(tidingsError('cli.read', `Cannot read ${source}: ${fsErrorReason(e)}.`));
   }
 }
 

@@ -7,15 +7,16 @@
  * those up within seconds (it looks for new tasks every 5 s). Whatever is left stays owed.
  */
 import { join } from 'node:path';
-import type { PostView } from '../app/api.ts';
+import type { PostView, PublishSettings } from '../app/api.ts';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { systemClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { Publisher } from '../publish/publisher.ts';
+import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
-import { defaultDataDir } from './paths.ts';
+import { dataDirOption, hasData } from './paths.ts';
 
-const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
 
 Stores a post (at most the limit in your publish settings, 140 characters by default, counted as
 people count them), then saves and pings it where it can. Built-in hosting and your own cloud are
@@ -73,7 +74,7 @@ export async function runPost(args: string[]): Promise<number> {
   const wait = values.wait === undefined ? 15 : Number(values.wait);
   if (!Number.isFinite(wait) || wait < 0) throw new UsageError('--wait takes a number of seconds');
   const enclosure = values.enclosure as string | undefined;
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const publisher = openPublisher(dataDirOption(values.data as string | undefined));
   try {
     const r = await publisher.post({
       text: positionals[0]!,
@@ -108,7 +109,13 @@ export async function runPosts(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const dataDir = dataDirOption(values.data as string | undefined);
+  // Listing creates nothing: a mistyped --data must not leave a folder and a database behind.
+  if (!hasData(dataDir, 'publish.db')) {
+    console.log(values.json ? '[]' : `No posts yet (no Tidings data in ${dataDir}).`);
+    return 0;
+  }
+  const publisher = openPublisher(dataDir);
   try {
     const posts = publisher.list();
     if (values.json) console.log(JSON.stringify(posts, null, 2));
@@ -170,27 +177,34 @@ export async function runPublishSettings(args: string[]): Promise<number> {
     if (!patch || typeof patch !== 'object' || Array.isArray(patch))
       throw new UsageError('--set needs a JSON object');
   }
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const dataDir = dataDirOption(values.data as string | undefined);
+  if (!patch && !hasData(dataDir, 'publish.db')) {
+    // Reading creates nothing: these are the settings a first post would use.
+    printSettings(DEFAULT_PUBLISH_SETTINGS);
+    return 0;
+  }
+  const publisher = openPublisher(dataDir);
   try {
     if (patch) {
       const r = publisher.updateSettings(patch);
-      if (!r.ok) {
-        console.error(`tidings: ${r.error.message}`);
-        return 1;
-      }
+      // A patch the settings refuse is a wrong command line: exit 2, the reason in one line.
+      if (!r.ok) throw new UsageError(r.error.message);
     }
-    const s = publisher.settings();
-    const mask = (o: { password: string } | null) =>
-      o ? { ...o, password: o.password ? '********' : '' } : o;
-    console.log(
-      JSON.stringify(
-        { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
-        null,
-        2,
-      ),
-    );
+    printSettings(publisher.settings());
     return 0;
   } finally {
     await publisher.stop();
   }
+}
+
+/** The settings as JSON, passwords masked. */
+function printSettings(s: PublishSettings): void {
+  const mask = (o: { password: string } | null) => (o ? { ...o, password: o.password ? '********' : '' } : o);
+  console.log(
+    JSON.stringify(
+      { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
+      null,
+      2,
+    ),
+  );
 }

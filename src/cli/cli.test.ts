@@ -137,6 +137,27 @@ describe('tidings parse', () => {
     expect(bad.stderr).toMatch(/bogus/);
   });
 
+  it("names an untitled item by its text (never a script's) or its enclosure, never a blank", async () => {
+    const json = join(dir, 'untitled.json');
+    writeFileSync(
+      json,
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        title: 'Untitled items',
+        items: [
+          { id: '1', content_html: '<script>alert("hidden")</script><p>Visible &amp; kept</p>' },
+          { id: '2', attachments: [{ url: 'https://cdn.example/ep-7.mp3', mime_type: 'audio/mpeg' }] },
+        ],
+      }),
+    );
+    const r = await tidings('parse', json);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('alert');
+    expect(r.stdout).toMatch(/^ {2}- \(no date\) {2}Visible & kept$/m);
+    expect(r.stdout).toMatch(/^ {2}- \(no date\) {2}\(enclosure\) https:\/\/cdn\.example\/ep-7\.mp3$/m);
+    expect(r.stdout).not.toMatch(/ +$/m);
+  });
+
   it('says "1 item", not "1 items"', async () => {
     const r = await tidings('parse', `${host.url}/feed.xml`);
     expect(r.code).toBe(0);

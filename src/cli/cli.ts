@@ -11,9 +11,9 @@ import { runOpml } from './cli-opml.ts';
 import { runParse } from './cli-parse.ts';
 import { runPost, runPosts, runPublishSettings } from './cli-post.ts';
 import { runServe } from './cli-serve.ts';
+import { UsageError } from './usage-error.ts';
 
-/** The command line is wrong (exit 2); any other error is a failed operation (exit 1). */
-export class UsageError extends Error {}
+export { UsageError };
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -32,7 +32,9 @@ Commands:
   posts [--json] [--data DIR]       Your posts with their publish state
   publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
 
-Run tidings <command> --help for a command's options.`;
+Options:
+  --help, -h                        This help; tidings <command> --help for a command's options
+  --version, -v                     Print the version`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
