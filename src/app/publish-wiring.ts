@@ -49,7 +49,7 @@ const OWN_RIVER_DELAY_MS = 150;
 
 export function attachPublish(
   ctx: AppContext,
-  opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number } },
+  opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number }; pollMs?: number },
 ): PublishWiring {
   const mediaDir = join(opts.dataDir, 'publish-media');
   let ownRiverUrl = '';
@@ -76,6 +76,7 @@ export function attachPublish(
       });
     },
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
   });
 
   function readIntoRiver(url: string): void {

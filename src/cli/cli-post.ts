@@ -3,8 +3,8 @@
  * `tidings posts [--json]`: the writer for a server with no window. The post goes into the same
  * publish.db as the app's, through the same checks. This process then does what it can alone
  * (a folder, a remote saveRss cloud, and their pings) for a few seconds; built-in hosting and the
- * app's own cloud need the receiver, so a running `tidings serve` on the same data folder picks
- * those up within seconds (it looks for new tasks every 5 s). Whatever is left stays owed.
+ * app's own cloud need the receiver: a running `tidings serve` (or desktop app) on the same data
+ * folder is told at once (src/publish/outbox-nudge.ts) and does them. Whatever is left stays owed.
  */
 import { join } from 'node:path';
 import type { PostView, PublishSettings } from '../app/api.ts';
@@ -20,7 +20,8 @@ const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-f
 
 Stores a post (at most the limit in your publish settings, 140 characters by default, counted as
 people count them), then saves and pings it where it can. Built-in hosting and your own cloud are
-done by the running app (tidings serve or the desktop app) on the same data folder.
+done by the app running on the same data folder (tidings serve or the desktop app), which is told
+at once; with none running they wait until one starts.
   --wait S   seconds to keep saving and pinging here before leaving the rest owed (default 15)`;
 
 const POSTS_HELP = `Usage: tidings posts [--json] [--data DIR]

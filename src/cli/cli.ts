@@ -6,11 +6,6 @@
  */
 import { parseArgs } from 'node:util';
 import { describeError } from '../common/errors.ts';
-import { runFetch } from './cli-fetch.ts';
-import { runOpml } from './cli-opml.ts';
-import { runParse } from './cli-parse.ts';
-import { runPost, runPosts, runPublishSettings } from './cli-post.ts';
-import { runServe } from './cli-serve.ts';
 import { UsageError } from './usage-error.ts';
 
 export { UsageError };
@@ -40,20 +35,22 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      // Each command loads only what it uses: `tidings post` starts without the reader's app,
+      // the browser mode or the feed parser (start-up is most of a short command's time).
       case 'parse':
-        return await runParse(rest);
+        return await (await import('./cli-parse.ts')).runParse(rest);
       case 'fetch':
-        return await runFetch(rest);
+        return await (await import('./cli-fetch.ts')).runFetch(rest);
       case 'serve':
-        return await runServe(rest);
+        return await (await import('./cli-serve.ts')).runServe(rest);
       case 'opml':
-        return await runOpml(rest);
+        return await (await import('./cli-opml.ts')).runOpml(rest);
       case 'post':
-        return await runPost(rest);
+        return await (await import('./cli-post.ts')).runPost(rest);
       case 'posts':
-        return await runPosts(rest);
+        return await (await import('./cli-post.ts')).runPosts(rest);
       case 'publish-settings':
-        return await runPublishSettings(rest);
+        return await (await import('./cli-post.ts')).runPublishSettings(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);

@@ -9,6 +9,7 @@
  * retried. outbox-runner.ts decides when tasks run; post-view.ts shows a post's state.
  */
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { PostInput, PostView, PublishInfo, PublishSettings } from '../app/api.ts';
 import type { Clock } from '../common/clock.ts';
 import { describeError, fail, ok, type Result, tidingsError } from '../common/errors.ts';
@@ -18,6 +19,7 @@ import { document, renderSite, siteUrls } from './documents.ts';
 import { resolveEnclosure } from './enclosure.ts';
 import { saveToFolder } from './folder-target.ts';
 import { SITE_PREFIX } from './hosting.ts';
+import { nudgeOutbox, watchNudges } from './outbox-nudge.ts';
 import { OutboxRunner } from './outbox-runner.ts';
 import {
   cloudPingEndpoint,
@@ -77,6 +79,8 @@ export class Publisher {
   readonly store: PublishStore;
   private readonly deps: PublisherDeps;
   private readonly runner: OutboxRunner;
+  /** Set while this process runs the outbox (the app); the CLI only drains and nudges. */
+  private unwatch: (() => void) | null = null;
 
   constructor(deps: PublisherDeps) {
     this.deps = deps;
@@ -86,6 +90,10 @@ export class Publisher {
       clock: deps.clock,
       run: (task) => this.runTask(task),
       onTick: () => this.followAddress(),
+      onCovered: (ids) => {
+        const posts = new Set(ids.map((id) => this.store.getTask(id)?.postId ?? null));
+        for (const postId of posts) if (postId !== null) this.emit(postId);
+      },
       ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
       ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
       ...(deps.handles ? { handles: deps.handles } : {}),
@@ -152,7 +160,7 @@ export class Publisher {
     const content = await this.contentOf(input);
     if (!content.ok) return content;
     const stored = this.store.insertPost(
-      `tidings:${randomUUID()}`,
+      `urn:uuid:${randomUUID()}`,
       content.value,
       this.deps.clock.now(),
       this.saveTasks(),
@@ -229,9 +237,13 @@ export class Publisher {
 
   start(): void {
     this.runner.start();
+    // A `tidings post` on this data folder says so at once (outbox-nudge.ts).
+    this.unwatch = watchNudges(dirname(this.deps.dbPath), () => this.runner.kick());
   }
 
   async stop(): Promise<void> {
+    this.unwatch?.();
+    this.unwatch = null;
     await this.runner.stop();
     this.store.close();
   }
@@ -250,9 +262,13 @@ export class Publisher {
     for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);
   }
 
-  /** Runs due tasks now (and again as they fall due). */
+  /**
+   * Runs due tasks now (and again as they fall due); in a process that does not run the outbox
+   * (the CLI), tells the app running on this data folder instead.
+   */
   kick(): void {
-    this.runner.kick();
+    if (this.unwatch) this.runner.kick();
+    else nudgeOutbox(dirname(this.deps.dbPath));
   }
 
   /** For the CLI: runs the tasks this process handles until none is due before the deadline. */
