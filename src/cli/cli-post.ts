@@ -155,8 +155,10 @@ const SETTINGS_HELP = `Usage: tidings publish-settings [--set JSON] [--data DIR]
 
 Prints the writer's settings as JSON (passwords masked); --set merges a JSON patch first, e.g.
   tidings publish-settings --set '{"title":"My notes","folder":{"enabled":true,"path":"/srv/www/notes","publicUrl":"https://example.com/notes/"}}'
-Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss, cloud
-("own" or {domain,port,path,protocol}), pingSinks ([{kind,url}]), shareBlogroll.`;
+Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss
+({enabled,cloudUrl,username,password}: cloudUrl is the cloud's address, https://cloud.example/, or
+its XML-RPC endpoint, https://cloud.example/RPC2), cloud ("own" or {domain,port,path,protocol}),
+pingSinks ([{kind,url}]), shareBlogroll. An unknown field is refused by name.`;
 
 export async function runPublishSettings(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {

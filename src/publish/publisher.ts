@@ -34,7 +34,7 @@ import {
 import { checkPostInput, type PostContent, type StoredPost } from './post.ts';
 import { postView } from './post-view.ts';
 import { type NewTask, PublishStore, type TaskRow } from './publish-store.ts';
-import { xmlRpcCall } from './rpc.ts';
+import { saveRssEndpoint, xmlRpcCall } from './rpc.ts';
 import { applyPatch, DEFAULT_PUBLISH_SETTINGS } from './settings.ts';
 import type { SiteInput } from './site.ts';
 import { itemFragment, writePostsRss } from './write-rss.ts';
@@ -414,7 +414,7 @@ export class Publisher {
     if (!s.saveRss) return { ok: false, message: 'No saveRss cloud is set.' };
     const known = this.store.getValue<string | null>(SAVED_URL_KEY('saveRss'), null);
     const text = writePostsRss(this.site(null, known, hostedMedia));
-    const r = await xmlRpcCall(this.deps.http, s.saveRss.cloudUrl, 'rssCloud.saveRss', [
+    const r = await xmlRpcCall(this.deps.http, saveRssEndpoint(s.saveRss.cloudUrl), 'rssCloud.saveRss', [
       s.saveRss.username,
       s.saveRss.password,
       text,
