@@ -63,6 +63,10 @@ export function attachPublish(
     publicBase: () => ctx.realtime?.info().publicUrl ?? null,
     localBase: () => ctx.realtime?.info().receiverUrl ?? null,
     ownCloud: () => realtimeInfoOf(ctx).cloud,
+    whyNoPublicAddress: () =>
+      ctx.realtime && realtimeInfoOf(ctx).mode === 'off'
+        ? 'there is no public address (the tunnel is off and no public URL is set), so no cloud could read the feed'
+        : null,
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),

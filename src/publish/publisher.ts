@@ -49,6 +49,11 @@ export interface PublisherDeps {
   publicBase(): string | null;
   /** The receiver on loopback (http://127.0.0.1:port), null while it is not running. */
   localBase(): string | null;
+  /**
+   * Why no public address is coming on its own (the tunnel is off on purpose and none was
+   * given), or null while one is awaited (the tunnel is opening) or there is one.
+   */
+  whyNoPublicAddress?(): string | null;
   /** The <cloud> element of the app's own cloud (null while it has no public address). */
   ownCloud(): CloudElement | null;
   /** The user's subscriptions as OPML (shared when the setting says so). */
@@ -73,6 +78,8 @@ export const OWN_RIVER_PATH = '/river.xml';
 const DRAFT_KEY = 'draft';
 /** The public address the hosted site was last built for. */
 const HOSTED_AT_KEY = 'hostedAt';
+/** HOSTED_AT_KEY's value for a site built with no public address: the first one rebuilds it. */
+const HOSTED_LOCALLY = 'local';
 const SAVED_URL_KEY = (t: string) => `publicUrl.${t}`;
 
 export class Publisher {
@@ -387,9 +394,19 @@ export class Publisher {
       this.store.putDocuments(docs, now);
       this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}${OWN_RIVER_PATH}`);
       if (!this.deps.publicBase()) {
+        const why = this.deps.whyNoPublicAddress?.() ?? null;
+        if (why === null) {
+          return {
+            ok: false,
+            message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
+          };
+        }
+        // Nothing to wait for: the feed is served here, and no cloud could read it to verify.
+        this.store.setValue(HOSTED_AT_KEY, HOSTED_LOCALLY);
         return {
-          ok: false,
-          message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
+          ok: true,
+          message: `Hosted on this computer only (${siteUrls(`${local.replace(/\/+$/, '')}${SITE_PREFIX}`).rss}); not pinged: ${why}.`,
+          publicUrl: null,
         };
       }
       this.store.setValue(HOSTED_AT_KEY, this.deps.publicBase());
