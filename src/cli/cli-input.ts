@@ -104,13 +104,13 @@ function isFeed(body: Uint8Array, contentType: string | null): boolean {
   return parseFeed(body, { contentType }).kind !== 'error';
 }
 
-/** One page or feed for discovery: 5 MiB at most, redirects followed. */
+/** One page or feed for discovery: as much as a feed fetch reads, redirects followed. */
 async function fetchText(http: HttpClient, url: string): Promise<FetchTextResult> {
   const res = await http.request({
     method: 'GET',
     url,
     maxRedirects: 5,
-    maxBodyBytes: 5 * 1024 * 1024,
+    feedSized: true,
     headers: {
       accept: 'application/rss+xml, application/atom+xml, application/feed+json, text/html;q=0.9, */*;q=0.8',
     },
