@@ -7,6 +7,7 @@ import { describeError } from '../common/errors.ts';
 import { createShutdown, installSignalHandlers } from '../common/shutdown.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { dataDirOption, defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
+import { tunnelReporter } from './tunnel-report.ts';
 
 const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel-host URL | --no-tunnel]
                      [--public-url URL] [--receiver-port P] [--allow-loopback]
@@ -59,6 +60,19 @@ export async function runServe(args: string[]): Promise<number> {
     await app.stop();
     throw listenFailure(e, `port ${port} on ${host}`, '--port P');
   }
+  // The tunnel's news as it happens (tunnel-report.ts); held until the banner below is out.
+  const held: (() => void)[] = [];
+  let bannerOut = false;
+  const say = (write: (line: string) => void) => (line: string) =>
+    bannerOut ? write(line) : held.push(() => write(line));
+  const { tunnelHost: shownHost } = await app.getSettings();
+  const offTunnel = app.on(
+    'activity',
+    tunnelReporter(shownHost ?? 'the tunnel server', {
+      out: say((l) => console.log(l)),
+      err: say((l) => console.error(l)),
+    }),
+  );
   app.start();
   const realtimeFailure = await app.realtimeStarted();
   if (realtimeFailure) {
@@ -84,10 +98,13 @@ export async function runServe(args: string[]): Promise<number> {
       : publicBaseUrl
         ? `Real-time reading: clouds call ${publicBaseUrl}.`
         : tunnelEnabled
-          ? `Real-time reading: through a tunnel via ${tunnelHost} (see the activity log).`
+          ? `Real-time reading: opening a tunnel via ${tunnelHost} (this console says when it is open or cannot be).`
           : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
   );
+  bannerOut = true;
+  for (const line of held.splice(0)) line();
   return await untilStopped(async () => {
+    offTunnel();
     await server.close();
     await app.stop();
   });
