@@ -202,9 +202,13 @@ const load = () =>
 console.log(`load average at start: ${load()} (${cpus().length} cores)`);
 const tunnel = await startTunnelServer();
 try {
-  const direct = stats(await measure('direct', tunnel));
-  const viaTunnel = stats(await measure('tunnel', tunnel));
-  const cli = stats(await measure('cli', tunnel));
+  // PHASES=cli (or direct,tunnel...) runs only those; the others print as 0.
+  const phases = (process.env.PHASES ?? 'direct,tunnel,cli').split(',');
+  const run = async (mode: 'direct' | 'tunnel' | 'cli') =>
+    stats(phases.includes(mode) ? await measure(mode, tunnel) : []);
+  const direct = await run('direct');
+  const viaTunnel = await run('tunnel');
+  const cli = await run('cli');
   console.log(`load average at end: ${load()}`);
   const r = (x: number) => Math.round(x * 100) / 100;
   console.log(

@@ -78,6 +78,13 @@ lines.on('line', async (line) => {
     if (r.ok) startedAt.set(r.value.id, t);
     console.log(r.ok ? `posted ${n} ok` : `posted ${n} error ${r.error.message}`);
   } else if (cmd === 'stop') {
+    if (toPublished.length === 0) {
+      // bench:publish's cli phase: the posts came from `tidings post`, not through this API.
+      console.log('writer: the posts came from tidings post (timed by the bench)');
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
     const sorted = toPublished.sort((a, b) => a - b);
     const q = (x: number) =>
       (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * x) - 1)] ?? 0).toFixed(2);

@@ -3,31 +3,17 @@
  * a folder target and a cloud on loopback; and a post left owed by the CLI (built-in hosting)
  * published by the app when it runs on the same data.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTidings } from '../app/tidings.ts';
 import { startServer, type TestServer } from '../net/test-server.ts';
 import { PublishStore } from '../publish/publish-store.ts';
 import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
 import { createLoopbackPublisher } from '../testing/app-fixture.ts';
+import { tidings } from '../testing/cli-run.ts';
 import { waitFor } from '../testing/wait.ts';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
-
-async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 let cloud: TestServer;
 let root: string;

@@ -2,25 +2,11 @@
  * What a new user types wrong, and what the CLI says back (issue 14): a readable line and the
  * right exit code, never a raw Node error; read-only commands create nothing.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
-
-async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+import { tidings } from '../testing/cli-run.ts';
 
 /** No errno names, no "Cannot read properties", one line. */
 function readable(stderr: string): void {

@@ -1,24 +1,10 @@
 /** The `tidings` command as a user runs it: a real child process against a feed host on loopback. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tidings } from '../testing/cli-run.ts';
 import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
-
-async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 let host: FeedHost;
 let dir: string;
