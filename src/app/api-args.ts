@@ -188,3 +188,17 @@ export function argsProblem(method: ApiMethod, args: readonly unknown[]): string
   }
   return null;
 }
+
+/**
+ * Arguments as JSON carries them: an argument left undefined arrives as null (JSON has no
+ * undefined), so a null where the command takes "absent" but not null is taken as absent.
+ */
+export function fromJsonArgs(method: ApiMethod, args: readonly unknown[]): unknown[] {
+  const shapes: readonly SomeShape[] = API_ARGS[method];
+  return args.map((a, i) => {
+    const s = shapes[i];
+    return a === null && s && s.problem(null, '') !== null && s.problem(undefined, '') === null
+      ? undefined
+      : a;
+  });
+}

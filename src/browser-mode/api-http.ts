@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { API_METHODS, type ApiMethod, type TidingsApi } from '../app/api.ts';
-import { argsProblem } from '../app/api-args.ts';
+import { argsProblem, fromJsonArgs } from '../app/api-args.ts';
 import { describeError } from '../common/errors.ts';
 
 const METHODS = new Set<string>(API_METHODS);
@@ -48,7 +48,7 @@ export async function handleApiCall(
     const body = (await req.json()) as { args?: unknown } | null;
     const given = body && typeof body === 'object' ? body.args : undefined;
     if (given !== undefined && !Array.isArray(given)) throw new Error('args is not a list');
-    args = given ?? [];
+    args = fromJsonArgs(method as ApiMethod, given ?? []);
   } catch {
     return apiError(400, 'api.badJson', 'The request body must be JSON like {"args": [...]}.');
   }

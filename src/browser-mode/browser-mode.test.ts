@@ -91,6 +91,9 @@ describe('browser mode', () => {
     // Optional arguments may be left out; the right shape still works.
     expect((await call('activity', [])).status).toBe(200);
     expect((await call('refresh', [null])).status).toBe(200);
+    // JSON turns an argument left undefined into null: taken as absent where null is not allowed.
+    expect((await call('activity', [undefined])).status).toBe(200);
+    expect((await call('search', ['x', undefined])).status).toBe(200);
   });
 
   it('answers unknown commands and bad bodies with readable errors', async () => {
