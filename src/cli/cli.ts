@@ -22,7 +22,7 @@ Commands:
   opml import <file> [--data DIR]   Import subscriptions (folders kept)
   opml export [--data DIR]          Print your subscriptions as OPML 2.0
   cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
-  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
                                     Write a post: saved and pinged (see tidings post --help)
   posts [--json] [--data DIR]       Your posts with their publish state
   publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
