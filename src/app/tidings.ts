@@ -59,6 +59,8 @@ export interface TidingsOptions {
   realtime?: RealtimeOptions | null;
   /** The writer's retry back-off (tests shorten it). */
   publishRetry?: { baseMs?: number; capMs?: number };
+  /** How often the writer's outbox looks for work nobody announced (default 5 s; tests lengthen it). */
+  publishPollMs?: number;
 }
 
 export type { RealtimeOptions } from './realtime-wiring.ts';
@@ -148,6 +150,7 @@ export function createTidings(options: TidingsOptions): Tidings {
   const publish = attachPublish(ctx, {
     dataDir: options.dataDir,
     ...(options.publishRetry ? { retry: options.publishRetry } : {}),
+    ...(options.publishPollMs !== undefined ? { pollMs: options.publishPollMs } : {}),
   });
   const realtime = options.realtime
     ? attachRealtime(ctx, {

@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { API_METHODS, type ApiMethod, type TidingsApi } from '../app/api.ts';
+import { argsProblem, fromJsonArgs } from '../app/api-args.ts';
 import { describeError } from '../common/errors.ts';
 
 const METHODS = new Set<string>(API_METHODS);
@@ -44,11 +45,16 @@ export async function handleApiCall(
   if (!METHODS.has(method)) return apiError(404, 'api.unknown', `There is no API command named "${method}".`);
   let args: unknown[];
   try {
-    const body = (await req.json()) as { args?: unknown };
-    args = Array.isArray(body?.args) ? body.args : [];
+    const body = (await req.json()) as { args?: unknown } | null;
+    const given = body && typeof body === 'object' ? body.args : undefined;
+    if (given !== undefined && !Array.isArray(given)) throw new Error('args is not a list');
+    args = fromJsonArgs(method as ApiMethod, given ?? []);
   } catch {
     return apiError(400, 'api.badJson', 'The request body must be JSON like {"args": [...]}.');
   }
+  // The shape of what came in, checked before any code reads it (src/app/api-args.ts).
+  const problem = argsProblem(method as ApiMethod, args);
+  if (problem) return apiError(400, 'api.badArgs', problem);
   try {
     const fn = api[method as ApiMethod] as (...a: unknown[]) => Promise<unknown>;
     const result = await fn.apply(api, args);

@@ -57,6 +57,45 @@ describe('browser mode', () => {
     expect(await ok.json()).toEqual({ result: [] });
   });
 
+  it('answers arguments of the wrong shape with 400 and a readable reason, never a crash', async () => {
+    const cases: [string, unknown[], RegExp][] = [
+      ['subscribe', [], /subscribe: argument 1 must be an object, not nothing/],
+      ['subscribe', [{ link: 'https://x.example/' }], /subscribe: argument 1\.url must be text, not nothing/],
+      ['subscribe', ['https://x.example/'], /argument 1 must be an object, not text/],
+      ['markRead', [[1, 'two'], true], /markRead: argument 1\[1\] must be a number, not text/],
+      ['post', [{ text: 'hi', children: [{ text: 5 }] }], /argument 1\.children\[0\]\.text must be text/],
+      [
+        'searchItems',
+        [{ query: 'a', scope: { kind: 'planet' } }],
+        /scope\.kind must be "all" or "feed" or "folder"/,
+      ],
+      ['listFeeds', [1], /listFeeds takes no arguments, not 1/],
+      ['updateFeed', [1, null], /argument 2 must be an object, not null/],
+    ];
+    for (const [method, args, reason] of cases) {
+      const res = await call(method, args);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect([method, res.status, body.error.code], JSON.stringify(body)).toEqual([
+        method,
+        400,
+        'api.badArgs',
+      ]);
+      expect(body.error.message).toMatch(reason);
+    }
+    const notAList = await fetch(`${server.url}/api/listFeeds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: '{"args": {"url": 1}}',
+    });
+    expect(notAList.status).toBe(400);
+    // Optional arguments may be left out; the right shape still works.
+    expect((await call('activity', [])).status).toBe(200);
+    expect((await call('refresh', [null])).status).toBe(200);
+    // JSON turns an argument left undefined into null: taken as absent where null is not allowed.
+    expect((await call('activity', [undefined])).status).toBe(200);
+    expect((await call('search', ['x', undefined])).status).toBe(200);
+  });
+
   it('answers unknown commands and bad bodies with readable errors', async () => {
     const unknown = await call('dropAllTables', []);
     expect(unknown.status).toBe(404);

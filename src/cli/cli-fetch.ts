@@ -13,7 +13,7 @@ import { type DueInput, nextDue } from '../poll/due.ts';
 import { openStore } from '../store/store.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient, discoverFeedUrl } from './cli-input.ts';
-import { defaultDataDir } from './paths.ts';
+import { dataDirOption } from './paths.ts';
 import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings fetch <url-or-site> [--data DIR] [--etag E] [--last-modified D]
@@ -39,7 +39,7 @@ export async function runFetch(args: string[]): Promise<number> {
   const normalised = normaliseUserUrl(address);
   if (!normalised.ok) throw new UsageError(normalised.error.message);
 
-  const dataDir = (values.data as string | undefined) ?? defaultDataDir();
+  const dataDir = dataDirOption(values.data as string | undefined);
   const given = {
     etag: (values.etag as string | undefined) ?? null,
     lastModified: (values['last-modified'] as string | undefined) ?? null,

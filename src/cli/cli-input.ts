@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { fsErrorReason } from '../common/fs-errors.ts';
 import { discoverFeed, type FetchTextResult, normaliseUserUrl } from '../feed/discover.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { createHttpClient } from '../net/http-client.ts';
@@ -59,10 +60,7 @@ export async function readFeedInput(source: string, http: HttpClient): Promise<R
       discoveredFrom: null,
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
-    return fail(tidingsError('cli.read', `Cannot read ${source}: ${why}.`));
+    return fail(tidingsError('cli.read', `Cannot read ${source}: ${fsErrorReason(e)}.`));
   }
 }
 
@@ -106,13 +104,13 @@ function isFeed(body: Uint8Array, contentType: string | null): boolean {
   return parseFeed(body, { contentType }).kind !== 'error';
 }
 
-/** One page or feed for discovery: 5 MiB at most, redirects followed. */
+/** One page or feed for discovery: as much as a feed fetch reads, redirects followed. */
 async function fetchText(http: HttpClient, url: string): Promise<FetchTextResult> {
   const res = await http.request({
     method: 'GET',
     url,
     maxRedirects: 5,
-    maxBodyBytes: 5 * 1024 * 1024,
+    feedSized: true,
     headers: {
       accept: 'application/rss+xml, application/atom+xml, application/feed+json, text/html;q=0.9, */*;q=0.8',
     },

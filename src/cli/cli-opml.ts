@@ -1,8 +1,10 @@
 /** `tidings opml import <file>` / `tidings opml export` against the data folder. */
 import { readFile } from 'node:fs/promises';
 import { createTidings } from '../app/tidings.ts';
+import { fsErrorReason } from '../common/fs-errors.ts';
+import { writeOpml } from '../feed/opml.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
-import { defaultDataDir } from './paths.ts';
+import { dataDirOption, hasData } from './paths.ts';
 import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings opml import <file> [--data DIR]
@@ -19,7 +21,7 @@ export async function runOpml(args: string[]): Promise<number> {
   }
   const [action, file, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const dataDir = (values.data as string | undefined) ?? defaultDataDir();
+  const dataDir = dataDirOption(values.data as string | undefined);
   if (action === 'import') {
     if (!file) throw new UsageError('opml import needs a file (try tidings opml --help)');
     let text: string;
@@ -27,10 +29,7 @@ export async function runOpml(args: string[]): Promise<number> {
       text = await readFile(file, 'utf8');
     } catch (e) {
       // The command was right; the file is not there or not readable: a failed operation (exit 1).
-      const code = (e as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
-      throw new Error(`cannot read ${file}: ${why}`);
+      throw new Error(`cannot read ${file}: ${fsErrorReason(e)}`);
     }
     const app = createTidings({ dataDir });
     try {
@@ -46,6 +45,14 @@ export async function runOpml(args: string[]): Promise<number> {
   }
   if (action === 'export') {
     if (file) throw new UsageError(`opml export takes no file: redirect its output instead`);
+    if (!hasData(dataDir, 'tidings.db')) {
+      // Exporting creates nothing: an empty list, and a word on stderr about where we looked.
+      console.error(`tidings: no subscriptions in ${dataDir}`);
+      process.stdout.write(
+        writeOpml({ title: 'Tidings subscriptions', dateCreated: Date.now(), subscriptions: [] }),
+      );
+      return 0;
+    }
     const app = createTidings({ dataDir });
     try {
       process.stdout.write(await app.exportOpml());

@@ -1,8 +1,9 @@
 /** `tidings parse <file-or-url>... [--json]` */
 
-import type { Feed } from '../feed/model.ts';
+import type { Feed, Item } from '../feed/model.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { ParseNote } from '../feed/parse-types.ts';
+import { htmlToText } from '../store/html-text.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { cliHttpClient, readFeedInput } from './cli-input.ts';
 import { countOf } from './plural.ts';
@@ -70,9 +71,22 @@ function describeFeed(source: string, feed: Feed, notes: readonly ParseNote[]): 
   // What the parser had to do to read it: said before the items, so a long list cannot hide it.
   for (const note of notes) lines.push(`  note: ${note.message}`);
   for (const item of feed.items.slice(0, 20)) {
-    const title = item.title ?? (item.summary ?? item.content ?? '').replace(/<[^>]*>/g, '').slice(0, 80);
-    lines.push(`  - ${item.published ?? '(no date)'}  ${title}`);
+    lines.push(`  - ${item.published ?? '(no date)'}  ${itemLabel(item)}`);
   }
   if (feed.items.length > 20) lines.push(`  ... and ${countOf(feed.items.length - 20, 'more item')}`);
   return lines.join('\n');
+}
+
+/**
+ * One line naming an item: its title, else the start of its text as a reader sees it (the one
+ * HTML-to-text the search index uses: scripts and styles are not text), else its enclosure.
+ */
+function itemLabel(item: Item): string {
+  if (item.title) return item.title;
+  const text = htmlToText(item.summary ?? item.content ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text) return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  const enclosure = item.enclosures[0]?.url;
+  return enclosure ? `(enclosure) ${enclosure}` : '(untitled)';
 }

@@ -3,31 +3,17 @@
  * a folder target and a cloud on loopback; and a post left owed by the CLI (built-in hosting)
  * published by the app when it runs on the same data.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTidings } from '../app/tidings.ts';
 import { startServer, type TestServer } from '../net/test-server.ts';
 import { PublishStore } from '../publish/publish-store.ts';
 import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
 import { createLoopbackPublisher } from '../testing/app-fixture.ts';
+import { tidings } from '../testing/cli-run.ts';
 import { waitFor } from '../testing/wait.ts';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
-
-async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 let cloud: TestServer;
 let root: string;
@@ -122,7 +108,7 @@ describe('tidings post', () => {
     });
     expect(set.stdout).not.toContain('secret');
     const bad = await tidings('publish-settings', '--set', '{"charLimit":0}', '--data', data);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('tidings: The character limit must be a whole number from 1 to 100000.');
     expect((await tidings('publish-settings', '--set', 'nope', '--data', data)).code).toBe(2);
   });
@@ -144,6 +130,26 @@ describe('tidings post', () => {
       );
       const feed = await (await fetch(`${base}/site/feed.xml`)).text();
       expect(feed).toContain('for the app to host');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('hands a post to the app running on the same data at once, not at its next look', async () => {
+    const data = dataWith('handoff', {});
+    // The app's own look at the outbox is 10 minutes away: only the hand-off can publish in time.
+    const { app, base } = await createLoopbackPublisher(data, { publishPollMs: 600_000 });
+    app.start();
+    try {
+      await waitFor(async () => (await app.realtimeInfo()).publicUrl !== null, 15_000, 'the receiver');
+      const r = await tidings('post', 'handed over', '--wait', '0', '--data', data);
+      expect(r.code).toBe(0);
+      await waitFor(
+        async () => (await app.listPosts())[0]?.state === 'published',
+        20_000,
+        'the running app to publish the CLI post',
+      );
+      expect(await (await fetch(`${base}/site/feed.xml`)).text()).toContain('handed over');
     } finally {
       await app.stop();
     }

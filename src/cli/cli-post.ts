@@ -3,23 +3,25 @@
  * `tidings posts [--json]`: the writer for a server with no window. The post goes into the same
  * publish.db as the app's, through the same checks. This process then does what it can alone
  * (a folder, a remote saveRss cloud, and their pings) for a few seconds; built-in hosting and the
- * app's own cloud need the receiver, so a running `tidings serve` on the same data folder picks
- * those up within seconds (it looks for new tasks every 5 s). Whatever is left stays owed.
+ * app's own cloud need the receiver: a running `tidings serve` (or desktop app) on the same data
+ * folder is told at once (src/publish/outbox-nudge.ts) and does them. Whatever is left stays owed.
  */
 import { join } from 'node:path';
-import type { PostView } from '../app/api.ts';
+import type { PostView, PublishSettings } from '../app/api.ts';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { systemClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { Publisher } from '../publish/publisher.ts';
+import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
-import { defaultDataDir } from './paths.ts';
+import { dataDirOption, hasData } from './paths.ts';
 
-const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
 
 Stores a post (at most the limit in your publish settings, 140 characters by default, counted as
 people count them), then saves and pings it where it can. Built-in hosting and your own cloud are
-done by the running app (tidings serve or the desktop app) on the same data folder.
+done by the app running on the same data folder (tidings serve or the desktop app), which is told
+at once; with none running they wait until one starts.
   --wait S   seconds to keep saving and pinging here before leaving the rest owed (default 15)`;
 
 const POSTS_HELP = `Usage: tidings posts [--json] [--data DIR]
@@ -73,7 +75,7 @@ export async function runPost(args: string[]): Promise<number> {
   const wait = values.wait === undefined ? 15 : Number(values.wait);
   if (!Number.isFinite(wait) || wait < 0) throw new UsageError('--wait takes a number of seconds');
   const enclosure = values.enclosure as string | undefined;
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const publisher = openPublisher(dataDirOption(values.data as string | undefined));
   try {
     const r = await publisher.post({
       text: positionals[0]!,
@@ -108,7 +110,13 @@ export async function runPosts(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const dataDir = dataDirOption(values.data as string | undefined);
+  // Listing creates nothing: a mistyped --data must not leave a folder and a database behind.
+  if (!hasData(dataDir, 'publish.db')) {
+    console.log(values.json ? '[]' : `No posts yet (no Tidings data in ${dataDir}).`);
+    return 0;
+  }
+  const publisher = openPublisher(dataDir);
   try {
     const posts = publisher.list();
     if (values.json) console.log(JSON.stringify(posts, null, 2));
@@ -147,8 +155,10 @@ const SETTINGS_HELP = `Usage: tidings publish-settings [--set JSON] [--data DIR]
 
 Prints the writer's settings as JSON (passwords masked); --set merges a JSON patch first, e.g.
   tidings publish-settings --set '{"title":"My notes","folder":{"enabled":true,"path":"/srv/www/notes","publicUrl":"https://example.com/notes/"}}'
-Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss, cloud
-("own" or {domain,port,path,protocol}), pingSinks ([{kind,url}]), shareBlogroll.`;
+Fields: title, description, link, language, charLimit, feedSize, hosting, folder, saveRss
+({enabled,cloudUrl,username,password}: cloudUrl is the cloud's address, https://cloud.example/, or
+its XML-RPC endpoint, https://cloud.example/RPC2), cloud ("own" or {domain,port,path,protocol}),
+pingSinks ([{kind,url}]), shareBlogroll. An unknown field is refused by name.`;
 
 export async function runPublishSettings(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -170,27 +180,34 @@ export async function runPublishSettings(args: string[]): Promise<number> {
     if (!patch || typeof patch !== 'object' || Array.isArray(patch))
       throw new UsageError('--set needs a JSON object');
   }
-  const publisher = openPublisher((values.data as string | undefined) ?? defaultDataDir());
+  const dataDir = dataDirOption(values.data as string | undefined);
+  if (!patch && !hasData(dataDir, 'publish.db')) {
+    // Reading creates nothing: these are the settings a first post would use.
+    printSettings(DEFAULT_PUBLISH_SETTINGS);
+    return 0;
+  }
+  const publisher = openPublisher(dataDir);
   try {
     if (patch) {
       const r = publisher.updateSettings(patch);
-      if (!r.ok) {
-        console.error(`tidings: ${r.error.message}`);
-        return 1;
-      }
+      // A patch the settings refuse is a wrong command line: exit 2, the reason in one line.
+      if (!r.ok) throw new UsageError(r.error.message);
     }
-    const s = publisher.settings();
-    const mask = (o: { password: string } | null) =>
-      o ? { ...o, password: o.password ? '********' : '' } : o;
-    console.log(
-      JSON.stringify(
-        { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
-        null,
-        2,
-      ),
-    );
+    printSettings(publisher.settings());
     return 0;
   } finally {
     await publisher.stop();
   }
+}
+
+/** The settings as JSON, passwords masked. */
+function printSettings(s: PublishSettings): void {
+  const mask = (o: { password: string } | null) => (o ? { ...o, password: o.password ? '********' : '' } : o);
+  console.log(
+    JSON.stringify(
+      { ...s, hosting: { ...s.hosting, private: mask(s.hosting.private) }, saveRss: mask(s.saveRss) },
+      null,
+      2,
+    ),
+  );
 }

@@ -6,7 +6,8 @@ import { type BrowserModeServer, startBrowserMode } from '../browser-mode/browse
 import { describeError } from '../common/errors.ts';
 import { createShutdown, installSignalHandlers } from '../common/shutdown.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
-import { defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
+import { dataDirOption, defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
+import { tunnelReporter } from './tunnel-report.ts';
 
 const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel-host URL | --no-tunnel]
                      [--public-url URL] [--receiver-port P] [--allow-loopback]
@@ -22,7 +23,7 @@ Only the receiver goes through the tunnel, never this window or its API.
   --tunnel-host URL    the localtunnel server (default: the saved setting, else https://localtunnel.me)
   --no-tunnel          no tunnel for this run (real-time needs --public-url then)
   --public-url URL     your own public address for the receiver (port forward, a server), instead of a tunnel
-  --receiver-port P    the receiver's local port (default 0: any free one; fix it for --public-url)
+  --receiver-port P    the receiver's local port (default 0: any free one; required with --public-url)
   --allow-loopback     let your own cloud call back readers on this machine (127.0.0.1: tests, two
                        Tidings on one computer); off by default, as for \`tidings cloud\``;
 
@@ -44,7 +45,7 @@ export async function runServe(args: string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = Number((values.port as string | undefined) ?? 5599);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535`);
-  const dataDir = (values.data as string | undefined) ?? defaultDataDir();
+  const dataDir = dataDirOption(values.data as string | undefined);
   const realtime = realtimeOptions(values);
   ensureRendererBuilt();
 
@@ -59,6 +60,19 @@ export async function runServe(args: string[]): Promise<number> {
     await app.stop();
     throw listenFailure(e, `port ${port} on ${host}`, '--port P');
   }
+  // The tunnel's news as it happens (tunnel-report.ts); held until the banner below is out.
+  const held: (() => void)[] = [];
+  let bannerOut = false;
+  const say = (write: (line: string) => void) => (line: string) =>
+    bannerOut ? write(line) : held.push(() => write(line));
+  const { tunnelHost: shownHost } = await app.getSettings();
+  const offTunnel = app.on(
+    'activity',
+    tunnelReporter(shownHost ?? 'the tunnel server', {
+      out: say((l) => console.log(l)),
+      err: say((l) => console.error(l)),
+    }),
+  );
   app.start();
   const realtimeFailure = await app.realtimeStarted();
   if (realtimeFailure) {
@@ -84,10 +98,13 @@ export async function runServe(args: string[]): Promise<number> {
       : publicBaseUrl
         ? `Real-time reading: clouds call ${publicBaseUrl}.`
         : tunnelEnabled
-          ? `Real-time reading: through a tunnel via ${tunnelHost} (see the activity log).`
+          ? `Real-time reading: opening a tunnel via ${tunnelHost} (this console says when it is open or cannot be).`
           : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
   );
+  bannerOut = true;
+  for (const line of held.splice(0)) line();
   return await untilStopped(async () => {
+    offTunnel();
     await server.close();
     await app.stop();
   });
@@ -152,6 +169,13 @@ function realtimeOptions(values: Record<string, unknown>): RealtimeOptions & { r
   const receiverPort = Number(receiverPortText ?? 0);
   if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535) {
     throw new UsageError('--receiver-port must be 0-65535');
+  }
+  // Your public address forwards to one port of this machine: a receiver on a random port would
+  // never be reached through it.
+  if (publicUrl && receiverPort === 0) {
+    throw new UsageError(
+      '--public-url needs --receiver-port P: the port your public address forwards to on this machine',
+    );
   }
   return {
     ...(values['no-tunnel'] ? { tunnelHost: false as const } : tunnelHost ? { tunnelHost } : {}),

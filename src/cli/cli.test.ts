@@ -1,24 +1,10 @@
 /** The `tidings` command as a user runs it: a real child process against a feed host on loopback. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tidings } from '../testing/cli-run.ts';
 import { type FeedHost, rssFeed, startFeedHost } from '../testing/feed-host.ts';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'tidings.cjs');
-
-async function tidings(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 let host: FeedHost;
 let dir: string;
@@ -135,6 +121,27 @@ describe('tidings parse', () => {
     const bad = await tidings('parse', '--bogus');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bogus/);
+  });
+
+  it("names an untitled item by its text (never a script's) or its enclosure, never a blank", async () => {
+    const json = join(dir, 'untitled.json');
+    writeFileSync(
+      json,
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        title: 'Untitled items',
+        items: [
+          { id: '1', content_html: '<script>alert("hidden")</script><p>Visible &amp; kept</p>' },
+          { id: '2', attachments: [{ url: 'https://cdn.example/ep-7.mp3', mime_type: 'audio/mpeg' }] },
+        ],
+      }),
+    );
+    const r = await tidings('parse', json);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('alert');
+    expect(r.stdout).toMatch(/^ {2}- \(no date\) {2}Visible & kept$/m);
+    expect(r.stdout).toMatch(/^ {2}- \(no date\) {2}\(enclosure\) https:\/\/cdn\.example\/ep-7\.mp3$/m);
+    expect(r.stdout).not.toMatch(/ +$/m);
   });
 
   it('says "1 item", not "1 items"', async () => {

@@ -6,14 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { describeError } from '../common/errors.ts';
-import { runFetch } from './cli-fetch.ts';
-import { runOpml } from './cli-opml.ts';
-import { runParse } from './cli-parse.ts';
-import { runPost, runPosts, runPublishSettings } from './cli-post.ts';
-import { runServe } from './cli-serve.ts';
+import { UsageError } from './usage-error.ts';
 
-/** The command line is wrong (exit 2); any other error is a failed operation (exit 1). */
-export class UsageError extends Error {}
+export { UsageError };
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -27,31 +22,35 @@ Commands:
   opml import <file> [--data DIR]   Import subscriptions (folders kept)
   opml export [--data DIR]          Print your subscriptions as OPML 2.0
   cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
-  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--data DIR]
+  post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
                                     Write a post: saved and pinged (see tidings post --help)
   posts [--json] [--data DIR]       Your posts with their publish state
   publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
 
-Run tidings <command> --help for a command's options.`;
+Options:
+  --help, -h                        This help; tidings <command> --help for a command's options
+  --version, -v                     Print the version`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      // Each command loads only what it uses: `tidings post` starts without the reader's app,
+      // the browser mode or the feed parser (start-up is most of a short command's time).
       case 'parse':
-        return await runParse(rest);
+        return await (await import('./cli-parse.ts')).runParse(rest);
       case 'fetch':
-        return await runFetch(rest);
+        return await (await import('./cli-fetch.ts')).runFetch(rest);
       case 'serve':
-        return await runServe(rest);
+        return await (await import('./cli-serve.ts')).runServe(rest);
       case 'opml':
-        return await runOpml(rest);
+        return await (await import('./cli-opml.ts')).runOpml(rest);
       case 'post':
-        return await runPost(rest);
+        return await (await import('./cli-post.ts')).runPost(rest);
       case 'posts':
-        return await runPosts(rest);
+        return await (await import('./cli-post.ts')).runPosts(rest);
       case 'publish-settings':
-        return await runPublishSettings(rest);
+        return await (await import('./cli-post.ts')).runPublishSettings(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);

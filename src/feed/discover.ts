@@ -453,7 +453,7 @@ function replaceWithFinal(advertised: string[], link: string, finalUrl: string):
   return [...new Set(list)];
 }
 
-function looksLikeHtml(body: Uint8Array, contentType: string | null): boolean {
+export function looksLikeHtml(body: Uint8Array, contentType: string | null): boolean {
   if (contentType && /html/i.test(contentType)) return true;
   if (contentType && !/^\s*(text\/plain|application\/octet-stream)\b/i.test(contentType)) return false;
   const start = new TextDecoder('latin1').decode(body.subarray(0, 1024));

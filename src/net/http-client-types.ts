@@ -11,6 +11,11 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Cap on the response body (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Cap the body as a feed fetch is capped (the client's one feed limit, 20 MiB by default)
+   * instead of maxBodyBytes: subscribing reads what polling will.
+   */
+  feedSized?: boolean;
   /** Redirects to follow (default 0: a 3xx is returned as is). */
   maxRedirects?: number;
   signal?: AbortSignal;
@@ -22,6 +27,11 @@ export interface HttpResponse {
   headers: Record<string, string>;
   body: Uint8Array;
   finalUrl: string;
+  /**
+   * Where permanent redirects (301/308, every hop so far permanent) moved the address: what a
+   * subscription should follow. Null when none did (a 302/307 is where it is today, not its address).
+   */
+  movedTo?: string | null;
   elapsedMs: number;
 }
 

@@ -211,7 +211,9 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
       maxRedirects: req.maxRedirects ?? 0,
       overflow: (req.maxRedirects ?? 0) > 0 ? 'error' : 'return',
       wantsBody: () => true,
-      maxBodyBytes: req.maxBodyBytes ?? DEFAULT_REQUEST_MAX_BODY_BYTES,
+      maxBodyBytes: req.feedSized
+        ? limits.maxBodyBytes
+        : (req.maxBodyBytes ?? DEFAULT_REQUEST_MAX_BODY_BYTES),
       totalTimeoutMs: req.timeoutMs ?? limits.totalTimeoutMs,
       signal: req.signal,
     });
@@ -221,6 +223,7 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
       headers: flattenHeaders(done.exchange.headers),
       body: done.exchange.body,
       finalUrl: done.finalUrl.href,
+      movedTo: done.movedTo?.href ?? null,
       elapsedMs: Math.round(performance.now() - started),
     });
   }

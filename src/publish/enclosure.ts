@@ -8,6 +8,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { PostInput } from '../app/api.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
+import { fsErrorReason } from '../common/fs-errors.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { mediaType } from './hosting.ts';
 import { httpUrl, type StoredEnclosure } from './post.ts';
@@ -42,7 +43,7 @@ export async function resolveEnclosure(
       bytes = await readFile(input.filePath);
     } catch (e) {
       return fail(
-        tidingsError('enclosure.unreadable', `Could not read ${input.filePath}: ${(e as Error).message}`),
+        tidingsError('enclosure.unreadable', `Could not read ${input.filePath}: ${fsErrorReason(e)}.`),
       );
     }
     return ok(await keep(bytes, input.fileName ?? basename(input.filePath), deps.mediaDir));

@@ -3,7 +3,10 @@
  * each renders the whole site; pings in parallel), sleeps until the next one falls due, and looks
  * again every few seconds for tasks another process on the same data folder added. Leases held
  * by processes that died (kill -9) are released before each batch. What a task does is the
- * publisher's: this only decides when.
+ * publisher's: this only decides when, and how many requests: pings due at the same moment that
+ * say the same thing (one sink, one feed, "this feed changed") go out as one request, whose answer
+ * settles them all. So a burst of posts, or saves re-run after a kill -9, ping a sink once per
+ * feed. Fat pings (RSS Ping) carry their post and are never merged.
  */
 import type { Clock, TimerHandle } from '../common/clock.ts';
 import type { PublishStore, TaskRow } from './publish-store.ts';
@@ -15,6 +18,8 @@ export interface OutboxRunnerDeps {
   leaseMs?: number;
   pollMs?: number;
   handles?: (task: TaskRow) => boolean;
+  /** Tasks settled by another's request (merged pings): their posts' views changed too. */
+  onCovered?: (taskIds: number[]) => void;
   /** Called before each look at the outbox (the publisher notices a new public address). */
   onTick?: () => void;
 }
@@ -96,9 +101,25 @@ export class OutboxRunner {
     const { store, clock } = this.deps;
     if (!store.db.isOpen) return 0;
     store.releaseDeadLeases(clock.now(), pidAlive);
-    const tasks = store.claimDue(clock.now(), this.deps.leaseMs ?? 60_000, BATCH, this.deps.handles);
+    const leaseMs = this.deps.leaseMs ?? 60_000;
+    const tasks = store.claimDue(clock.now(), leaseMs, BATCH, this.deps.handles);
     for (const t of tasks.filter((t) => t.kind === 'save')) await this.deps.run(t);
-    await Promise.all(tasks.filter((t) => t.kind === 'ping').map((t) => this.deps.run(t)));
+    const pings = new Map<string, { ping: TaskRow; covered: number[] }>();
+    for (const t of tasks.filter((t) => t.kind === 'ping')) {
+      const key = mergeable(t) ? `${t.target}\n${t.endpoint}\n${t.url}` : `#${t.id}`;
+      const seen = pings.get(key);
+      if (seen) seen.covered.push(t.id);
+      else pings.set(key, { ping: t, covered: [] });
+    }
+    await Promise.all(
+      [...pings.values()].map(async ({ ping, covered }) => {
+        if (mergeable(ping)) covered.push(...store.leaseSamePings(ping, clock.now(), leaseMs));
+        await this.deps.run(ping);
+        if (!store.db.isOpen || covered.length === 0) return;
+        store.settleLike(ping.id, covered);
+        this.deps.onCovered?.(covered);
+      }),
+    );
     return tasks.length;
   }
 }
@@ -112,4 +133,9 @@ export function pidAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A ping that only says "this feed changed" (a fat ping carries its post: never merged). */
+function mergeable(ping: TaskRow): boolean {
+  return ping.target !== 'rssPing';
 }

@@ -83,3 +83,55 @@ it('a post survives a kill -9 mid-publish and is published once after the restar
   expect(feed.kind === 'feed' && feed.feed.items.map((i) => i.summary)).toEqual(['survives a kill -9']);
   expect(remote.requests.filter((r) => r.path === '/ping')).toHaveLength(1);
 }, 30_000);
+
+it('a kill -9 while pings are in flight costs at most one extra ping per sink and feed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tidings-outbox-kill-pings-'));
+  closers.push(() => rmSync(dir, { recursive: true, force: true }));
+
+  // The remote cloud saves at once; its /ping holds its answer until the child is killed.
+  let hold = true;
+  let onPing: () => void = () => {};
+  const firstPing = new Promise<void>((resolve) => {
+    onPing = resolve;
+  });
+  const remote: TestServer = await startServer((_req, res, body) => {
+    if (_req.url === '/ping') {
+      if (hold) return onPing(); // no answer: the child dies waiting
+      return res.end('<result success="true" msg="Thanks for the ping."/>');
+    }
+    const call = decodeMethodCall(body);
+    if (call.ok && call.value.methodName === 'rssCloud.saveRss') {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      return res.end(encodeMethodResponse(`${remote.url}/feeds/me.xml`));
+    }
+    res.writeHead(404).end();
+  });
+  closers.push(() => remote.close());
+
+  const settings = {
+    hosting: { enabled: false, private: null },
+    saveRss: { enabled: true, cloudUrl: `${remote.url}/RPC2`, username: 'me', password: 'pw' },
+    cloud: { domain: '127.0.0.1', port: remote.port, path: '/pleaseNotify', protocol: 'http-post' },
+  };
+  // Three posts owed at once: three saves, then three pings of the same feed to the same cloud.
+  const child = spawn(process.execPath, [CHILD, dir, JSON.stringify(settings), '3'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_c, signal) => resolve(signal)),
+  );
+  const timeout = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await Promise.race([firstPing, exited]);
+  child.kill('SIGKILL');
+  expect(await exited, err).toBe('SIGKILL');
+  clearTimeout(timeout);
+
+  hold = false;
+  const h = await startHarness(settings as never, { dir });
+  closers.push(() => h.close());
+  for (const id of [1, 2, 3]) await untilState(h, id, 'published');
+  // One request in flight when it died, one after the restart for all three posts.
+  expect(remote.requests.filter((r) => r.path === '/ping')).toHaveLength(2);
+}, 30_000);

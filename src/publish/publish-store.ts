@@ -246,6 +246,37 @@ export class PublishStore {
     return due.length ? Math.min(...due) : null;
   }
 
+  /**
+   * Leases the other pings due now that say the same thing as `ping` (same kind, sink and feed
+   * URL) for the same holder: one request covers them all (see OutboxRunner). Returns their ids.
+   */
+  leaseSamePings(ping: TaskRow, now: number, leaseMs: number, owner: number = process.pid): number[] {
+    const same = this.sql(
+      "SELECT id FROM tasks WHERE kind = 'ping' AND target = ? AND endpoint = ? AND url = ? AND state = 'pending' AND next_at <= ? AND lease_until <= ? AND id <> ?",
+    ).all(ping.target, ping.endpoint, ping.url, now, now, ping.id) as { id: number }[];
+    if (same.length === 0) return [];
+    const lease = this.sql(
+      "UPDATE tasks SET lease_until = ?, lease_owner = ? WHERE id = ? AND state = 'pending' AND lease_until <= ?",
+    );
+    return transaction(this.db, () =>
+      same.filter((t) => Number(lease.run(now + leaseMs, owner, t.id, now).changes) === 1).map((t) => t.id),
+    );
+  }
+
+  /** The pings `settledId` covered take its outcome: done with its answer, or retried with it. */
+  settleLike(settledId: number, covered: readonly number[]): void {
+    if (covered.length === 0) return;
+    const copy = this.sql(
+      `UPDATE tasks SET state = s.state, attempts = tasks.attempts + 1, last_at = s.last_at,
+         message = s.message, next_at = s.next_at, lease_until = 0
+       FROM (SELECT state, last_at, message, next_at FROM tasks WHERE id = ?) AS s
+       WHERE tasks.id = ? AND tasks.state = 'pending'`,
+    );
+    transaction(this.db, () => {
+      for (const id of covered) copy.run(settledId, id);
+    });
+  }
+
   /** Marks a task done and adds the tasks it leads to (a save's pings) in the same transaction. */
   completeTask(
     id: number,

@@ -9,6 +9,7 @@
  * retried. outbox-runner.ts decides when tasks run; post-view.ts shows a post's state.
  */
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { PostInput, PostView, PublishInfo, PublishSettings } from '../app/api.ts';
 import type { Clock } from '../common/clock.ts';
 import { describeError, fail, ok, type Result, tidingsError } from '../common/errors.ts';
@@ -18,6 +19,7 @@ import { document, renderSite, siteUrls } from './documents.ts';
 import { resolveEnclosure } from './enclosure.ts';
 import { saveToFolder } from './folder-target.ts';
 import { SITE_PREFIX } from './hosting.ts';
+import { nudgeOutbox, watchNudges } from './outbox-nudge.ts';
 import { OutboxRunner } from './outbox-runner.ts';
 import {
   cloudPingEndpoint,
@@ -32,7 +34,7 @@ import {
 import { checkPostInput, type PostContent, type StoredPost } from './post.ts';
 import { postView } from './post-view.ts';
 import { type NewTask, PublishStore, type TaskRow } from './publish-store.ts';
-import { xmlRpcCall } from './rpc.ts';
+import { saveRssEndpoint, xmlRpcCall } from './rpc.ts';
 import { applyPatch, DEFAULT_PUBLISH_SETTINGS } from './settings.ts';
 import type { SiteInput } from './site.ts';
 import { itemFragment, writePostsRss } from './write-rss.ts';
@@ -47,6 +49,11 @@ export interface PublisherDeps {
   publicBase(): string | null;
   /** The receiver on loopback (http://127.0.0.1:port), null while it is not running. */
   localBase(): string | null;
+  /**
+   * Why no public address is coming on its own (the tunnel is off on purpose and none was
+   * given), or null while one is awaited (the tunnel is opening) or there is one.
+   */
+  whyNoPublicAddress?(): string | null;
   /** The <cloud> element of the app's own cloud (null while it has no public address). */
   ownCloud(): CloudElement | null;
   /** The user's subscriptions as OPML (shared when the setting says so). */
@@ -71,12 +78,16 @@ export const OWN_RIVER_PATH = '/river.xml';
 const DRAFT_KEY = 'draft';
 /** The public address the hosted site was last built for. */
 const HOSTED_AT_KEY = 'hostedAt';
+/** HOSTED_AT_KEY's value for a site built with no public address: the first one rebuilds it. */
+const HOSTED_LOCALLY = 'local';
 const SAVED_URL_KEY = (t: string) => `publicUrl.${t}`;
 
 export class Publisher {
   readonly store: PublishStore;
   private readonly deps: PublisherDeps;
   private readonly runner: OutboxRunner;
+  /** Set while this process runs the outbox (the app); the CLI only drains and nudges. */
+  private unwatch: (() => void) | null = null;
 
   constructor(deps: PublisherDeps) {
     this.deps = deps;
@@ -86,6 +97,10 @@ export class Publisher {
       clock: deps.clock,
       run: (task) => this.runTask(task),
       onTick: () => this.followAddress(),
+      onCovered: (ids) => {
+        const posts = new Set(ids.map((id) => this.store.getTask(id)?.postId ?? null));
+        for (const postId of posts) if (postId !== null) this.emit(postId);
+      },
       ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
       ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
       ...(deps.handles ? { handles: deps.handles } : {}),
@@ -152,7 +167,7 @@ export class Publisher {
     const content = await this.contentOf(input);
     if (!content.ok) return content;
     const stored = this.store.insertPost(
-      `tidings:${randomUUID()}`,
+      `urn:uuid:${randomUUID()}`,
       content.value,
       this.deps.clock.now(),
       this.saveTasks(),
@@ -229,9 +244,13 @@ export class Publisher {
 
   start(): void {
     this.runner.start();
+    // A `tidings post` on this data folder says so at once (outbox-nudge.ts).
+    this.unwatch = watchNudges(dirname(this.deps.dbPath), () => this.runner.kick());
   }
 
   async stop(): Promise<void> {
+    this.unwatch?.();
+    this.unwatch = null;
     await this.runner.stop();
     this.store.close();
   }
@@ -250,9 +269,13 @@ export class Publisher {
     for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);
   }
 
-  /** Runs due tasks now (and again as they fall due). */
+  /**
+   * Runs due tasks now (and again as they fall due); in a process that does not run the outbox
+   * (the CLI), tells the app running on this data folder instead.
+   */
   kick(): void {
-    this.runner.kick();
+    if (this.unwatch) this.runner.kick();
+    else nudgeOutbox(dirname(this.deps.dbPath));
   }
 
   /** For the CLI: runs the tasks this process handles until none is due before the deadline. */
@@ -371,9 +394,19 @@ export class Publisher {
       this.store.putDocuments(docs, now);
       this.deps.onHostedSave?.(`${local.replace(/\/+$/, '')}${SITE_PREFIX}${OWN_RIVER_PATH}`);
       if (!this.deps.publicBase()) {
+        const why = this.deps.whyNoPublicAddress?.() ?? null;
+        if (why === null) {
+          return {
+            ok: false,
+            message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
+          };
+        }
+        // Nothing to wait for: the feed is served here, and no cloud could read it to verify.
+        this.store.setValue(HOSTED_AT_KEY, HOSTED_LOCALLY);
         return {
-          ok: false,
-          message: 'Saved locally; waiting for a public address (the tunnel is not open yet).',
+          ok: true,
+          message: `Hosted on this computer only (${siteUrls(`${local.replace(/\/+$/, '')}${SITE_PREFIX}`).rss}); not pinged: ${why}.`,
+          publicUrl: null,
         };
       }
       this.store.setValue(HOSTED_AT_KEY, this.deps.publicBase());
@@ -398,7 +431,7 @@ export class Publisher {
     if (!s.saveRss) return { ok: false, message: 'No saveRss cloud is set.' };
     const known = this.store.getValue<string | null>(SAVED_URL_KEY('saveRss'), null);
     const text = writePostsRss(this.site(null, known, hostedMedia));
-    const r = await xmlRpcCall(this.deps.http, s.saveRss.cloudUrl, 'rssCloud.saveRss', [
+    const r = await xmlRpcCall(this.deps.http, saveRssEndpoint(s.saveRss.cloudUrl), 'rssCloud.saveRss', [
       s.saveRss.username,
       s.saveRss.password,
       text,

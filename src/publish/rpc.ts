@@ -39,3 +39,15 @@ export async function xmlRpcCall(
   }
   return { ok: true, value: answer.value.value };
 }
+
+/**
+ * Where a cloud's rssCloud.saveRss answers: the address as given when it names an endpoint
+ * (`https://cloud.example/RPC2`), and the cloud's XML-RPC path `/RPC2` under it when it is the
+ * cloud's base address (`https://cloud.example`, `https://cloud.example/`, `https://host/cloud/`),
+ * as a person copies it from the cloud's home page.
+ */
+export function saveRssEndpoint(cloudUrl: string): string {
+  const url = new URL(cloudUrl);
+  if (url.pathname.endsWith('/')) url.pathname += 'RPC2';
+  return url.href;
+}

@@ -22,10 +22,48 @@ export const DEFAULT_PUBLISH_SETTINGS: PublishSettings = {
 
 const bad = (message: string) => fail<PublishSettings>(tidingsError('settings.invalid', message));
 
+/** The keys each object of the settings may hold; anything else is a typo, refused by name. */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(DEFAULT_PUBLISH_SETTINGS),
+  hosting: ['enabled', 'private'],
+  'hosting.private': ['scheme', 'username', 'password'],
+  folder: ['enabled', 'path', 'publicUrl'],
+  saveRss: ['enabled', 'cloudUrl', 'username', 'password'],
+  cloud: ['domain', 'port', 'path', 'protocol', 'registerProcedure'],
+  'pingSinks[]': ['kind', 'url'],
+};
+
+/** The first key of a patch that no setting has ("hosting.bogus"), null when all are known. */
+export function unknownSettingKey(patch: unknown, at = ''): string | null {
+  if (!patch || typeof patch !== 'object') return null;
+  if (Array.isArray(patch)) {
+    for (const entry of patch) {
+      const found = unknownSettingKey(entry, `${at}[]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  const known = KNOWN_KEYS[at];
+  if (!known) return null;
+  for (const [key, value] of Object.entries(patch)) {
+    const path = at ? `${at}.${key}` : key;
+    if (!known.includes(key)) return path;
+    const deeper = unknownSettingKey(value, path);
+    if (deeper) return deeper;
+  }
+  return null;
+}
+
 export function applyPatch(
   current: PublishSettings,
   patch: Partial<PublishSettings>,
 ): Result<PublishSettings> {
+  const unknown = unknownSettingKey(patch);
+  if (unknown) {
+    return fail(
+      tidingsError('settings.unknownKey', `There is no publish setting "${unknown}".`, { key: unknown }),
+    );
+  }
   const next: PublishSettings = { ...current, ...patch };
   if (typeof next.title !== 'string' || next.title.trim() === '') return bad('The feed needs a title.');
   if (typeof next.description !== 'string') return bad('The description must be text.');

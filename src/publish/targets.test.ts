@@ -160,6 +160,32 @@ describe('save targets', () => {
     expect(items(feed)).toEqual([]);
   });
 
+  it.each([
+    ['base address', ''],
+    ['base address with a slash', '/'],
+  ])("saveRss takes the cloud's %s, not only its /RPC2 endpoint", async (_what, tail) => {
+    const cloud = await startRealCloud();
+    closers.push(() => cloud.close());
+    await addAccount(cloud.cloud.store, 'bob', 'battery staple', Date.now());
+    const h = await harness({
+      hosting: { enabled: false, private: null },
+      saveRss: {
+        enabled: true,
+        cloudUrl: `${cloud.url}${tail}`,
+        username: 'bob',
+        password: 'battery staple',
+      },
+      cloud: cloud.element('http-post') as never,
+    });
+    const r = await h.publisher.post({ text: 'to the base address' });
+    const v = await untilState(h, r.ok ? r.value.id : 0, 'published');
+    expect(v.saves[0]).toMatchObject({
+      target: 'saveRss',
+      ok: true,
+      publicUrl: `${cloud.url}/feeds/bob.xml`,
+    });
+  });
+
   it('a wrong saveRss password is a readable error, retried', async () => {
     const cloud = await startRealCloud();
     closers.push(() => cloud.close());

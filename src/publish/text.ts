@@ -42,3 +42,21 @@ export function postHtml(text: string): string {
   out += escapeHtml(text.slice(last));
   return out.replace(/\n/g, '<br>');
 }
+
+/** How long an excerpt title is at most (Atom needs a title; a post has none of its own). */
+const TITLE_GRAPHEMES = 80;
+
+/**
+ * A title for a title-less post where a format requires one (Atom: atom:entry MUST have a
+ * non-empty atom:title): the post's own words, on one line, cut at a word before 80 characters
+ * (counted as people count them) with an ellipsis.
+ */
+export function postTitle(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const parts = [...seg.segment(line)].map((s) => s.segment);
+  if (parts.length <= TITLE_GRAPHEMES) return line;
+  const cut = parts.slice(0, TITLE_GRAPHEMES - 1).join('');
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length >= cut.length / 2 ? atWord : cut}…`;
+}

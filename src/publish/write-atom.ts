@@ -4,7 +4,7 @@
  */
 import { escapeXmlText, xmlAttrs, xmlElement } from '../feed/xml-escape.ts';
 import { enclosureUrl, lastChange, type SiteInput } from './site.ts';
-import { postHtml } from './text.ts';
+import { postHtml, postTitle } from './text.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -44,9 +44,10 @@ export function writePostsAtom(site: SiteInput): string {
   for (const post of site.posts) {
     const e = '    ';
     out.push('  <entry>');
-    out.push(`${e}${xmlElement('id', post.guid)}`);
-    // Atom wants a title: an empty one, as title-less posts (micro.blog) write it.
-    out.push(`${e}<title type="text"></title>`);
+    out.push(`${e}${xmlElement('id', atomEntryId(post.guid))}`);
+    // atom:entry MUST have a title, and an empty one draws a validator warning on every entry:
+    // the post's own words stand in (RSS and JSON Feed, where a title is optional, carry none).
+    out.push(`${e}${xmlElement('title', postTitle(post.text))}`);
     out.push(`${e}${xmlElement('published', iso(post.createdAt))}`);
     out.push(`${e}${xmlElement('updated', iso(post.updatedAt))}`);
     out.push(`${e}<content type="html">${escapeXmlText(postHtml(post.text))}</content>`);
@@ -73,4 +74,15 @@ export function writePostsAtom(site: SiteInput): string {
   }
   out.push('</feed>', '');
   return out.join('\n');
+}
+
+/**
+ * An entry's atom:id must be an IRI of a registered scheme. Posts are stored with a
+ * `urn:uuid:` guid; those written before were `tidings:<uuid>`, which no scheme registry knows:
+ * the same uuid as a `urn:uuid:` (RSS and JSON Feed keep the stored guid, so their readers see no
+ * change).
+ */
+export function atomEntryId(guid: string): string {
+  const legacy = /^tidings:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(guid);
+  return legacy ? `urn:uuid:${legacy[1]!.toLowerCase()}` : guid;
 }
