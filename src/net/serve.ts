@@ -56,6 +56,8 @@ export interface ServeOptions {
   limits?: Partial<ServeLimits>;
   /** Tried first for every whole request (see RawHandler). */
   raw?: RawHandler;
+  /** Told about each body refused for its size (413), which no handler sees (logs, fallbacks). */
+  onTooLarge?: (req: { url: string; remoteAddress: string }) => void;
 }
 
 export interface RunningServer {
@@ -179,8 +181,10 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       if (req.method !== 'GET' && req.method !== 'HEAD') body = await readRequestBody(req, maxBodyBytes);
       else req.resume();
     } catch (err) {
-      if (err instanceof BodyTooLarge) plain(res, 413, 'Payload Too Large', true);
-      else res.destroy();
+      if (err instanceof BodyTooLarge) {
+        plain(res, 413, 'Payload Too Large', true);
+        opts.onTooLarge?.({ url: req.url ?? '/', remoteAddress: req.socket.remoteAddress ?? '' });
+      } else res.destroy();
       return;
     }
     // Received whole: from now on the connection is working, not lingering (serve-limits.ts).

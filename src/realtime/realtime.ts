@@ -8,15 +8,20 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
+import { maskUrl } from '../net/mask.ts';
 import type { RunningServer } from '../net/serve.ts';
 import { type ActivityInput, type ActivityRow, RealtimeStore } from '../store/realtime.ts';
-import type { Store } from '../store/store.ts';
+import type { FeedRow, Store } from '../store/store.ts';
+import { type WebSubRow, WebSubStore } from '../store/websub.ts';
 import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
 import { type Mount, startReceiverServer } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
 import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
 import { createTunnel, subdomainFor, type Tunnel, type TunnelOptions, type TunnelState } from './tunnel.ts';
+import { createWebSubCallback, WEBSUB_PREFIX } from './websub/callback.ts';
+import { DeliveryQueue, type IngestResult } from './websub/delivery-queue.ts';
+import { type HubFeed, WebSubManager, type WebSubManagerDeps } from './websub/websub-subscriptions.ts';
 
 export type { RealtimeStatus } from './subscriptions.ts';
 
@@ -56,6 +61,39 @@ export interface RealtimeDeps {
   >;
   /** Reconnecting after this long down renews every subscription even at the same URL (default 60 s). */
   renewAfterDownMs?: number;
+  /**
+   * A WebSub hub delivered the feed's new body: parse it into the store by the poll's own path
+   * (no second fetch). 'notFeed' makes us fetch instead.
+   */
+  deliver?(
+    feedId: number,
+    body: Uint8Array,
+    contentType: string | null,
+    link: string | null,
+  ): Promise<IngestResult>;
+  /** WebSub knobs (tests): retries, how long a hub may take to verify, caps. */
+  websub?: Pick<WebSubManagerDeps, 'retry' | 'verifyTimeoutMs' | 'timeoutMs'> & {
+    maxBodyBytes?: number;
+    queueBytes?: number;
+  };
+}
+
+/** One subscription as the settings list it: rssCloud or WebSub. */
+export interface RealtimeSubscription {
+  feedId: number;
+  protocol: 'rssCloud' | 'WebSub';
+  /** The feed URL (rssCloud) or the topic (WebSub), masked. */
+  feedUrl: string;
+  /** The cloud's or hub's host. */
+  via: string;
+  status: string;
+  live: boolean;
+  message: string | null;
+  /** ms since the epoch of the next renewal (null: none planned). */
+  renewsAt: number | null;
+  /** WebSub: when the granted lease ends. */
+  leaseEndsAt: number | null;
+  lastDeliveryAt: number | null;
 }
 
 export interface RealtimeInfo {
@@ -80,6 +118,12 @@ export interface Realtime {
   /** New tunnel host / public base URL, applied at once (the receiver keeps its port). */
   reconfigure(settings: Partial<Pick<RealtimeSettings, 'tunnelHost' | 'publicBaseUrl'>>): void;
   renewAll(): void;
+  /** Every rssCloud and WebSub subscription, for the settings. */
+  subscriptions(): RealtimeSubscription[];
+  /** Quitting for good: tells every hub we are gone (bounded), then stops. */
+  stopForGood(waitMs?: number): Promise<void>;
+  /** WebSub pieces (tests and the bench drive them). */
+  readonly websub: { manager: WebSubManager; queue: DeliveryQueue };
   /** The receiver (its path carries the secret: never show it). */
   readonly receiver: Receiver | null;
 }
@@ -111,18 +155,87 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     feeds: {
       get: (id) => {
         const f = deps.store.getFeed(id);
-        return f ? { id: f.id, url: f.url, cloud: f.status === 'gone' ? null : f.meta.cloud } : null;
+        return f ? { id: f.id, url: f.url, cloud: cloudOf(f) } : null;
       },
-      list: () =>
-        deps.store
-          .listFeeds()
-          .map((f) => ({ id: f.id, url: f.url, cloud: f.status === 'gone' ? null : f.meta.cloud })),
+      list: () => deps.store.listFeeds().map((f) => ({ id: f.id, url: f.url, cloud: cloudOf(f) })),
     },
     notifyProcedure: deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE,
     log: record,
     onChange: (feedId) => deps.onStatusChange?.(feedId),
     ...deps.subscriptions,
   });
+
+  // ---- WebSub: a feed naming a hub is read through it (see chooser below)
+  const wsStore = new WebSubStore(deps.db);
+  const websub: WebSubManager = new WebSubManager({
+    store: wsStore,
+    http: deps.http,
+    clock: deps.clock,
+    feeds: {
+      get: (id) => {
+        const f = deps.store.getFeed(id);
+        return f ? hubOf(f) : null;
+      },
+      list: () => deps.store.listFeeds().flatMap((f) => hubOf(f) ?? []),
+    },
+    log: record,
+    onChange: (feedId) => {
+      // The hub may have refused for good: the feed's rssCloud (if any) takes over, or steps back.
+      if (running) manager.sync(feedId);
+      deps.onStatusChange?.(feedId);
+    },
+    ...deps.websub,
+  });
+  const queue = new DeliveryQueue({
+    ingest: (feedId, body, type, link) =>
+      deps.deliver ? deps.deliver(feedId, body, type, link) : Promise.resolve('notFeed' as const),
+    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
+    maxBytes: deps.websub?.queueBytes,
+    onDone: (feedId, result, note) => {
+      if (result === 'stored' || result === 'skipped') return; // the delivery's own entry says it all
+      record({
+        at: deps.clock.now(),
+        direction: 'in',
+        peer: 'hub',
+        procedure: 'websub deliver',
+        feedUrl: maskUrl(wsStore.get(feedId)?.topic ?? ''),
+        result: note,
+        ok: result === 'fetched',
+        latencyMs: null,
+      });
+    },
+  });
+  const websubCallback = createWebSubCallback({
+    manager: websub,
+    queue,
+    clock: deps.clock,
+    log: record,
+    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
+    maxBodyBytes: deps.websub?.maxBodyBytes,
+  });
+
+  /** The hub a feed is read through, or null (no http(s) hub, gone, or a login the hub lacks). */
+  function hubOf(f: FeedRow): HubFeed | null {
+    if (f.status === 'gone' || f.hasCredentials) return null;
+    const hub = (f.meta.hubs ?? []).find(isHttp);
+    if (!hub) return null;
+    const self = f.meta.self && isHttp(f.meta.self) ? f.meta.self : null;
+    return { id: f.id, hub, topic: self ?? f.url };
+  }
+
+  /**
+   * A feed offering both a hub and a <cloud> uses the hub: the hub delivers the new feed itself
+   * (no second fetch), the cloud only says "changed". The cloud takes over when the hub denied
+   * us or failed three times in a row, and steps back when the hub works again.
+   */
+  function hubRefused(row: WebSubRow | null): boolean {
+    return row !== null && (row.status === 'denied' || (row.status === 'failed' && row.failures >= 3));
+  }
+  function cloudOf(f: FeedRow) {
+    if (f.status === 'gone' || !f.meta.cloud) return null;
+    if (hubOf(f) && !hubRefused(wsStore.get(f.id))) return null;
+    return f.meta.cloud;
+  }
 
   function mode(): RealtimeInfo['mode'] {
     if (settings.publicBaseUrl) return 'public';
@@ -140,22 +253,26 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     if (m === 'public') {
       const cb = callbackFromBase(settings.publicBaseUrl!, receiver.path);
       if (!cb) {
-        manager.setCallback(null, {
-          problem: `the public address "${settings.publicBaseUrl}" is not an http(s) URL`,
-        });
+        const problem = `the public address "${settings.publicBaseUrl}" is not an http(s) URL`;
+        manager.setCallback(null, { problem });
+        websub.setBase(null, { problem });
         return;
       }
       publicUrl = settings.publicBaseUrl!.replace(/\/+$/, '');
       manager.setCallback(cb);
+      websub.setBase(`${publicUrl}${WEBSUB_PREFIX}`);
       return;
     }
     if (m === 'off') {
-      manager.setCallback(null, { problem: 'real-time is off (no tunnel and no public address)' });
+      const problem = 'real-time is off (no tunnel and no public address)';
+      manager.setCallback(null, { problem });
+      websub.setBase(null, { problem });
       return;
     }
     const host = settings.tunnelHost!;
     const path = receiver.path;
     manager.setCallback(null, { problem: 'connecting the tunnel' });
+    websub.setBase(null, { problem: 'connecting the tunnel' });
     tunnel = createTunnel({
       port: server.port,
       host,
@@ -168,6 +285,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
           downSince = deps.clock.now();
           publicUrl = null;
           manager.setCallback(null, { problem: 'the tunnel is down: reconnecting' });
+          websub.setBase(null, { problem: 'the tunnel is down: reconnecting' });
           return;
         }
         const cb = callbackFromBase(url, path);
@@ -175,6 +293,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
         downSince = null;
         publicUrl = url;
         manager.setCallback(cb, { force });
+        websub.setBase(`${url.replace(/\/+$/, '')}${WEBSUB_PREFIX}`, { force });
       },
       log(event) {
         record({
@@ -229,6 +348,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     const started = await startReceiverServer({
       receiver,
       extra: deps.extra,
+      websub: websubCallback,
       port: settings.receiverPort,
       host: settings.receiverHost ?? '127.0.0.1',
     });
@@ -237,14 +357,16 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       return;
     }
     server = started;
+    websub.start(); // first: the rssCloud manager asks which feeds the hubs already serve
     manager.start();
     applyAddress();
   }
 
-  return {
+  const api: Realtime = {
     get receiver() {
       return receiver;
     },
+    websub: { manager: websub, queue },
     async start() {
       if (running) return;
       running = true;
@@ -261,6 +383,8 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       tunnel?.stop();
       tunnel = null;
       gate.stop();
+      await queue.stop();
+      await websub.stop();
       await manager.stop();
       await server?.close();
       server = null;
@@ -272,9 +396,20 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     },
     onFeedRemoved: (feedId) => {
       gate.forget(feedId);
+      websub.remove(feedId);
       manager.remove(feedId);
     },
-    statusFor: (feedId) => manager.statusFor(feedId),
+    statusFor,
+    subscriptions,
+    async stopForGood(waitMs = 5_000) {
+      if (running) {
+        await websub.unsubscribeAll();
+        // The hubs verify each unsubscribe on our callback: give them a moment while it is open.
+        const until = Date.now() + waitMs;
+        while (websub.awaitingCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      }
+      await api.stop();
+    },
     activity: (limit = 100) => rt.listActivity(limit),
     info: () => ({
       mode: mode(),
@@ -287,9 +422,67 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       if (next.publicBaseUrl !== undefined) settings.publicBaseUrl = next.publicBaseUrl;
       if (running && server) applyAddress();
     },
-    renewAll: () => manager.renewAll(),
+    renewAll: () => {
+      manager.renewAll();
+      websub.renewAll();
+    },
   };
+  return api;
+
+  function statusFor(feedId: number): RealtimeStatus {
+    const feed = deps.store.getFeed(feedId);
+    const hub = feed ? hubOf(feed) : null;
+    const row = wsStore.get(feedId);
+    const ws = hub ? websub.statusFor(feedId) : null;
+    if (ws && !hubRefused(row)) {
+      if (!feed?.meta.cloud || !ws.live || !ws.line) return ws;
+      return { ...ws, line: `${ws.line}; chosen over its rssCloud: the hub sends the new feed itself` };
+    }
+    const rc = manager.statusFor(feedId);
+    if (!ws) return rc;
+    // The hub refused: the cloud serves (when there is one); say why.
+    const why = `its WebSub hub refused: ${row?.message ?? 'no answer'}`;
+    if (rc.live && rc.line) return { ...rc, line: `${rc.line}; ${why}` };
+    return { live: false, line: null, reason: rc.reason ? `${rc.reason}; ${why}` : why };
+  }
+
+  function subscriptions(): RealtimeSubscription[] {
+    const out: RealtimeSubscription[] = [];
+    for (const r of rt.listSubscriptions()) {
+      const status = manager.statusFor(r.feedId);
+      out.push({
+        feedId: r.feedId,
+        protocol: 'rssCloud',
+        feedUrl: maskUrl(r.feedUrl),
+        via: safeHost(r.cloudUrl),
+        status: status.live ? 'live' : r.status,
+        live: status.live,
+        message: status.live ? status.line : (status.reason ?? r.message),
+        renewsAt: r.nextRenewalAt,
+        leaseEndsAt: r.lastOkAt === null ? null : r.lastOkAt + 25 * 3_600_000,
+        lastDeliveryAt: r.lastNotifiedAt,
+      });
+    }
+    for (const r of wsStore.list()) {
+      const status = websub.statusFor(r.feedId);
+      out.push({
+        feedId: r.feedId,
+        protocol: 'WebSub',
+        feedUrl: maskUrl(r.topic),
+        via: safeHost(r.hub),
+        status: status?.live ? 'live' : r.status,
+        live: status?.live ?? false,
+        message: status?.live ? status.line : (status?.reason ?? r.message),
+        renewsAt: r.nextRenewalAt,
+        leaseEndsAt: r.leaseEndsAt,
+        lastDeliveryAt: r.lastDeliveryAt,
+      });
+    }
+    return out.sort((a, b) => a.feedId - b.feedId);
+  }
 }
+
+const isHttp = (u: string): boolean => /^https?:\/\//i.test(u);
 
 /** The callback a base URL (tunnel or public) and our path make; null when it is not http(s). */
 export function callbackFromBase(base: string, receiverPath: string): Callback | null {
