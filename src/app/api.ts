@@ -392,7 +392,7 @@ export interface PostTargetState {
 
 /** One ping's state for a post (one per public URL per cloud/sink). */
 export interface PostPingState {
-  kind: 'cloud' | 'weblogUpdates' | 'httpGet' | 'rssPing';
+  kind: 'cloud' | 'weblogUpdates' | 'httpGet' | 'rssPing' | 'hub';
   endpoint: string;
   /** The feed URL that was pinged. */
   url: string;
@@ -451,6 +451,11 @@ export interface PublishSettings {
         registerProcedure?: string;
       };
   pingSinks: { kind: 'weblogUpdates' | 'httpGet' | 'rssPing'; url: string }[];
+  /**
+   * WebSub hubs the feeds name (atom:link rel="hub", JSON Feed `hubs`) and tell of each save
+   * (hub.mode=publish). 'own' is the app's own cloud's hub (the default).
+   */
+  hubs: string[];
   /** Publish an OPML blogroll of the subscriptions. */
   shareBlogroll: boolean;
 }

@@ -63,6 +63,7 @@ export function attachPublish(
     publicBase: () => ctx.realtime?.info().publicUrl ?? null,
     localBase: () => ctx.realtime?.info().receiverUrl ?? null,
     ownCloud: () => realtimeInfoOf(ctx).cloud,
+    ownHub: () => realtimeInfoOf(ctx).hub,
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),

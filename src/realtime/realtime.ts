@@ -392,7 +392,9 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     },
     onFeedChanged: (feedId) => {
       gate.changed(feedId);
-      if (running) manager.sync(feedId);
+      if (!running) return;
+      websub.sync(feedId); // first: whether the hub serves decides whether the cloud is asked
+      manager.sync(feedId);
     },
     onFeedRemoved: (feedId) => {
       gate.forget(feedId);

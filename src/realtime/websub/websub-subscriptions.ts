@@ -457,9 +457,17 @@ export class WebSubManager {
     }
     if (this.awaiting.get(row.callbackId) === wait) this.awaiting.delete(row.callbackId);
     const failures = current.failures + 1;
+    // A 4xx (but a timeout or rate limit) is the hub saying no, not a hiccup: the feed's
+    // rssCloud, if it has one, takes over at once (see realtime.ts), and we ask again later.
+    const refused =
+      answer.status !== null &&
+      answer.status >= 400 &&
+      answer.status < 500 &&
+      answer.status !== 408 &&
+      answer.status !== 429;
     this.put({
       ...current,
-      status: this.isLive(current) ? 'live' : 'failed',
+      status: this.isLive(current) ? 'live' : refused ? 'denied' : 'failed',
       message: answer.message,
       failures,
       nextRenewalAt: now + this.backoff(failures),
