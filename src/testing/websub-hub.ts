@@ -71,7 +71,7 @@ export interface StrictHub {
   deliver(
     topic: string,
     body: string | Uint8Array,
-    opts?: { type?: string; signature?: string | null; self?: string },
+    opts?: { type?: string; signature?: string | null; self?: string; to?: string },
   ): Promise<Delivery[]>;
   /** Resolves when every verification and delivery started so far has been answered. */
   idle(): Promise<void>;
@@ -161,13 +161,13 @@ export async function startStrictHub(opts: { http?: HttpClient } = {}): Promise<
   async function deliverAll(
     topic: string,
     body: string | Uint8Array,
-    o: { type?: string; signature?: string | null; self?: string },
+    o: { type?: string; signature?: string | null; self?: string; to?: string },
   ): Promise<Delivery[]> {
     const started = performance.now();
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     const out = await Promise.all(
       [...subs.values()]
-        .filter((s) => s.topic === topic)
+        .filter((s) => s.topic === topic && (o.to === undefined || s.callback === o.to))
         .map(async (s) => {
           const headers: Record<string, string> = {
             'content-type': o.type ?? 'application/rss+xml; charset=utf-8',
