@@ -17,7 +17,12 @@ import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
 import { type Mount, startReceiverServer } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
-import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
+import {
+  EXPIRES_AFTER_MS,
+  type RealtimeStatus,
+  SubscriptionManager,
+  type SubscriptionManagerDeps,
+} from './subscriptions.ts';
 import { createTunnel, subdomainFor, type Tunnel, type TunnelOptions, type TunnelState } from './tunnel.ts';
 import { createWebSubCallback, WEBSUB_PREFIX } from './websub/callback.ts';
 import { DeliveryQueue, type IngestResult } from './websub/delivery-queue.ts';
@@ -449,37 +454,40 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
   }
 
   function subscriptions(): RealtimeSubscription[] {
-    const out: RealtimeSubscription[] = [];
-    for (const r of rt.listSubscriptions()) {
-      const status = manager.statusFor(r.feedId);
-      out.push({
-        feedId: r.feedId,
-        protocol: 'rssCloud',
-        feedUrl: maskUrl(r.feedUrl),
-        via: safeHost(r.cloudUrl),
-        status: status.live ? 'live' : r.status,
-        live: status.live,
-        message: status.live ? status.line : (status.reason ?? r.message),
-        renewsAt: r.nextRenewalAt,
-        leaseEndsAt: r.lastOkAt === null ? null : r.lastOkAt + 25 * 3_600_000,
-        lastDeliveryAt: r.lastNotifiedAt,
-      });
-    }
-    for (const r of wsStore.list()) {
-      const status = websub.statusFor(r.feedId);
-      out.push({
-        feedId: r.feedId,
-        protocol: 'WebSub',
-        feedUrl: maskUrl(r.topic),
-        via: safeHost(r.hub),
-        status: status?.live ? 'live' : r.status,
-        live: status?.live ?? false,
-        message: status?.live ? status.line : (status?.reason ?? r.message),
-        renewsAt: r.nextRenewalAt,
-        leaseEndsAt: r.leaseEndsAt,
-        lastDeliveryAt: r.lastDeliveryAt,
-      });
-    }
+    const entry = (
+      status: { live: boolean; line: string | null; reason: string | null } | null,
+      row: { status: string; message: string | null },
+      fields: Omit<RealtimeSubscription, 'status' | 'live' | 'message'>,
+    ): RealtimeSubscription => ({
+      ...fields,
+      status: status?.live ? 'live' : row.status,
+      live: status?.live ?? false,
+      message: status?.live ? status.line : (status?.reason ?? row.message),
+    });
+    const out = [
+      ...rt.listSubscriptions().map((r) =>
+        entry(manager.statusFor(r.feedId), r, {
+          feedId: r.feedId,
+          protocol: 'rssCloud',
+          feedUrl: maskUrl(r.feedUrl),
+          via: safeHost(r.cloudUrl),
+          renewsAt: r.nextRenewalAt,
+          leaseEndsAt: r.lastOkAt === null ? null : r.lastOkAt + EXPIRES_AFTER_MS,
+          lastDeliveryAt: r.lastNotifiedAt,
+        }),
+      ),
+      ...wsStore.list().map((r) =>
+        entry(websub.statusFor(r.feedId), r, {
+          feedId: r.feedId,
+          protocol: 'WebSub',
+          feedUrl: maskUrl(r.topic),
+          via: safeHost(r.hub),
+          renewsAt: r.nextRenewalAt,
+          leaseEndsAt: r.leaseEndsAt,
+          lastDeliveryAt: r.lastDeliveryAt,
+        }),
+      ),
+    ];
     return out.sort((a, b) => a.feedId - b.feedId);
   }
 }

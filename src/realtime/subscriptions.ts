@@ -14,6 +14,7 @@ import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { ActivityInput, CloudSubscriptionRow, RealtimeStore } from '../store/realtime.ts';
+import { FeedQueue } from './feed-queue.ts';
 import { type Callback, cloudEndpoint, requestNotification } from './subscriber.ts';
 
 const HOUR = 60 * 60_000;
@@ -64,18 +65,13 @@ export class SubscriptionManager {
   private readonly expiresAfterMs: number;
   private readonly retryInitialMs: number;
   private readonly retryMaxMs: number;
-  private readonly concurrency: number;
 
   private callback: Callback | null = null;
   private callbackUrl: string | null = null;
   private callbackProblem = 'no public address for notifications yet';
   private readonly timers = new Map<number, TimerHandle>();
   private readonly lapseTimers = new Map<number, TimerHandle>();
-  private readonly inFlight = new Set<number>();
-  private readonly again = new Set<number>();
-  private readonly queue: number[] = [];
-  private readonly queued = new Set<number>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly requests: FeedQueue;
   /** feed URL -> feed id, for rows that may be notified about. */
   private readonly byUrl = new Map<string, number>();
   /** When notified() last wrote each feed's last_notified_at (see notified()). */
@@ -89,7 +85,7 @@ export class SubscriptionManager {
     this.expiresAfterMs = deps.expiresAfterMs ?? EXPIRES_AFTER_MS;
     this.retryInitialMs = deps.retry?.initialMs ?? 60_000;
     this.retryMaxMs = deps.retry?.maxMs ?? 6 * HOUR;
-    this.concurrency = Math.max(1, deps.concurrency ?? 4);
+    this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
   }
 
   /** Loads the rows, arms their timers and subscribes feeds whose element has no row yet. */
@@ -97,6 +93,7 @@ export class SubscriptionManager {
     if (this.started) return;
     this.started = true;
     this.abort = new AbortController();
+    this.requests.start();
     for (const row of this.deps.rt.listSubscriptions()) {
       this.byUrl.set(row.feedUrl, row.feedId);
       this.arm(row);
@@ -111,10 +108,8 @@ export class SubscriptionManager {
     for (const t of this.lapseTimers.values()) t.cancel();
     this.timers.clear();
     this.lapseTimers.clear();
-    this.queue.length = 0;
-    this.queued.clear();
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    await this.requests.stop();
   }
 
   /**
@@ -193,7 +188,7 @@ export class SubscriptionManager {
   feedFor(feedUrl: string): { feedId: number; verifying: boolean } | null {
     const feedId = this.byUrl.get(feedUrl);
     if (feedId === undefined) return null;
-    if (this.inFlight.has(feedId)) {
+    if (this.requests.isRunning(feedId)) {
       // While we first ask (or re-ask at a new address) the cloud's test call is not news.
       return { feedId, verifying: this.deps.rt.getSubscription(feedId)?.status !== 'live' };
     }
@@ -218,14 +213,14 @@ export class SubscriptionManager {
     const host = hostOf(row.cloudUrl);
     if (this.isLive(row)) {
       const left = (row.nextRenewalAt ?? 0) - this.deps.clock.now();
-      const renewing = this.inFlight.has(feedId) && (row.lastAttemptAt ?? 0) > (row.lastOkAt ?? 0);
+      const renewing = this.requests.isRunning(feedId) && (row.lastAttemptAt ?? 0) > (row.lastOkAt ?? 0);
       const when = renewing || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
       return { live: true, line: `real-time via ${host} (${when})`, reason: null };
     }
     if (row.status === 'unsupported')
       return { live: false, line: null, reason: row.message ?? 'the cloud cannot be used' };
     if (this.callbackUrl === null) return { live: false, line: null, reason: this.callbackProblem };
-    if (this.inFlight.has(feedId) || this.queued.has(feedId)) {
+    if (this.requests.isRunning(feedId) || this.requests.isQueued(feedId)) {
       return { live: false, line: null, reason: `asking ${host} for notifications` };
     }
     if (row.status === 'failed')
@@ -234,8 +229,8 @@ export class SubscriptionManager {
   }
 
   /** Resolves when no request is queued or running (tests). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0 || this.queue.length > 0) await Promise.allSettled([...this.running]);
+  idle(): Promise<void> {
+    return this.requests.idle();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -300,34 +295,7 @@ export class SubscriptionManager {
   }
 
   private enqueue(feedId: number): void {
-    if (!this.started) return;
-    if (this.inFlight.has(feedId)) {
-      this.again.add(feedId);
-      return;
-    }
-    if (this.queued.has(feedId)) return;
-    this.queued.add(feedId);
-    this.queue.push(feedId);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.started && this.inFlight.size < this.concurrency && this.queue.length > 0) {
-      const feedId = this.queue.shift()!;
-      this.queued.delete(feedId);
-      if (this.inFlight.has(feedId)) {
-        this.again.add(feedId);
-        continue;
-      }
-      this.inFlight.add(feedId);
-      const job = this.attempt(feedId).finally(() => {
-        this.inFlight.delete(feedId);
-        this.running.delete(job);
-        if (this.again.delete(feedId)) this.enqueue(feedId);
-        this.pump();
-      });
-      this.running.add(job);
-    }
+    if (this.started) this.requests.enqueue(feedId);
   }
 
   private async attempt(feedId: number): Promise<void> {
@@ -372,7 +340,7 @@ export class SubscriptionManager {
       ok: result.ok,
       latencyMs: result.unsupported ? null : result.latencyMs,
     });
-    if (this.callbackUrl !== callbackUrl) this.again.add(feedId); // the address changed meanwhile
+    if (this.callbackUrl !== callbackUrl) this.requests.rerun(feedId); // the address changed meanwhile
 
     if (result.ok) {
       this.put({

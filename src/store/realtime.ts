@@ -129,9 +129,10 @@ export function ensureRealtimeSchema(db: DatabaseSync): void {
   }
 }
 
-type Raw = Record<string, unknown>;
-const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A row as node:sqlite returns it, and its nullable columns read safely (also websub.ts). */
+export type Raw = Record<string, unknown>;
+export const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+export const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function toSubscription(r: Raw): CloudSubscriptionRow {
   return {

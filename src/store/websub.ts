@@ -3,7 +3,7 @@
  * through a hub. Lives beside cloud_subscriptions in the realtime database.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ensureRealtimeSchema } from './realtime.ts';
+import { ensureRealtimeSchema, n, type Raw, s } from './realtime.ts';
 
 export type WebSubStatus = 'pending' | 'live' | 'failed' | 'denied';
 
@@ -34,10 +34,6 @@ export interface WebSubRow {
 
 const COLUMNS = `feed_id, topic, hub, callback_id, secret, callback_url, status, message, lease_seconds,
   lease_ends_at, last_ok_at, last_attempt_at, next_renewal_at, failures, last_delivery_at`;
-
-type Raw = Record<string, unknown>;
-const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function toRow(r: Raw): WebSubRow {
   return {

@@ -16,6 +16,7 @@ import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { ActivityInput } from '../../store/realtime.ts';
 import type { WebSubRow, WebSubStore } from '../../store/websub.ts';
+import { FeedQueue } from '../feed-queue.ts';
 import { askHub } from './hub-request.ts';
 
 const MINUTE = 60_000;
@@ -73,21 +74,20 @@ export class WebSubManager {
   private readonly lapseTimers = new Map<number, TimerHandle>();
   /** callback id -> the verification we wait for. */
   private readonly awaiting = new Map<string, Awaiting>();
-  private readonly inFlight = new Set<number>();
-  private readonly again = new Set<number>();
-  private readonly queue: number[] = [];
-  private readonly running = new Set<Promise<void>>();
+  private readonly requests: FeedQueue;
   private abort = new AbortController();
   private started = false;
 
   constructor(deps: WebSubManagerDeps) {
     this.deps = deps;
+    this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
   }
 
   start(): void {
     if (this.started) return;
     this.started = true;
     this.abort = new AbortController();
+    this.requests.start();
     for (const row of this.deps.store.list()) this.arm(row);
     for (const feed of this.deps.feeds.list()) this.sync(feed.id);
   }
@@ -99,9 +99,8 @@ export class WebSubManager {
     this.timers.clear();
     this.lapseTimers.clear();
     this.awaiting.clear();
-    this.queue.length = 0;
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    await this.requests.stop();
   }
 
   /** The callback base (e.g. https://x.loca.lt/websub), null while there is none. */
@@ -261,7 +260,8 @@ export class WebSubManager {
     const host = hostOf(row.hub);
     if (this.isLive(row)) {
       const left = (row.nextRenewalAt ?? 0) - this.deps.clock.now();
-      const when = this.inFlight.has(feedId) || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
+      const when =
+        this.requests.isRunning(feedId) || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
       return { live: true, line: `real-time via WebSub hub ${host} (${when})`, reason: null };
     }
     if (this.base === null) return { live: false, line: null, reason: this.problem };
@@ -273,8 +273,8 @@ export class WebSubManager {
   }
 
   /** Resolves when no request is queued or running (tests). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0 || this.queue.length > 0) await Promise.allSettled([...this.running]);
+  idle(): Promise<void> {
+    return this.requests.idle();
   }
 
   /** Verifications we still wait for (quitting for good waits for the unsubscribes). */
@@ -346,29 +346,7 @@ export class WebSubManager {
   }
 
   private enqueue(feedId: number): void {
-    if (!this.started) return;
-    if (this.inFlight.has(feedId)) {
-      this.again.add(feedId);
-      return;
-    }
-    if (this.queue.includes(feedId)) return;
-    this.queue.push(feedId);
-    this.pump();
-  }
-
-  private pump(): void {
-    const max = Math.max(1, this.deps.concurrency ?? 4);
-    while (this.started && this.inFlight.size < max && this.queue.length > 0) {
-      const feedId = this.queue.shift()!;
-      this.inFlight.add(feedId);
-      const job = this.attempt(feedId).finally(() => {
-        this.inFlight.delete(feedId);
-        this.running.delete(job);
-        if (this.again.delete(feedId)) this.enqueue(feedId);
-        this.pump();
-      });
-      this.running.add(job);
-    }
+    if (this.started) this.requests.enqueue(feedId);
   }
 
   private async attempt(feedId: number): Promise<void> {
@@ -420,7 +398,7 @@ export class WebSubManager {
     });
     const current = this.deps.store.get(feedId);
     if (!current || current.callbackId !== row.callbackId) return; // removed or replaced meanwhile
-    if (this.base !== null && this.callbackOf(current) !== callback) this.again.add(feedId);
+    if (this.base !== null && this.callbackOf(current) !== callback) this.requests.rerun(feedId);
     if (answer.ok) {
       if (this.awaiting.get(row.callbackId) === wait) {
         // Accepted; the verification comes out of band. A hub that never sends it: ask again.
@@ -512,8 +490,7 @@ export class WebSubManager {
         this.awaiting.delete(callbackId);
       }
     })();
-    this.running.add(job);
-    void job.finally(() => this.running.delete(job));
+    this.requests.track(job);
   }
 }
 
