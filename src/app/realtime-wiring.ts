@@ -111,7 +111,7 @@ export function attachRealtime(
     /** More routes on the receiver's port (the writer's hosted site). */
     extra?: readonly Mount[];
   },
-): { start(): void; started(): Promise<unknown>; stop(): Promise<void> } {
+): { start(): void; started(): Promise<unknown>; stop(opts?: { forGood?: boolean }): Promise<void> } {
   const { store, events } = ctx;
   const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
   let installId = opts.options.installId ?? store.getSetting<string | null>('installId', null);
@@ -208,9 +208,9 @@ export function attachRealtime(
     },
     // null once listening; else why not (`tidings serve` exits on a taken --receiver-port).
     started: async () => (starting ? await starting : null),
-    async stop() {
+    async stop(o) {
       await starting;
-      await realtime.stop();
+      await (o?.forGood ? realtime.stopForGood() : realtime.stop());
       await ownCloud.close();
       cloudHttp.close();
       ownSiteHttp.close();

@@ -238,6 +238,34 @@ describe('WebSub reading', () => {
     expect(activity.some((e) => /^413: body over 65536 bytes refused/.test(e.result))).toBe(true);
   });
 
+  it('refuses a 50 MB delivery at the default cap, without reading it, and fetches the feed instead', async () => {
+    host.set('/feed.xml', hubbed([{ title: 'one', guid: '1' }]));
+    const { a } = await start();
+    const id = await subscribe(a);
+    await live(a, id);
+    const hits = host.hits('/feed.xml');
+    const before = process.memoryUsage.rss();
+    const [d] = await hub.deliver(topicOf(), new Uint8Array(50 * 1024 * 1024));
+    // 413 (or the connection closed on the hub mid-body): either way nothing was taken.
+    expect([413, null]).toContain(d?.status ?? null);
+    await waitFor(() => host.hits('/feed.xml') === hits + 1, 10_000, 'the fetch instead');
+    expect(activity.some((e) => /^413: body over 8388608 bytes refused/.test(e.result))).toBe(true);
+    expect(process.memoryUsage.rss() - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('quitting for good tells the hub to stop delivering', async () => {
+    host.set('/feed.xml', hubbed([{ title: 'one', guid: '1' }]));
+    const { a } = await start();
+    const id = await subscribe(a);
+    await live(a, id);
+    expect(hub.subscriptions()).toHaveLength(1);
+    await a.stop({ forGood: true });
+    app = null;
+    await hub.idle();
+    expect(hub.subscriptions()).toEqual([]);
+    expect(hub.verifications.at(-1)).toMatchObject({ mode: 'unsubscribe', accepted: true });
+  });
+
   it('renews before the lease ends, on the driven clock, and marks a hub that never verifies', async () => {
     host.set('/feed.xml', hubbed([{ title: 'one', guid: '1' }]));
     const { a } = await start();
