@@ -3,6 +3,8 @@
  * while its request runs gets one follow-up after it (never two at once, never lost). Both
  * subscription managers (rssCloud and WebSub) run their requests through one of these.
  */
+import type { Clock, TimerHandle } from '../common/clock.ts';
+
 export class FeedQueue {
   private readonly run: (feedId: number) => Promise<void>;
   private readonly concurrency: number;
@@ -82,6 +84,44 @@ export class FeedQueue {
         this.pump();
       });
       this.running.add(job);
+    }
+  }
+}
+
+/** Each feed's renewal timer and lapse timer (both managers keep the pair). */
+export class FeedTimers {
+  private readonly renewal = new Map<number, TimerHandle>();
+  private readonly lapse = new Map<number, TimerHandle>();
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  /** Sets the feed's renewal (or lapse) timer, replacing the one it had; runs `fn` at `at`. */
+  set(kind: 'renewal' | 'lapse', feedId: number, at: number, fn: () => void): void {
+    const map = kind === 'renewal' ? this.renewal : this.lapse;
+    map.get(feedId)?.cancel();
+    map.set(
+      feedId,
+      this.clock.setTimer(Math.max(0, at - this.clock.now()), () => {
+        map.delete(feedId);
+        fn();
+      }),
+    );
+  }
+
+  cancel(feedId: number): void {
+    for (const map of [this.renewal, this.lapse]) {
+      map.get(feedId)?.cancel();
+      map.delete(feedId);
+    }
+  }
+
+  clear(): void {
+    for (const map of [this.renewal, this.lapse]) {
+      for (const t of map.values()) t.cancel();
+      map.clear();
     }
   }
 }

@@ -9,12 +9,12 @@
  * Requests run a few at a time; one per feed at most, with a single follow-up when something
  * changed while it was in flight. State lives in RealtimeStore, timers on the injected Clock.
  */
-import type { Clock, TimerHandle } from '../common/clock.ts';
+import type { Clock } from '../common/clock.ts';
 import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { ActivityInput, CloudSubscriptionRow, RealtimeStore } from '../store/realtime.ts';
-import { FeedQueue } from './feed-queue.ts';
+import { FeedQueue, FeedTimers } from './feed-queue.ts';
 import { type Callback, cloudEndpoint, requestNotification } from './subscriber.ts';
 
 const HOUR = 60 * 60_000;
@@ -69,8 +69,7 @@ export class SubscriptionManager {
   private callback: Callback | null = null;
   private callbackUrl: string | null = null;
   private callbackProblem = 'no public address for notifications yet';
-  private readonly timers = new Map<number, TimerHandle>();
-  private readonly lapseTimers = new Map<number, TimerHandle>();
+  private readonly timers: FeedTimers;
   private readonly requests: FeedQueue;
   /** feed URL -> feed id, for rows that may be notified about. */
   private readonly byUrl = new Map<string, number>();
@@ -85,6 +84,7 @@ export class SubscriptionManager {
     this.expiresAfterMs = deps.expiresAfterMs ?? EXPIRES_AFTER_MS;
     this.retryInitialMs = deps.retry?.initialMs ?? 60_000;
     this.retryMaxMs = deps.retry?.maxMs ?? 6 * HOUR;
+    this.timers = new FeedTimers(deps.clock);
     this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
   }
 
@@ -104,10 +104,7 @@ export class SubscriptionManager {
   /** Stops timers and aborts requests in flight; resolves when they have ended. */
   async stop(): Promise<void> {
     this.started = false;
-    for (const t of this.timers.values()) t.cancel();
-    for (const t of this.lapseTimers.values()) t.cancel();
     this.timers.clear();
-    this.lapseTimers.clear();
     this.abort.abort();
     await this.requests.stop();
   }
@@ -170,7 +167,7 @@ export class SubscriptionManager {
   /** The feed was unsubscribed (or lost its cloud): no more renewals. */
   remove(feedId: number): void {
     const row = this.deps.rt.getSubscription(feedId);
-    this.cancelTimers(feedId);
+    this.timers.cancel(feedId);
     this.markedAt.delete(feedId);
     if (!row) return;
     this.byUrl.delete(row.feedUrl);
@@ -252,37 +249,17 @@ export class SubscriptionManager {
     this.arm(row);
   }
 
-  private cancelTimers(feedId: number): void {
-    this.timers.get(feedId)?.cancel();
-    this.timers.delete(feedId);
-    this.lapseTimers.get(feedId)?.cancel();
-    this.lapseTimers.delete(feedId);
-  }
-
   /** Renewal (or retry) at nextRenewalAt; lapse at lastOkAt + 25 h while live. */
   private arm(row: CloudSubscriptionRow): void {
-    this.cancelTimers(row.feedId);
+    this.timers.cancel(row.feedId);
     if (!this.started || row.status === 'unsupported') return;
-    const now = this.deps.clock.now();
     if (row.nextRenewalAt !== null) {
-      this.timers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.nextRenewalAt - now), () => {
-          this.timers.delete(row.feedId);
-          this.enqueue(row.feedId);
-        }),
-      );
+      this.timers.set('renewal', row.feedId, row.nextRenewalAt, () => this.enqueue(row.feedId));
     } else if (row.status === 'pending' || row.status === 'failed') {
       this.enqueue(row.feedId); // never asked (or the app stopped mid-request): ask now
     }
     if (row.status === 'live' && row.lastOkAt !== null) {
-      this.lapseTimers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.lastOkAt + this.expiresAfterMs - now), () => {
-          this.lapseTimers.delete(row.feedId);
-          this.lapse(row.feedId);
-        }),
-      );
+      this.timers.set('lapse', row.feedId, row.lastOkAt + this.expiresAfterMs, () => this.lapse(row.feedId));
     }
   }
 
@@ -387,7 +364,7 @@ function targetOf(cloud: CloudElement): { cloudUrl: string; unsupported: string 
   return { cloudUrl: `${cloud.domain}:${cloud.port}${cloud.path}`, unsupported: endpoint.message };
 }
 
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^\[|\]$/g, '');
   } catch {
@@ -395,8 +372,9 @@ function hostOf(url: string): string {
   }
 }
 
-/** "23 h" just after a renewal (not "22 h" a second later), minutes in the last 90. */
-function duration(ms: number): string {
+/** "23 h" just after a renewal (not "22 h" a second later), minutes in the last 90, days past 2. */
+export function duration(ms: number): string {
+  if (ms >= 48 * HOUR) return `${Math.round(ms / (24 * HOUR))} d`;
   if (ms >= 90 * 60_000) return `${Math.round(ms / HOUR)} h`;
   return `${Math.max(1, Math.ceil(ms / 60_000))} min`;
 }

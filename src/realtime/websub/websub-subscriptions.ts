@@ -16,7 +16,8 @@ import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { ActivityInput } from '../../store/realtime.ts';
 import type { WebSubRow, WebSubStore } from '../../store/websub.ts';
-import { FeedQueue } from '../feed-queue.ts';
+import { FeedQueue, FeedTimers } from '../feed-queue.ts';
+import { duration, hostOf } from '../subscriptions.ts';
 import { askHub } from './hub-request.ts';
 
 const MINUTE = 60_000;
@@ -70,8 +71,7 @@ export class WebSubManager {
   private readonly deps: WebSubManagerDeps;
   private base: string | null = null;
   private problem = 'no public address for deliveries yet';
-  private readonly timers = new Map<number, TimerHandle>();
-  private readonly lapseTimers = new Map<number, TimerHandle>();
+  private readonly timers: FeedTimers;
   /** callback id -> the verification we wait for. */
   private readonly awaiting = new Map<string, Awaiting>();
   private readonly requests: FeedQueue;
@@ -80,6 +80,7 @@ export class WebSubManager {
 
   constructor(deps: WebSubManagerDeps) {
     this.deps = deps;
+    this.timers = new FeedTimers(deps.clock);
     this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
   }
 
@@ -94,10 +95,8 @@ export class WebSubManager {
 
   async stop(): Promise<void> {
     this.started = false;
-    for (const t of [...this.timers.values(), ...this.lapseTimers.values()]) t.cancel();
-    for (const a of this.awaiting.values()) a.timer?.cancel();
     this.timers.clear();
-    this.lapseTimers.clear();
+    for (const a of this.awaiting.values()) a.timer?.cancel();
     this.awaiting.clear();
     this.abort.abort();
     await this.requests.stop();
@@ -148,7 +147,7 @@ export class WebSubManager {
 
   /** The feed went (unsubscribed, lost its hub): tell the hub, forget the row. */
   remove(feedId: number): void {
-    this.cancelTimers(feedId);
+    this.timers.cancel(feedId);
     const row = this.deps.store.delete(feedId);
     if (!row) return;
     this.unsubscribe(row);
@@ -189,7 +188,7 @@ export class WebSubManager {
       const reason = params.get('hub.reason')?.slice(0, 300) || 'no reason given';
       this.awaiting.get(callbackId)?.timer?.cancel();
       this.awaiting.delete(callbackId);
-      this.cancelTimers(row.feedId);
+      this.timers.cancel(row.feedId);
       const failures = row.failures + 1;
       this.put({
         ...row,
@@ -299,43 +298,25 @@ export class WebSubManager {
     return saved;
   }
 
-  private cancelTimers(feedId: number): void {
-    this.timers.get(feedId)?.cancel();
-    this.timers.delete(feedId);
-    this.lapseTimers.get(feedId)?.cancel();
-    this.lapseTimers.delete(feedId);
-  }
-
   private arm(row: WebSubRow): void {
-    this.cancelTimers(row.feedId);
+    this.timers.cancel(row.feedId);
     if (!this.started) return;
-    const now = this.deps.clock.now();
     if (row.nextRenewalAt !== null) {
-      this.timers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.nextRenewalAt - now), () => {
-          this.timers.delete(row.feedId);
-          this.enqueue(row.feedId);
-        }),
-      );
+      this.timers.set('renewal', row.feedId, row.nextRenewalAt, () => this.enqueue(row.feedId));
     } else if (row.status === 'pending' && !this.awaiting.has(row.callbackId)) {
       this.enqueue(row.feedId);
     }
     if (row.status === 'live' && row.leaseEndsAt !== null) {
-      this.lapseTimers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.leaseEndsAt - now), () => {
-          this.lapseTimers.delete(row.feedId);
-          const current = this.deps.store.get(row.feedId);
-          if (current?.status !== 'live' || (current.leaseEndsAt ?? 0) > this.deps.clock.now()) return;
-          this.put({
-            ...current,
-            status: 'failed',
-            message: 'The lease ran out before the hub verified a renewal.',
-          });
-          this.deps.onChange(row.feedId);
-        }),
-      );
+      this.timers.set('lapse', row.feedId, row.leaseEndsAt, () => {
+        const current = this.deps.store.get(row.feedId);
+        if (current?.status !== 'live' || (current.leaseEndsAt ?? 0) > this.deps.clock.now()) return;
+        this.put({
+          ...current,
+          status: 'failed',
+          message: 'The lease ran out before the hub verified a renewal.',
+        });
+        this.deps.onChange(row.feedId);
+      });
     }
   }
 
@@ -367,7 +348,9 @@ export class WebSubManager {
     this.put({
       ...row,
       callbackUrl: callback,
-      status: renewal ? 'live' : 'pending',
+      // Asking again after a refusal keeps the refusal until the hub verifies: the feed's cloud
+      // (which took over) is not dropped and asked again at every retry.
+      status: renewal ? 'live' : row.status === 'denied' || row.status === 'failed' ? row.status : 'pending',
       lastAttemptAt: clock.now(),
       nextRenewalAt: null,
     });
@@ -511,18 +494,4 @@ function sameUrl(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return url;
-  }
-}
-
-function duration(ms: number): string {
-  if (ms >= 48 * HOUR) return `${Math.round(ms / (24 * HOUR))} d`;
-  if (ms >= 90 * MINUTE) return `${Math.round(ms / HOUR)} h`;
-  return `${Math.max(1, Math.ceil(ms / MINUTE))} min`;
 }

@@ -322,6 +322,18 @@ describe('WebSub reading', () => {
     expect((await view(a, again)).delivery).toBe(
       'real-time via 127.0.0.1 (renews in 23 h); its WebSub hub refused: The hub denied the subscription: Topic not allowed',
     );
+    // The hub is asked again later; while it still refuses, the cloud's subscription stays as is.
+    const asks = () => activity.filter((e) => e.procedure === 'pleaseNotify').length;
+    const denials = () => hub.verifications.filter((v) => v.mode === 'denied').length;
+    const [askedBefore, deniedBefore] = [asks(), denials()];
+    clock.advance(2 * 3_600_000);
+    await waitFor(() => denials() > deniedBefore, 10_000, 'the hub asked again');
+    await hub.idle();
+    await a.context.realtime!.websub.manager.idle();
+    expect(asks()).toBe(askedBefore);
+    expect((await view(a, again)).delivery).toMatch(
+      /^real-time via 127\.0\.0\.1 \(renews in 21 h\); its WebSub hub refused/,
+    );
   });
 });
 
