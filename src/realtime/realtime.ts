@@ -437,10 +437,11 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
   return api;
 
   function statusFor(feedId: number): RealtimeStatus {
-    const feed = deps.store.getFeed(feedId);
-    const hub = feed ? hubOf(feed) : null;
+    // Most feeds have no hub: no store read for them (the feed list asks for every row).
     const row = wsStore.get(feedId);
-    const ws = hub ? websub.statusFor(feedId) : null;
+    if (!row) return manager.statusFor(feedId);
+    const feed = deps.store.getFeed(feedId);
+    const ws = feed && hubOf(feed) ? websub.statusFor(feedId) : null;
     if (ws && !hubRefused(row)) {
       if (!feed?.meta.cloud || !ws.live || !ws.line) return ws;
       return { ...ws, line: `${ws.line}; chosen over its rssCloud: the hub sends the new feed itself` };
