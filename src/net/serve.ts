@@ -50,6 +50,8 @@ export interface ServeOptions {
   host?: string;
   /** Cap on request bodies; beyond it the answer is 413 (default 1 MiB). */
   maxBodyBytes?: number;
+  /** A cap per request target instead (one route takes whole feeds, the others a few KB). */
+  maxBodyBytesFor?: (url: string) => number;
   /** Told about handler failures (the client only sees "Internal Server Error"). */
   onError?: (err: unknown) => void;
   /** Time limits and connection caps (DEFAULT_SERVE_LIMITS for what is not given). */
@@ -178,7 +180,8 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: Buffer | null = null;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') body = await readRequestBody(req, maxBodyBytes);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        body = await readRequestBody(req, opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes);
       else req.resume();
     } catch (err) {
       if (err instanceof BodyTooLarge) {

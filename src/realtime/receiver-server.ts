@@ -24,8 +24,10 @@ export interface ReceiverRouter {
   handle: Handler;
   /** The receiver's calls on plain values (serve.ts fast path); null for every other route. */
   raw: RawHandler;
-  /** The largest body any route accepts: the socket layer's cap. */
+  /** The largest body any route but the WebSub callbacks accepts: the socket layer's cap. */
   maxBodyBytes: number;
+  /** The socket layer's cap for one request target: whole feeds only for WebSub deliveries. */
+  maxBodyBytesFor(url: string): number;
   /** A body over that cap was refused before routing (the WebSub callback logs it). */
   onTooLarge(req: { url: string; remoteAddress: string }): void;
 }
@@ -51,11 +53,9 @@ export function createReceiverServer(opts: {
     }
     return { ...m, prefix };
   });
-  const maxBodyBytes = Math.max(
-    opts.receiver.maxBodyBytes,
-    opts.websub?.maxBodyBytes ?? 0,
-    ...mounts.map((m) => m.maxBodyBytes ?? 0),
-  );
+  const maxBodyBytes = Math.max(opts.receiver.maxBodyBytes, ...mounts.map((m) => m.maxBodyBytes ?? 0));
+  const websubCap = opts.websub?.maxBodyBytes ?? maxBodyBytes;
+  const maxBodyBytesFor = (url: string) => (url.startsWith(`${WEBSUB_PREFIX}/`) ? websubCap : maxBodyBytes);
 
   const handle: Handler = async (req, info) => {
     const url = new URL(req.url);
@@ -101,7 +101,7 @@ export function createReceiverServer(opts: {
     if (opts.websub && req.url.startsWith(`${WEBSUB_PREFIX}/`))
       opts.websub.tooLarge(req.url, req.remoteAddress);
   };
-  return { handle, raw, maxBodyBytes, onTooLarge };
+  return { handle, raw, maxBodyBytes, maxBodyBytesFor, onTooLarge };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -120,6 +120,7 @@ export function startReceiverServer(opts: {
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
     maxBodyBytes: router.maxBodyBytes,
+    maxBodyBytesFor: router.maxBodyBytesFor,
     raw: router.raw,
     onTooLarge: router.onTooLarge,
     onError: opts.onError,
