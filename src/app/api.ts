@@ -467,6 +467,8 @@ export interface PublishInfo {
   publicUrls: string[];
   /** The <cloud> element the feed carries. */
   cloud: CloudElement | null;
+  /** The WebSub hubs the feeds name (atom:link rel="hub", JSON Feed hubs). */
+  hubs: string[];
 }
 
 export interface TidingsApi {

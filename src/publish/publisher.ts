@@ -146,6 +146,7 @@ export class Publisher {
       feedUrls: urls ?? { rss: null, atom: null, json: null, home: null },
       publicUrls,
       cloud: this.cloudElement(),
+      hubs: this.hubUrls(),
     };
   }
 

@@ -99,6 +99,7 @@ it('a reader subscribed through the hub gets each post by content delivery, with
     ]),
   );
   expect(v1.pings.find((p) => p.kind === 'hub')?.message).toBe('The hub answered HTTP 202.');
+  expect((await writer.publishInfo()).hubs).toEqual([hub.url]);
   // Every format names the hub.
   for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
     const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
