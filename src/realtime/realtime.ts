@@ -8,26 +8,22 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
-import { maskUrl } from '../net/mask.ts';
 import type { RunningServer } from '../net/serve.ts';
 import { type ActivityInput, type ActivityRow, RealtimeStore } from '../store/realtime.ts';
 import type { FeedRow, Store } from '../store/store.ts';
-import { type WebSubRow, WebSubStore } from '../store/websub.ts';
 import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
 import { type Mount, startReceiverServer } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
-import {
-  EXPIRES_AFTER_MS,
-  type RealtimeStatus,
-  SubscriptionManager,
-  type SubscriptionManagerDeps,
-} from './subscriptions.ts';
+import { listSubscriptions, type RealtimeSubscription } from './subscription-list.ts';
+import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
 import { createTunnel, subdomainFor, type Tunnel, type TunnelOptions, type TunnelState } from './tunnel.ts';
-import { createWebSubCallback, WEBSUB_PREFIX } from './websub/callback.ts';
-import { DeliveryQueue, type IngestResult } from './websub/delivery-queue.ts';
-import { type HubFeed, WebSubManager, type WebSubManagerDeps } from './websub/websub-subscriptions.ts';
+import { WEBSUB_PREFIX } from './websub/callback.ts';
+import type { DeliveryQueue, IngestResult } from './websub/delivery-queue.ts';
+import { createWebSubReading, type WebSubTuning } from './websub/reading.ts';
+import type { WebSubManager } from './websub/websub-subscriptions.ts';
 
+export type { RealtimeSubscription } from './subscription-list.ts';
 export type { RealtimeStatus } from './subscriptions.ts';
 
 export interface RealtimeSettings {
@@ -77,28 +73,7 @@ export interface RealtimeDeps {
     link: string | null,
   ): Promise<IngestResult>;
   /** WebSub knobs (tests): retries, how long a hub may take to verify, caps. */
-  websub?: Pick<WebSubManagerDeps, 'retry' | 'verifyTimeoutMs' | 'timeoutMs'> & {
-    maxBodyBytes?: number;
-    queueBytes?: number;
-  };
-}
-
-/** One subscription as the settings list it: rssCloud or WebSub. */
-export interface RealtimeSubscription {
-  feedId: number;
-  protocol: 'rssCloud' | 'WebSub';
-  /** The feed URL (rssCloud) or the topic (WebSub), masked. */
-  feedUrl: string;
-  /** The cloud's or hub's host. */
-  via: string;
-  status: string;
-  live: boolean;
-  message: string | null;
-  /** ms since the epoch of the next renewal (null: none planned). */
-  renewsAt: number | null;
-  /** WebSub: when the granted lease ends. */
-  leaseEndsAt: number | null;
-  lastDeliveryAt: number | null;
+  websub?: WebSubTuning;
 }
 
 export interface RealtimeInfo {
@@ -170,72 +145,35 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     ...deps.subscriptions,
   });
 
-  // ---- WebSub: a feed naming a hub is read through it (see chooser below)
-  const wsStore = new WebSubStore(deps.db);
-  const websub: WebSubManager = new WebSubManager({
+  // ---- WebSub: a feed naming a hub is read through it (src/realtime/websub/reading.ts)
+  const {
     store: wsStore,
+    manager: websub,
+    queue,
+    callback: websubCallback,
+    hubOf,
+    hubRefused,
+  } = createWebSubReading({
+    db: deps.db,
     http: deps.http,
     clock: deps.clock,
-    feeds: {
-      get: (id) => {
-        const f = deps.store.getFeed(id);
-        return f ? hubOf(f) : null;
-      },
-      list: () => deps.store.listFeeds().flatMap((f) => hubOf(f) ?? []),
-    },
+    feeds: deps.store,
+    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
     log: record,
     onChange: (feedId) => {
       // The hub may have refused for good: the feed's rssCloud (if any) takes over, or steps back.
       if (running) manager.sync(feedId);
       deps.onStatusChange?.(feedId);
     },
-    ...deps.websub,
+    deliver: deps.deliver,
+    tuning: deps.websub,
   });
-  const queue = new DeliveryQueue({
-    ingest: (feedId, body, type, link) =>
-      deps.deliver ? deps.deliver(feedId, body, type, link) : Promise.resolve('notFeed' as const),
-    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
-    maxBytes: deps.websub?.queueBytes,
-    onDone: (feedId, result, note) => {
-      if (result === 'stored' || result === 'skipped') return; // the delivery's own entry says it all
-      record({
-        at: deps.clock.now(),
-        direction: 'in',
-        peer: 'hub',
-        procedure: 'websub deliver',
-        feedUrl: maskUrl(wsStore.get(feedId)?.topic ?? ''),
-        result: note,
-        ok: result === 'fetched',
-        latencyMs: null,
-      });
-    },
-  });
-  const websubCallback = createWebSubCallback({
-    manager: websub,
-    queue,
-    clock: deps.clock,
-    log: record,
-    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
-    maxBodyBytes: deps.websub?.maxBodyBytes,
-  });
-
-  /** The hub a feed is read through, or null (no http(s) hub, gone, or a login the hub lacks). */
-  function hubOf(f: FeedRow): HubFeed | null {
-    if (f.status === 'gone' || f.hasCredentials) return null;
-    const hub = (f.meta.hubs ?? []).find(isHttp);
-    if (!hub) return null;
-    const self = f.meta.self && isHttp(f.meta.self) ? f.meta.self : null;
-    return { id: f.id, hub, topic: self ?? f.url };
-  }
 
   /**
    * A feed offering both a hub and a <cloud> uses the hub: the hub delivers the new feed itself
    * (no second fetch), the cloud only says "changed". The cloud takes over when the hub denied
    * us or failed three times in a row, and steps back when the hub works again.
    */
-  function hubRefused(row: WebSubRow | null): boolean {
-    return row !== null && (row.status === 'denied' || (row.status === 'failed' && row.failures >= 3));
-  }
   function cloudOf(f: FeedRow) {
     if (f.status === 'gone' || !f.meta.cloud) return null;
     if (hubOf(f) && !hubRefused(wsStore.get(f.id))) return null;
@@ -407,7 +345,11 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       manager.remove(feedId);
     },
     statusFor,
-    subscriptions,
+    subscriptions: () =>
+      listSubscriptions(
+        rt.listSubscriptions().map((row) => ({ row, status: manager.statusFor(row.feedId) })),
+        wsStore.list().map((row) => ({ row, status: websub.statusFor(row.feedId) })),
+      ),
     async stopForGood(waitMs = 5_000) {
       if (running) {
         await websub.unsubscribeAll();
@@ -453,47 +395,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     if (rc.live && rc.line) return { ...rc, line: `${rc.line}; ${why}` };
     return { live: false, line: null, reason: rc.reason ? `${rc.reason}; ${why}` : why };
   }
-
-  function subscriptions(): RealtimeSubscription[] {
-    const entry = (
-      status: { live: boolean; line: string | null; reason: string | null } | null,
-      row: { status: string; message: string | null },
-      fields: Omit<RealtimeSubscription, 'status' | 'live' | 'message'>,
-    ): RealtimeSubscription => ({
-      ...fields,
-      status: status?.live ? 'live' : row.status,
-      live: status?.live ?? false,
-      message: status?.live ? status.line : (status?.reason ?? row.message),
-    });
-    const out = [
-      ...rt.listSubscriptions().map((r) =>
-        entry(manager.statusFor(r.feedId), r, {
-          feedId: r.feedId,
-          protocol: 'rssCloud',
-          feedUrl: maskUrl(r.feedUrl),
-          via: safeHost(r.cloudUrl),
-          renewsAt: r.nextRenewalAt,
-          leaseEndsAt: r.lastOkAt === null ? null : r.lastOkAt + EXPIRES_AFTER_MS,
-          lastDeliveryAt: r.lastNotifiedAt,
-        }),
-      ),
-      ...wsStore.list().map((r) =>
-        entry(websub.statusFor(r.feedId), r, {
-          feedId: r.feedId,
-          protocol: 'WebSub',
-          feedUrl: maskUrl(r.topic),
-          via: safeHost(r.hub),
-          renewsAt: r.nextRenewalAt,
-          leaseEndsAt: r.leaseEndsAt,
-          lastDeliveryAt: r.lastDeliveryAt,
-        }),
-      ),
-    ];
-    return out.sort((a, b) => a.feedId - b.feedId);
-  }
 }
-
-const isHttp = (u: string): boolean => /^https?:\/\//i.test(u);
 
 /** The callback a base URL (tunnel or public) and our path make; null when it is not http(s). */
 export function callbackFromBase(base: string, receiverPath: string): Callback | null {
