@@ -19,8 +19,8 @@ import { listSubscriptions, type RealtimeSubscription } from './subscription-lis
 import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
 import { createTunnel, subdomainFor, type Tunnel, type TunnelOptions, type TunnelState } from './tunnel.ts';
 import { WEBSUB_PREFIX } from './websub/callback.ts';
-import type { DeliveryQueue, IngestResult } from './websub/delivery-queue.ts';
-import { createWebSubReading, type WebSubTuning } from './websub/reading.ts';
+import type { DeliveryQueue } from './websub/delivery-queue.ts';
+import { createWebSubReading, type WebSubReadingDeps, type WebSubTuning } from './websub/reading.ts';
 import type { WebSubManager } from './websub/websub-subscriptions.ts';
 
 export type { RealtimeSubscription } from './subscription-list.ts';
@@ -66,12 +66,7 @@ export interface RealtimeDeps {
    * A WebSub hub delivered the feed's new body: parse it into the store by the poll's own path
    * (no second fetch). 'notFeed' makes us fetch instead.
    */
-  deliver?(
-    feedId: number,
-    body: Uint8Array,
-    contentType: string | null,
-    link: string | null,
-  ): Promise<IngestResult>;
+  deliver?: WebSubReadingDeps['deliver'];
   /** WebSub knobs (tests): retries, how long a hub may take to verify, caps. */
   websub?: WebSubTuning;
 }
