@@ -156,8 +156,12 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
     log: record,
     onChange: (feedId) => {
-      // The hub may have refused for good: the feed's rssCloud (if any) takes over, or steps back.
-      if (running) manager.sync(feedId);
+      // A hub that refused: the feed's next hub is asked, or its rssCloud (if any) takes over;
+      // a hub that serves again: the cloud steps back. (A no-op when nothing changed.)
+      if (running) {
+        if (hubRefused(wsStore.get(feedId))) websub.sync(feedId); // never re-adds a removed row
+        manager.sync(feedId);
+      }
       deps.onStatusChange?.(feedId);
     },
     deliver: deps.deliver,

@@ -47,9 +47,9 @@ export function createWebSubReading(deps: WebSubReadingDeps) {
     feeds: {
       get: (id) => {
         const f = deps.feeds.getFeed(id);
-        return f ? hubOf(f) : null;
+        return f ? hubFor(f) : null;
       },
-      list: () => deps.feeds.listFeeds().flatMap((f) => hubOf(f) ?? []),
+      list: () => deps.feeds.listFeeds().flatMap((f) => hubFor(f) ?? []),
     },
     log: deps.log,
     onChange: deps.onChange,
@@ -82,14 +82,23 @@ export function createWebSubReading(deps: WebSubReadingDeps) {
     fetchNow: deps.fetchNow,
     maxBodyBytes: deps.tuning?.maxBodyBytes,
   });
-  return { store, manager, queue, callback, hubOf, hubRefused };
+  /** The feed's hub and topic, given the subscription it has (see hubOf). */
+  const hubFor = (f: FeedRow) => hubOf(f, store.get(f.id));
+  return { store, manager, queue, callback, hubOf: hubFor, hubRefused };
 }
 
-/** The hub a feed is read through, or null (no http(s) hub, gone, or a login the hub lacks). */
-export function hubOf(f: FeedRow): HubFeed | null {
+/**
+ * The hub a feed is read through, or null (no http(s) hub, gone, or a login the hub lacks). The
+ * first the feed names, then the one it is subscribed to while that one serves; when that one
+ * refuses, the next the feed names (the last that refuses stays, and the feed's cloud serves).
+ */
+export function hubOf(f: FeedRow, row: WebSubRow | null): HubFeed | null {
   if (f.status === 'gone' || f.hasCredentials) return null;
-  const hub = (f.meta.hubs ?? []).find(isHttp);
-  if (!hub) return null;
+  const hubs = (f.meta.hubs ?? []).filter(isHttp);
+  if (hubs.length === 0) return null;
+  let hub = hubs[0]!;
+  const at = row ? hubs.indexOf(row.hub) : -1;
+  if (row && at >= 0) hub = hubRefused(row) ? (hubs[at + 1] ?? row.hub) : row.hub;
   const self = f.meta.self && isHttp(f.meta.self) ? f.meta.self : null;
   return { id: f.id, hub, topic: self ?? f.url };
 }

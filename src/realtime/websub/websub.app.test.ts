@@ -351,6 +351,33 @@ describe('WebSub reading', () => {
   });
 });
 
+describe('several hubs', () => {
+  it('asks the next hub the feed names when the first denies', async () => {
+    const second = await startStrictHub();
+    try {
+      hub.knobs.deny = 'Not here';
+      host.set(
+        '/feed.xml',
+        hubbed([{ title: 'one', guid: '1' }], `<atom:link ${ATOM} rel="hub" href="${second.url}"/>`),
+      );
+      const { a } = await start();
+      const id = await subscribe(a);
+      await waitFor(() => second.subscriptions().length === 1, 10_000, 'the second hub');
+      await live(a, id);
+      expect((await view(a, id)).delivery).toBe(`real-time via WebSub hub 127.0.0.1 (renews in 9 d)`);
+      expect((await a.realtimeInfo()).subscriptions).toMatchObject([
+        { protocol: 'WebSub', via: new URL(second.url).host },
+      ]);
+      // It stays with the hub that serves.
+      await a.refresh(id);
+      await a.context.scheduler.idle();
+      expect(second.requests.filter((r) => r.mode === 'subscribe')).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('WebSub signatures (an https callback carries a secret)', () => {
   it('takes deliveries signed with sha1/256/384/512, and acknowledges but ignores bad or missing ones', async () => {
     const port = await freePort();
