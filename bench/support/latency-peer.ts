@@ -12,8 +12,10 @@ import { startFeedHost } from '../../src/testing/feed-host.ts';
 const cloud = await startRealCloud({ logSize: 50 });
 const host = await startFeedHost();
 const markup = cloud.markup('http-post');
+/** Feeds under /websub name this hub too (set by "hub <url>"): the reader takes the hub. */
+let hubUrl = '';
 
-function feed(n: number): string {
+function feed(n: number, path = ''): string {
   const items: string[] = [];
   for (let k = n; k > Math.max(0, n - 10); k--) {
     items.push(
@@ -21,14 +23,22 @@ function feed(n: number): string {
         `<description>Item ${k}, pinged to the cloud.</description></item>`,
     );
   }
-  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Latency</title><link>https://example.com/</link><description>bench</description>${markup}${items.join('')}</channel></rss>`;
+  const hub =
+    hubUrl && path.startsWith('/websub')
+      ? `<atom:link xmlns:atom="http://www.w3.org/2005/Atom" rel="hub" href="${hubUrl}"/>`
+      : '';
+  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Latency</title><link>https://example.com/</link><description>bench</description>${markup}${hub}${items.join('')}</channel></rss>`;
 }
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   const [cmd, path, n] = line.trim().split(' ');
   if (cmd === 'set' && path) {
-    host.set(path, feed(Number(n)));
+    host.set(path, feed(Number(n), path));
+    process.stdout.write('ok\n');
+  }
+  if (cmd === 'hub' && path) {
+    hubUrl = path;
     process.stdout.write('ok\n');
   }
 });

@@ -278,6 +278,25 @@ export interface ActivityEntry {
   latencyMs: number | null;
 }
 
+/** One subscription to a cloud (rssCloud) or a hub (WebSub), as the settings list it. */
+export interface RealtimeSubscriptionView {
+  feedId: number;
+  protocol: 'rssCloud' | 'WebSub';
+  /** The feed URL (rssCloud) or the hub's topic (WebSub), secrets masked. */
+  feedUrl: string;
+  /** The cloud's or the hub's host. */
+  via: string;
+  /** live, pending, failed, denied (WebSub), unsupported (rssCloud). */
+  status: string;
+  live: boolean;
+  /** The row's line while live, else why not (the cloud's or hub's own words). */
+  message: string | null;
+  /** ISO times. */
+  renewsAt: string | null;
+  leaseEndsAt: string | null;
+  lastDeliveryAt: string | null;
+}
+
 /** Where clouds reach this reader. */
 export interface RealtimeInfo {
   mode: 'tunnel' | 'public' | 'off';
@@ -288,6 +307,10 @@ export interface RealtimeInfo {
    * mounted at /cloud on the receiver's server, so one tunnel serves both (null while none).
    */
   cloud: CloudElement | null;
+  /** The own cloud's WebSub hub for feeds this install publishes (null while no public address). */
+  hub: string | null;
+  /** Every real-time subscription, rssCloud and WebSub (the settings list them). */
+  subscriptions: RealtimeSubscriptionView[];
   tunnel: {
     status: 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
     lastError: string | null;
@@ -369,7 +392,7 @@ export interface PostTargetState {
 
 /** One ping's state for a post (one per public URL per cloud/sink). */
 export interface PostPingState {
-  kind: 'cloud' | 'weblogUpdates' | 'httpGet' | 'rssPing';
+  kind: 'cloud' | 'weblogUpdates' | 'httpGet' | 'rssPing' | 'hub';
   endpoint: string;
   /** The feed URL that was pinged. */
   url: string;
@@ -428,6 +451,11 @@ export interface PublishSettings {
         registerProcedure?: string;
       };
   pingSinks: { kind: 'weblogUpdates' | 'httpGet' | 'rssPing'; url: string }[];
+  /**
+   * WebSub hubs the feeds name (atom:link rel="hub", JSON Feed `hubs`) and tell of each save
+   * (hub.mode=publish). 'own' is the app's own cloud's hub (the default).
+   */
+  hubs: string[];
   /** Publish an OPML blogroll of the subscriptions. */
   shareBlogroll: boolean;
 }
@@ -439,6 +467,8 @@ export interface PublishInfo {
   publicUrls: string[];
   /** The <cloud> element the feed carries. */
   cloud: CloudElement | null;
+  /** The WebSub hubs the feeds name (atom:link rel="hub", JSON Feed hubs). */
+  hubs: string[];
 }
 
 export interface TidingsApi {

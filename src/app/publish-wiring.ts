@@ -67,6 +67,7 @@ export function attachPublish(
       ctx.realtime && realtimeInfoOf(ctx).mode === 'off'
         ? 'there is no public address (the tunnel is off and no public URL is set), so no cloud could read the feed'
         : null,
+    ownHub: () => realtimeInfoOf(ctx).hub,
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),

@@ -3,7 +3,7 @@
  * with this run's options such as CLI flags on top until the user changes them), the instance
  * wired to the scheduler, the event bus and the polling plan, and the API's views of it.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
@@ -18,7 +18,7 @@ import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import type { ActivityEntry, RealtimeInfo, Settings } from './api.ts';
 import type { AppContext } from './context.ts';
-import { emitStatus, replanPolling } from './refresh.ts';
+import { emitStatus, replanPolling, storeDocument } from './refresh.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface RealtimeOptions {
@@ -35,8 +35,8 @@ export interface RealtimeOptions {
    * Default: public addresses only; tests on loopback allow loopback.
    */
   ownCloudAllow?: { loopback?: boolean; private?: boolean };
-  /** Test knobs: renewal period, retries, tunnel back-off. */
-  tuning?: Pick<RealtimeDeps, 'subscriptions' | 'tunnel'>;
+  /** Test knobs: renewal period, retries, tunnel back-off, WebSub verification timeout. */
+  tuning?: Pick<RealtimeDeps, 'subscriptions' | 'tunnel' | 'websub'>;
 }
 
 type RealtimeFields = Pick<Settings, 'tunnelEnabled' | 'tunnelHost' | 'publicBaseUrl'>;
@@ -111,7 +111,7 @@ export function attachRealtime(
     /** More routes on the receiver's port (the writer's hosted site). */
     extra?: readonly Mount[];
   },
-): { start(): void; started(): Promise<unknown>; stop(): Promise<void> } {
+): { start(): void; started(): Promise<unknown>; stop(opts?: { forGood?: boolean }): Promise<void> } {
   const { store, events } = ctx;
   const db: DatabaseSync = openDatabase(join(opts.dataDir, 'realtime.db'), []);
   let installId = opts.options.installId ?? store.getSetting<string | null>('installId', null);
@@ -164,6 +164,28 @@ export function attachRealtime(
       if (planned !== live) replanPolling(ctx, feedId);
       emitStatus(ctx, feedId);
     },
+    // A hub's delivery: the body it sent goes down the poll's own path into the store.
+    deliver: async (feedId, body, contentType, link) => {
+      const feed = store.getFeed(feedId);
+      if (!feed || feed.status === 'gone') return 'skipped';
+      const out = await storeDocument(
+        ctx,
+        feed,
+        {
+          body,
+          finalUrl: feed.url,
+          contentType,
+          // The validators stay those of our last fetch: they still describe what we fetched.
+          etag: feed.etag,
+          lastModified: feed.lastModified,
+          bodyHash: createHash('sha256').update(body).digest('hex'),
+          cache: null,
+          link,
+        },
+        true,
+      );
+      return out.kind === 'parseError' ? 'notFeed' : out.kind === 'skipped' ? 'skipped' : 'stored';
+    },
     settings: { ...opts.settings.target(), receiverPort: opts.options.receiverPort ?? 0 },
     installId,
     ...opts.options.tuning,
@@ -186,9 +208,9 @@ export function attachRealtime(
     },
     // null once listening; else why not (`tidings serve` exits on a taken --receiver-port).
     started: async () => (starting ? await starting : null),
-    async stop() {
+    async stop(o) {
       await starting;
-      await realtime.stop();
+      await (o?.forGood ? realtime.stopForGood() : realtime.stop());
       await ownCloud.close();
       cloudHttp.close();
       ownSiteHttp.close();
@@ -200,6 +222,10 @@ export function attachRealtime(
 
 /** Where the app's own cloud is mounted on the receiver's server. */
 export const OWN_CLOUD_PATH = '/cloud';
+/** The own cloud's WebSub hub (src/cloud serves it at POST /websub). */
+export const OWN_HUB_PATH = `${OWN_CLOUD_PATH}/websub`;
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[] {
   return (ctx.realtime?.activity(limit) ?? []).map(toActivityEntry);
@@ -207,12 +233,19 @@ export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[]
 
 export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
   const info = ctx.realtime?.info();
-  if (!info) return { mode: 'off', publicUrl: null, tunnel: null, cloud: null };
+  if (!info) return { mode: 'off', publicUrl: null, tunnel: null, cloud: null, hub: null, subscriptions: [] };
   const t = info.tunnel;
   return {
     mode: info.mode,
     publicUrl: info.publicUrl,
     cloud: info.publicUrl ? cloudElementFor(info.publicUrl, OWN_CLOUD_PATH) : null,
+    hub: info.publicUrl ? `${info.publicUrl.replace(/\/+$/, '')}${OWN_HUB_PATH}` : null,
+    subscriptions: (ctx.realtime?.subscriptions() ?? []).map((s) => ({
+      ...s,
+      renewsAt: isoOrNull(s.renewsAt),
+      leaseEndsAt: isoOrNull(s.leaseEndsAt),
+      lastDeliveryAt: isoOrNull(s.lastDeliveryAt),
+    })),
     tunnel: t
       ? {
           status: t.status,

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CacheHints, FeedFetchResult } from '../net/types.ts';
 import { nextDue } from '../poll/due.ts';
+import { type LinkHeaderRefs, parseLinkHeader } from '../realtime/websub/link-header.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
@@ -57,34 +58,65 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
       break;
   }
 
-  if (result.bodyHash === feed.bodyHash && feed.status === 'ok') {
+  return storeDocument(ctx, feed, result, false);
+}
+
+/** A feed document in hand, fetched or pushed by a hub: what the store path needs of it. */
+export interface FeedDocument {
+  body: Uint8Array;
+  /** The address the document came from (relative links resolve against it). */
+  finalUrl: string;
+  contentType: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  bodyHash: string;
+  cache: CacheHints | null;
+  /** The answer's HTTP Link header (WebSub hub and self), null when none. */
+  link: string | null;
+}
+
+/**
+ * Parse -> store new items -> events -> next due time: the one path into the river, for a fetched
+ * document and for one a WebSub hub delivered (`pushed`: no second fetch). A pushed body that is
+ * not a feed records no error on the feed: the caller fetches instead.
+ */
+export async function storeDocument(
+  ctx: AppContext,
+  feed: FeedRow,
+  doc: FeedDocument,
+  pushed: boolean,
+): Promise<RefreshOutcome> {
+  const feedId = feed.id;
+  if (doc.bodyHash === feed.bodyHash && feed.status === 'ok') {
     // An unchanged 200 (server without validators): don't re-parse, but keep any new validators.
     finish(
       ctx,
       feedId,
-      { status: 'ok', etag: result.etag, lastModified: result.lastModified, consecutiveErrors: 0 },
-      result.cache,
+      { status: 'ok', etag: doc.etag, lastModified: doc.lastModified, consecutiveErrors: 0 },
+      doc.cache,
     );
     return { feedId, kind: 'unchanged', newItems: 0 };
   }
 
   // Big documents are parsed off the main thread (parse-pool.ts): the API and the receiver keep
   // answering meanwhile. At most the newest maxItemsPerDocument items are read; the rest noted.
-  const parsed = await ctx.parser.parse(result.body, {
-    url: result.finalUrl,
-    contentType: result.contentType,
+  const parsed = await ctx.parser.parse(doc.body, {
+    url: doc.finalUrl,
+    contentType: doc.contentType,
     maxParseMs: ctx.maxParseMs,
     maxItems: ctx.settings().maxItemsPerDocument ?? DEFAULT_MAX_ITEMS,
   });
   // The subscription may have gone while the document was being read, or the app is stopping.
   if (!sameSubscription(ctx, feed) || (parsed.kind === 'error' && parsed.error.code === PARSE_STOPPED))
     return { feedId, kind: 'skipped', newItems: 0 };
+  if (parsed.kind === 'error' && pushed) return { feedId, kind: 'parseError', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
-    recordError(ctx, feed, parsed.error.code, parsed.error.message, result.cache);
+    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache);
     return { feedId, kind: 'parseError', newItems: 0 };
   }
   if (parsed.kind === 'redirect') {
+    if (pushed) return { feedId, kind: 'parseError', newItems: 0 }; // a fetch will follow it
     if (parsed.newLocation) {
       movePermanently(ctx, feed, parsed.newLocation);
       ctx.scheduler.fetchNow(feedId);
@@ -104,7 +136,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,
     description: parsed.feed.description,
-    meta: metaOf(parsed.feed),
+    meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
   });
   finish(
     ctx,
@@ -113,12 +145,12 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
       status: 'ok',
       lastError: null,
       lastErrorCode: null,
-      etag: result.etag,
-      lastModified: result.lastModified,
-      bodyHash: result.bodyHash,
+      etag: doc.etag,
+      lastModified: doc.lastModified,
+      bodyHash: doc.bodyHash,
       consecutiveErrors: 0,
     },
-    result.cache,
+    doc.cache,
   );
   // Changed items (an edited post) are news to an open river too: it re-reads them in place.
   if (inserted.length > 0 || changed.length > 0)
@@ -137,7 +169,21 @@ function sameSubscription(ctx: AppContext, started: FeedRow): boolean {
   return now !== null && now.createdAt === started.createdAt;
 }
 
-export function metaOf(feed: Feed): FeedMeta {
+/**
+ * The Link header's hub and self. A hub's delivery may name neither (the spec says it should):
+ * then the ones we knew stay, so a delivery never makes us leave the hub that sent it.
+ */
+function linkRefs(feed: FeedRow, parsed: Feed, doc: FeedDocument, pushed: boolean): LinkHeaderRefs {
+  const refs = parseLinkHeader(doc.link, doc.finalUrl);
+  if (!pushed) return refs;
+  return {
+    hubs: refs.hubs.length > 0 || parsed.hubs.length > 0 ? refs.hubs : (feed.meta.hubs ?? []),
+    self: refs.self ?? parsed.self ?? feed.meta.self ?? null,
+  };
+}
+
+/** The feed's meta; hubs and self from the answer's Link header come first (WebSub §4). */
+export function metaOf(feed: Feed, link: LinkHeaderRefs = { hubs: [], self: null }): FeedMeta {
   return {
     format: feed.format,
     ttl: feed.ttl,
@@ -145,8 +191,8 @@ export function metaOf(feed: Feed): FeedMeta {
     skipDays: feed.skipDays,
     sy: feed.sy,
     cloud: feed.cloud,
-    hubs: feed.hubs,
-    self: feed.self,
+    hubs: [...new Set([...link.hubs, ...feed.hubs])],
+    self: link.self ?? feed.self,
     image: feed.image?.url ?? null,
     language: feed.language,
   };

@@ -68,8 +68,11 @@ export type { RealtimeOptions } from './realtime-wiring.ts';
 export interface Tidings extends TidingsClient {
   /** Schedules every feed and starts polling. */
   start(): void;
-  /** Stops polling, waits for running fetches, closes the database. */
-  stop(): Promise<void>;
+  /**
+   * Stops polling, waits for running fetches, closes the database. `forGood` (the user is leaving
+   * for good, not just closing): WebSub hubs are told to stop delivering first.
+   */
+  stop(opts?: { forGood?: boolean }): Promise<void>;
   /** After start(): null once real-time reading listens (or when it is off), else why it could not. */
   realtimeStarted(): Promise<unknown>;
   /** Every event, for transports that forward them all. */
@@ -180,10 +183,10 @@ export function createTidings(options: TidingsOptions): Tidings {
       publish.start();
     },
     realtimeStarted: async () => (realtime ? await realtime.started() : null),
-    async stop() {
+    async stop(opts) {
       pruneTimer?.cancel();
       // The receiver's server (which serves the hosted site) closes before publish.db does.
-      await realtime?.stop();
+      await realtime?.stop(opts);
       await publish.stop();
       // A huge document being read is not waited for (its feed is read again next start).
       const parsing = ctx.parser.close();

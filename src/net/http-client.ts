@@ -168,6 +168,7 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
         etag: firstHeader(h.etag),
         lastModified: firstHeader(h['last-modified']),
         bodyHash: createHash('sha256').update(exchange.body).digest('hex'),
+        link: h.link === undefined ? null : Array.isArray(h.link) ? h.link.join(', ') : h.link,
         elapsedMs: elapsed(),
       };
     }

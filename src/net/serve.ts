@@ -50,12 +50,16 @@ export interface ServeOptions {
   host?: string;
   /** Cap on request bodies; beyond it the answer is 413 (default 1 MiB). */
   maxBodyBytes?: number;
+  /** A cap per request target instead (one route takes whole feeds, the others a few KB). */
+  maxBodyBytesFor?: (url: string) => number;
   /** Told about handler failures (the client only sees "Internal Server Error"). */
   onError?: (err: unknown) => void;
   /** Time limits and connection caps (DEFAULT_SERVE_LIMITS for what is not given). */
   limits?: Partial<ServeLimits>;
   /** Tried first for every whole request (see RawHandler). */
   raw?: RawHandler;
+  /** Told about each body refused for its size (413), which no handler sees (logs, fallbacks). */
+  onTooLarge?: (req: { url: string; remoteAddress: string }) => void;
 }
 
 export interface RunningServer {
@@ -176,11 +180,14 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: Buffer | null = null;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') body = await readRequestBody(req, maxBodyBytes);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        body = await readRequestBody(req, opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes);
       else req.resume();
     } catch (err) {
-      if (err instanceof BodyTooLarge) plain(res, 413, 'Payload Too Large', true);
-      else res.destroy();
+      if (err instanceof BodyTooLarge) {
+        plain(res, 413, 'Payload Too Large', true);
+        opts.onTooLarge?.({ url: req.url ?? '/', remoteAddress: req.socket.remoteAddress ?? '' });
+      } else res.destroy();
       return;
     }
     // Received whole: from now on the connection is working, not lingering (serve-limits.ts).

@@ -52,6 +52,8 @@ export type FeedFetchResult =
       lastModified: string | null;
       /** sha256 hex of the decompressed body: an unchanged 200 is not re-parsed. */
       bodyHash: string;
+      /** The Link header(s), joined (WebSub discovery: rel="hub" and rel="self"); null when none. */
+      link: string | null;
     })
   | (FetchCommon & { kind: 'notModified'; status: 304 })
   | (FetchCommon & { kind: 'gone'; status: 410 })

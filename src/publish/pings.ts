@@ -95,6 +95,28 @@ export interface SiteNames {
   tags: string[];
 }
 
+/**
+ * A WebSub hub's publish door (RSSCLOUD.md "Publish"): `hub.mode=publish&hub.topic=<feed>`.
+ * Hubs answer 202/204 (or 200); the hub's status and words are the outcome shown in My posts.
+ */
+export async function pingHub(http: HttpClient, hub: string, feedUrl: string): Promise<PingOutcome> {
+  const res = await http.request({
+    method: 'POST',
+    url: hub,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.topic': feedUrl }).toString(),
+    timeoutMs: TIMEOUT_MS,
+    maxBodyBytes: 64 * 1024,
+  });
+  if (!res.ok) return { ok: false, message: res.error.message };
+  const { status } = res.value;
+  const text = Buffer.from(res.value.body).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 160);
+  return {
+    ok: status >= 200 && status < 300,
+    message: `The hub answered HTTP ${status}${text ? `: ${text}` : '.'}`,
+  };
+}
+
 /** weblogUpdates.extendedPing, falling back to weblogUpdates.ping where it is unknown. */
 export async function pingWeblogUpdates(
   http: HttpClient,

@@ -26,6 +26,7 @@ import {
   type PingOutcome,
   pingCloud,
   pingHttpGet,
+  pingHub,
   pingRssPing,
   pingWeblogUpdates,
   rssPingDocument,
@@ -56,6 +57,8 @@ export interface PublisherDeps {
   whyNoPublicAddress?(): string | null;
   /** The <cloud> element of the app's own cloud (null while it has no public address). */
   ownCloud(): CloudElement | null;
+  /** The app's own cloud's WebSub hub, public (null while it has no public address). */
+  ownHub?(): string | null;
   /** The user's subscriptions as OPML (shared when the setting says so). */
   blogroll(): string | null;
   onChange(view: PostView): void;
@@ -124,10 +127,10 @@ export class Publisher {
     const now = this.deps.clock.now();
     this.store.retryFailed(now);
     const cloud = this.cloudElement();
-    this.store.repointPings(
-      next.value.cloud === 'own' || !cloud ? 'own' : cloudPingEndpoint(cloud).url,
-      next.value.pingSinks,
-    );
+    this.store.repointPings(next.value.cloud === 'own' || !cloud ? 'own' : cloudPingEndpoint(cloud).url, [
+      ...next.value.pingSinks,
+      ...next.value.hubs.map((url) => ({ kind: 'hub', url })),
+    ]);
     // A settings panel may save often: one owed rebuild covers every change before it.
     this.store.dropOwedRebuilds(now);
     for (const t of this.saveTasks()) this.store.addTask({ ...t, postId: null, rev: 0 }, now);
@@ -158,6 +161,7 @@ export class Publisher {
       feedUrls: urls ?? { rss: null, atom: null, json: null, home: null },
       publicUrls,
       cloud: this.cloudElement(),
+      hubs: this.hubUrls(),
     };
   }
 
@@ -358,10 +362,26 @@ export class Publisher {
       generator: this.deps.generator,
       urls: { ...urls, rss: rssUrl ?? urls.rss },
       cloud: this.cloudElement(),
+      hubs: this.hubUrls(),
       mediaBase,
       posts: this.store.listPosts(s.feedSize),
       blogroll: s.shareBlogroll && base ? `${base}/blogroll.opml` : null,
     };
+  }
+
+  /**
+   * The hubs the feeds name. 'own' is the own cloud's public hub, named only while the own cloud
+   * serves the feed (it is a door of that cloud); remembered like the cloud for `tidings post`.
+   */
+  private hubUrls(): string[] {
+    const s = this.settings();
+    const out: string[] = [];
+    for (const h of s.hubs ?? []) {
+      if (h === 'own' && s.cloud !== 'own') continue;
+      const url = h === 'own' ? this.remembered('lastOwnHub', this.deps.ownHub?.() ?? null) : h;
+      if (url && !out.includes(url)) out.push(url);
+    }
+    return out;
   }
 
   private blogroll(): string | null {
@@ -381,13 +401,13 @@ export class Publisher {
       // A private feed names no cloud and pings none: a cloud could not read it to verify.
       const priv = s.hosting.private !== null;
       const site = this.site(hosted, null, hostedMedia);
-      const docs = renderSite(priv ? { ...site, cloud: null } : site, this.blogroll());
+      const docs = renderSite(priv ? { ...site, cloud: null, hubs: [] } : site, this.blogroll());
       // The copy the app's own river reads on loopback: no <cloud>, so the reader does not ask
       // the cloud to watch a loopback address (it reads this right after each save instead).
       docs.push(
         document(
           OWN_RIVER_PATH,
-          writePostsRss({ ...site, cloud: null }),
+          writePostsRss({ ...site, cloud: null, hubs: [] }),
           'application/rss+xml; charset=utf-8',
         ),
       );
@@ -460,6 +480,10 @@ export class Publisher {
       target: 'cloud',
       endpoint: s.cloud === 'own' ? 'own' : cloudPingEndpoint(this.cloudElement()!).url,
     });
+    // Each hub hears of the save (hub.mode=publish). Not the own hub: it is a door of the own
+    // cloud, pinged just above, and any door of that cloud notifies every subscriber by its own
+    // protocol (RSSCLOUD.md "Publish", cross-protocol); a second request would read the feed twice.
+    for (const hub of s.hubs ?? []) if (hub !== 'own') out.push({ ...base, target: 'hub', endpoint: hub });
     for (const sink of s.pingSinks) {
       // A fat ping carries a post: after a delete there is none to carry.
       if (sink.kind === 'rssPing' && save.postId === null) continue;
@@ -489,6 +513,8 @@ export class Publisher {
         const rpc = cloud?.protocol.toLowerCase() === 'xml-rpc';
         return pingCloud(http, { url: task.endpoint, rpc }, task.url);
       }
+      case 'hub':
+        return pingHub(http, task.endpoint, task.url);
       case 'weblogUpdates':
         return pingWeblogUpdates(http, task.endpoint, names);
       case 'httpGet':

@@ -128,6 +128,7 @@ function site(posts: StoredPost[]): SiteInput {
       registerProcedure: '',
       protocol: 'http-post',
     },
+    hubs: ['https://hub.example.net/', 'https://me.example.com/cloud/websub'],
     mediaBase: 'https://me.example.com/media',
     posts,
     blogroll: null,
@@ -182,6 +183,7 @@ describe('every format parses back into what was written', () => {
       expect(feed.title).toBe('Tests & things');
       expect(feed.cloud?.domain).toBe('rpc.rsscloud.io');
       expect(feed.self).toBe('https://me.example.com/feed.xml');
+      expect(feed.hubs).toEqual(['https://hub.example.net/', 'https://me.example.com/cloud/websub']);
       expect(feed.items.map((i) => i.id)).toEqual(posts.map((p) => p.guid));
       expect(feed.items.map((i) => i.published)).toEqual(posts.map((p) => secs(p.createdAt)));
       expect(feed.items.map((i) => actual(i, 'summary'))).toEqual(posts.map((p) => expected(p, true)));
@@ -190,6 +192,7 @@ describe('every format parses back into what was written', () => {
     it(`Atom 1.0, seed ${seed}`, () => {
       const feed = parse(writePostsAtom(site(posts)), 'application/atom+xml');
       expect(feed.format).toBe('atom1.0');
+      expect(feed.hubs).toEqual(['https://hub.example.net/', 'https://me.example.com/cloud/websub']);
       expect(feed.items.map((i) => i.id)).toEqual(posts.map((p) => p.guid));
       expect(feed.items.map((i) => i.published)).toEqual(posts.map((p) => secs(p.createdAt)));
       expect(feed.items.map((i) => i.updated)).toEqual(posts.map((p) => secs(p.updatedAt)));
@@ -199,6 +202,7 @@ describe('every format parses back into what was written', () => {
     it(`JSON Feed 1.1, seed ${seed}`, () => {
       const feed = parse(writePostsJson(site(posts)), 'application/feed+json');
       expect(feed.format).toBe('json1.1');
+      expect(feed.hubs).toEqual(['https://hub.example.net/', 'https://me.example.com/cloud/websub']);
       expect(feed.items.map((i) => i.id)).toEqual(posts.map((p) => p.guid));
       expect(feed.items.map((i) => actual(i, 'content'))).toEqual(posts.map((p) => expected(p, false)));
     });

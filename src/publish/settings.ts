@@ -17,6 +17,7 @@ export const DEFAULT_PUBLISH_SETTINGS: PublishSettings = {
   saveRss: null,
   cloud: 'own',
   pingSinks: [],
+  hubs: ['own'],
   shareBlogroll: false,
 };
 
@@ -115,8 +116,13 @@ export function applyPatch(
       return bad(`Unknown ping kind "${String(s?.kind)}".`);
     if (!httpUrl(s.url ?? '')) return bad(`The ping address "${String(s.url)}" is not an http(s) URL.`);
   }
+  if (!Array.isArray(next.hubs)) return bad('hubs must be a list.');
+  for (const h of next.hubs) {
+    if (h !== 'own' && !httpUrl(String(h ?? ''))) return bad(`The hub "${String(h)}" is not an http(s) URL.`);
+  }
   return ok({
     ...next,
+    hubs: [...new Set(next.hubs.map((h) => h.trim()))],
     title: next.title.trim(),
     // A patch may send { enabled } alone: absent means public, not "private: undefined".
     hosting: { enabled: h.enabled, private: h.private ?? null },

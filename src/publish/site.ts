@@ -16,6 +16,8 @@ export interface SiteInput {
   /** Where each document is public (null: not published there). */
   urls: { rss: string | null; atom: string | null; json: string | null; home: string | null };
   cloud: CloudElement | null;
+  /** WebSub hubs (atom:link rel="hub" in RSS and Atom, `hubs` in JSON Feed). */
+  hubs: string[];
   /** Base URL of hosted enclosure files (null: files are not public yet). */
   mediaBase: string | null;
   /** Newest first, already cut to the feed's size. */

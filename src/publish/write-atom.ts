@@ -38,6 +38,13 @@ export function writePostsAtom(site: SiteInput): string {
       ])}/>`,
     );
   }
+  for (const hub of site.hubs)
+    out.push(
+      `${c}<link${xmlAttrs([
+        ['rel', 'hub'],
+        ['href', hub],
+      ])}/>`,
+    );
   out.push(`${c}<generator>${escapeXmlText(site.generator)}</generator>`);
   // A feed-level author makes every entry valid Atom without repeating it.
   out.push(`${c}<author>${xmlElement('name', site.title)}</author>`);

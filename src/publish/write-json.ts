@@ -11,6 +11,7 @@ export function writePostsJson(site: SiteInput): string {
     home_page_url: site.link,
     ...(site.urls.json ? { feed_url: site.urls.json } : {}),
     description: site.description,
+    ...(site.hubs.length > 0 ? { hubs: site.hubs.map((url) => ({ type: 'WebSub', url })) } : {}),
     language: site.language,
     items: site.posts.map((post) => {
       const url = post.enclosure ? enclosureUrl(post.enclosure, site.mediaBase) : null;

@@ -56,6 +56,13 @@ export function writePostsRss(site: SiteInput): string {
       ])}/>`,
     );
   }
+  for (const hub of site.hubs)
+    out.push(
+      `${c}<atom:link${xmlAttrs([
+        ['href', hub],
+        ['rel', 'hub'],
+      ])}/>`,
+    );
   // source:cloud helps readers that look there for the cloud (only REST clouds have such a URL).
   if (site.cloud && /post$/i.test(site.cloud.protocol)) {
     const cl = site.cloud;

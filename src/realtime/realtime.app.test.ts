@@ -153,8 +153,13 @@ describe('real-time reading in the app', () => {
     const a = start({ tunnelHost: false, publicBaseUrl: `http://127.0.0.1:${port}`, receiverPort: port });
     const id = await subscribe(a, '/feed.xml');
     await waitFor(async () => (await feedView(a, id)).delivery.startsWith('real-time'));
-    expect(await a.realtimeInfo()).toEqual({
+    expect(await a.realtimeInfo()).toMatchObject({
       mode: 'public',
+      // The own cloud is a WebSub hub too; the settings list every subscription.
+      hub: `http://127.0.0.1:${port}/cloud/websub`,
+      subscriptions: [
+        { feedId: id, protocol: 'rssCloud', live: true, status: 'live', via: `127.0.0.1:${cloud.port}` },
+      ],
       publicUrl: `http://127.0.0.1:${port}`,
       tunnel: null,
       cloud: {
@@ -209,6 +214,13 @@ describe('real-time reading in the app', () => {
     a.start();
     expect(a.context.realtime).toBeNull();
     expect(await a.activity()).toEqual([]);
-    expect(await a.realtimeInfo()).toEqual({ mode: 'off', publicUrl: null, tunnel: null, cloud: null });
+    expect(await a.realtimeInfo()).toEqual({
+      mode: 'off',
+      publicUrl: null,
+      tunnel: null,
+      cloud: null,
+      hub: null,
+      subscriptions: [],
+    });
   });
 });

@@ -10,14 +10,20 @@ import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { RunningServer } from '../net/serve.ts';
 import { type ActivityInput, type ActivityRow, RealtimeStore } from '../store/realtime.ts';
-import type { Store } from '../store/store.ts';
+import type { FeedRow, Store } from '../store/store.ts';
 import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
 import { type Mount, startReceiverServer } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
+import { listSubscriptions, type RealtimeSubscription } from './subscription-list.ts';
 import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
 import { createTunnel, subdomainFor, type Tunnel, type TunnelOptions, type TunnelState } from './tunnel.ts';
+import { WEBSUB_PREFIX } from './websub/callback.ts';
+import type { DeliveryQueue } from './websub/delivery-queue.ts';
+import { createWebSubReading, type WebSubReadingDeps, type WebSubTuning } from './websub/reading.ts';
+import type { WebSubManager } from './websub/websub-subscriptions.ts';
 
+export type { RealtimeSubscription } from './subscription-list.ts';
 export type { RealtimeStatus } from './subscriptions.ts';
 
 export interface RealtimeSettings {
@@ -56,6 +62,13 @@ export interface RealtimeDeps {
   >;
   /** Reconnecting after this long down renews every subscription even at the same URL (default 60 s). */
   renewAfterDownMs?: number;
+  /**
+   * A WebSub hub delivered the feed's new body: parse it into the store by the poll's own path
+   * (no second fetch). 'notFeed' makes us fetch instead.
+   */
+  deliver?: WebSubReadingDeps['deliver'];
+  /** WebSub knobs (tests): retries, how long a hub may take to verify, caps. */
+  websub?: WebSubTuning;
 }
 
 export interface RealtimeInfo {
@@ -80,6 +93,12 @@ export interface Realtime {
   /** New tunnel host / public base URL, applied at once (the receiver keeps its port). */
   reconfigure(settings: Partial<Pick<RealtimeSettings, 'tunnelHost' | 'publicBaseUrl'>>): void;
   renewAll(): void;
+  /** Every rssCloud and WebSub subscription, for the settings. */
+  subscriptions(): RealtimeSubscription[];
+  /** Quitting for good: tells every hub we are gone (bounded), then stops. */
+  stopForGood(waitMs?: number): Promise<void>;
+  /** WebSub pieces (tests and the bench drive them). */
+  readonly websub: { manager: WebSubManager; queue: DeliveryQueue };
   /** The receiver (its path carries the secret: never show it). */
   readonly receiver: Receiver | null;
 }
@@ -111,18 +130,54 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     feeds: {
       get: (id) => {
         const f = deps.store.getFeed(id);
-        return f ? { id: f.id, url: f.url, cloud: f.status === 'gone' ? null : f.meta.cloud } : null;
+        return f ? { id: f.id, url: f.url, cloud: cloudOf(f) } : null;
       },
-      list: () =>
-        deps.store
-          .listFeeds()
-          .map((f) => ({ id: f.id, url: f.url, cloud: f.status === 'gone' ? null : f.meta.cloud })),
+      list: () => deps.store.listFeeds().map((f) => ({ id: f.id, url: f.url, cloud: cloudOf(f) })),
     },
     notifyProcedure: deps.notifyProcedure ?? DEFAULT_NOTIFY_PROCEDURE,
     log: record,
     onChange: (feedId) => deps.onStatusChange?.(feedId),
     ...deps.subscriptions,
   });
+
+  // ---- WebSub: a feed naming a hub is read through it (src/realtime/websub/reading.ts)
+  const {
+    store: wsStore,
+    manager: websub,
+    queue,
+    callback: websubCallback,
+    hubOf,
+    hubRefused,
+  } = createWebSubReading({
+    db: deps.db,
+    http: deps.http,
+    clock: deps.clock,
+    feeds: deps.store,
+    fetchNow: (feedId) => deps.scheduler.fetchNow(feedId),
+    log: record,
+    onChange: (feedId) => {
+      // A hub that refused: the feed's next hub is asked, or its rssCloud (if any) takes over;
+      // a hub that serves again: the cloud steps back. (A no-op when nothing changed.)
+      if (running) {
+        if (hubRefused(wsStore.get(feedId))) websub.sync(feedId); // never re-adds a removed row
+        manager.sync(feedId);
+      }
+      deps.onStatusChange?.(feedId);
+    },
+    deliver: deps.deliver,
+    tuning: deps.websub,
+  });
+
+  /**
+   * A feed offering both a hub and a <cloud> uses the hub: the hub delivers the new feed itself
+   * (no second fetch), the cloud only says "changed". The cloud takes over when the hub denied
+   * us or failed three times in a row, and steps back when the hub works again.
+   */
+  function cloudOf(f: FeedRow) {
+    if (f.status === 'gone' || !f.meta.cloud) return null;
+    if (hubOf(f) && !hubRefused(wsStore.get(f.id))) return null;
+    return f.meta.cloud;
+  }
 
   function mode(): RealtimeInfo['mode'] {
     if (settings.publicBaseUrl) return 'public';
@@ -140,22 +195,26 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     if (m === 'public') {
       const cb = callbackFromBase(settings.publicBaseUrl!, receiver.path);
       if (!cb) {
-        manager.setCallback(null, {
-          problem: `the public address "${settings.publicBaseUrl}" is not an http(s) URL`,
-        });
+        const problem = `the public address "${settings.publicBaseUrl}" is not an http(s) URL`;
+        manager.setCallback(null, { problem });
+        websub.setBase(null, { problem });
         return;
       }
       publicUrl = settings.publicBaseUrl!.replace(/\/+$/, '');
       manager.setCallback(cb);
+      websub.setBase(`${publicUrl}${WEBSUB_PREFIX}`);
       return;
     }
     if (m === 'off') {
-      manager.setCallback(null, { problem: 'real-time is off (no tunnel and no public address)' });
+      const problem = 'real-time is off (no tunnel and no public address)';
+      manager.setCallback(null, { problem });
+      websub.setBase(null, { problem });
       return;
     }
     const host = settings.tunnelHost!;
     const path = receiver.path;
     manager.setCallback(null, { problem: 'connecting the tunnel' });
+    websub.setBase(null, { problem: 'connecting the tunnel' });
     tunnel = createTunnel({
       port: server.port,
       host,
@@ -168,6 +227,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
           downSince = deps.clock.now();
           publicUrl = null;
           manager.setCallback(null, { problem: 'the tunnel is down: reconnecting' });
+          websub.setBase(null, { problem: 'the tunnel is down: reconnecting' });
           return;
         }
         const cb = callbackFromBase(url, path);
@@ -175,6 +235,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
         downSince = null;
         publicUrl = url;
         manager.setCallback(cb, { force });
+        websub.setBase(`${url.replace(/\/+$/, '')}${WEBSUB_PREFIX}`, { force });
       },
       log(event) {
         record({
@@ -229,6 +290,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     const started = await startReceiverServer({
       receiver,
       extra: deps.extra,
+      websub: websubCallback,
       port: settings.receiverPort,
       host: settings.receiverHost ?? '127.0.0.1',
     });
@@ -237,14 +299,16 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       return;
     }
     server = started;
+    websub.start(); // first: the rssCloud manager asks which feeds the hubs already serve
     manager.start();
     applyAddress();
   }
 
-  return {
+  const api: Realtime = {
     get receiver() {
       return receiver;
     },
+    websub: { manager: websub, queue },
     async start() {
       if (running) return;
       running = true;
@@ -261,6 +325,8 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       tunnel?.stop();
       tunnel = null;
       gate.stop();
+      await queue.stop();
+      await websub.stop();
       await manager.stop();
       await server?.close();
       server = null;
@@ -268,13 +334,30 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     },
     onFeedChanged: (feedId) => {
       gate.changed(feedId);
-      if (running) manager.sync(feedId);
+      if (!running) return;
+      websub.sync(feedId); // first: whether the hub serves decides whether the cloud is asked
+      manager.sync(feedId);
     },
     onFeedRemoved: (feedId) => {
       gate.forget(feedId);
+      websub.remove(feedId);
       manager.remove(feedId);
     },
-    statusFor: (feedId) => manager.statusFor(feedId),
+    statusFor,
+    subscriptions: () =>
+      listSubscriptions(
+        rt.listSubscriptions().map((row) => ({ row, status: manager.statusFor(row.feedId) })),
+        wsStore.list().map((row) => ({ row, status: websub.statusFor(row.feedId) })),
+      ),
+    async stopForGood(waitMs = 5_000) {
+      if (running) {
+        await websub.unsubscribeAll();
+        // The hubs verify each unsubscribe on our callback: give them a moment while it is open.
+        const until = Date.now() + waitMs;
+        while (websub.awaitingCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      }
+      await api.stop();
+    },
     activity: (limit = 100) => rt.listActivity(limit),
     info: () => ({
       mode: mode(),
@@ -287,8 +370,30 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       if (next.publicBaseUrl !== undefined) settings.publicBaseUrl = next.publicBaseUrl;
       if (running && server) applyAddress();
     },
-    renewAll: () => manager.renewAll(),
+    renewAll: () => {
+      manager.renewAll();
+      websub.renewAll();
+    },
   };
+  return api;
+
+  function statusFor(feedId: number): RealtimeStatus {
+    // Most feeds have no hub: no store read for them (the feed list asks for every row).
+    const row = wsStore.get(feedId);
+    if (!row) return manager.statusFor(feedId);
+    const feed = deps.store.getFeed(feedId);
+    const ws = feed && hubOf(feed) ? websub.statusFor(feedId) : null;
+    if (ws && !hubRefused(row)) {
+      if (!feed?.meta.cloud || !ws.live || !ws.line) return ws;
+      return { ...ws, line: `${ws.line}; chosen over its rssCloud: the hub sends the new feed itself` };
+    }
+    const rc = manager.statusFor(feedId);
+    if (!ws) return rc;
+    // The hub refused: the cloud serves (when there is one); say why.
+    const why = `its WebSub hub refused: ${row?.message ?? 'no answer'}`;
+    if (rc.live && rc.line) return { ...rc, line: `${rc.line}; ${why}` };
+    return { live: false, line: null, reason: rc.reason ? `${rc.reason}; ${why}` : why };
+  }
 }
 
 /** The callback a base URL (tunnel or public) and our path make; null when it is not http(s). */

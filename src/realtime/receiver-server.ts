@@ -6,6 +6,7 @@
  */
 import { type Handler, type RawHandler, type RunningServer, serve } from '../net/serve.ts';
 import type { Receiver } from './receiver.ts';
+import { WEBSUB_PREFIX, type WebSubCallback } from './websub/callback.ts';
 
 export interface Mount {
   /** Path prefix without a trailing slash, e.g. /cloud. Must not start with /rsscloud. */
@@ -23,27 +24,47 @@ export interface ReceiverRouter {
   handle: Handler;
   /** The receiver's calls on plain values (serve.ts fast path); null for every other route. */
   raw: RawHandler;
-  /** The largest body any route accepts: the socket layer's cap. */
+  /** The largest body any route but the WebSub callbacks accepts: the socket layer's cap. */
   maxBodyBytes: number;
+  /** The socket layer's cap for one request target: whole feeds only for WebSub deliveries. */
+  maxBodyBytesFor(url: string): number;
+  /** A body over that cap was refused before routing (the WebSub callback logs it). */
+  onTooLarge(req: { url: string; remoteAddress: string }): void;
 }
 
 const RECEIVER_PREFIX = '/rsscloud/';
 const PLAIN_RECEIVER_PATH = /^\/rsscloud\/[A-Za-z0-9_-]+\/notify$/;
 
-export function createReceiverServer(opts: { receiver: Receiver; extra?: readonly Mount[] }): ReceiverRouter {
+export function createReceiverServer(opts: {
+  receiver: Receiver;
+  extra?: readonly Mount[];
+  /** WebSub callbacks at /websub/<id> (hub verifications and deliveries). */
+  websub?: WebSubCallback;
+}): ReceiverRouter {
   const mounts = (opts.extra ?? []).map((m) => {
     const prefix = m.prefix.replace(/\/+$/, '');
-    if (!prefix.startsWith('/') || prefix === '' || `${prefix}/`.startsWith(RECEIVER_PREFIX)) {
+    if (
+      !prefix.startsWith('/') ||
+      prefix === '' ||
+      `${prefix}/`.startsWith(RECEIVER_PREFIX) ||
+      `${prefix}/`.startsWith(`${WEBSUB_PREFIX}/`)
+    ) {
       throw new TypeError(`A receiver mount needs a prefix like /cloud, not "${m.prefix}".`);
     }
     return { ...m, prefix };
   });
   const maxBodyBytes = Math.max(opts.receiver.maxBodyBytes, ...mounts.map((m) => m.maxBodyBytes ?? 0));
+  const websubCap = opts.websub?.maxBodyBytes ?? maxBodyBytes;
+  const maxBodyBytesFor = (url: string) => (url.startsWith(`${WEBSUB_PREFIX}/`) ? websubCap : maxBodyBytes);
 
   const handle: Handler = async (req, info) => {
     const url = new URL(req.url);
     const path = url.pathname;
     if (path.startsWith(RECEIVER_PREFIX)) return opts.receiver.handle(req, info);
+    if (opts.websub && path.startsWith(`${WEBSUB_PREFIX}/`)) {
+      url.pathname = path.slice(WEBSUB_PREFIX.length);
+      return opts.websub.handle(new Request(url, req), info);
+    }
     const root = path === '/' ? mounts.find((m) => m.root) : undefined;
     if (root) return root.handle(req, info);
     for (const m of mounts) {
@@ -76,7 +97,11 @@ export function createReceiverServer(opts: { receiver: Receiver; extra?: readonl
     if (answer.nosniff) headers['x-content-type-options'] = 'nosniff';
     return { status: answer.status, headers, body: answer.body };
   };
-  return { handle, raw, maxBodyBytes };
+  const onTooLarge = (req: { url: string; remoteAddress: string }) => {
+    if (opts.websub && req.url.startsWith(`${WEBSUB_PREFIX}/`))
+      opts.websub.tooLarge(req.url, req.remoteAddress);
+  };
+  return { handle, raw, maxBodyBytes, maxBodyBytesFor, onTooLarge };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -85,6 +110,7 @@ const EMPTY = Buffer.alloc(0);
 export function startReceiverServer(opts: {
   receiver: Receiver;
   extra?: readonly Mount[];
+  websub?: WebSubCallback;
   port?: number;
   host?: string;
   onError?: (err: unknown) => void;
@@ -94,7 +120,9 @@ export function startReceiverServer(opts: {
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
     maxBodyBytes: router.maxBodyBytes,
+    maxBodyBytesFor: router.maxBodyBytesFor,
     raw: router.raw,
+    onTooLarge: router.onTooLarge,
     onError: opts.onError,
   });
 }

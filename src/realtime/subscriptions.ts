@@ -9,11 +9,12 @@
  * Requests run a few at a time; one per feed at most, with a single follow-up when something
  * changed while it was in flight. State lives in RealtimeStore, timers on the injected Clock.
  */
-import type { Clock, TimerHandle } from '../common/clock.ts';
+import type { Clock } from '../common/clock.ts';
 import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { ActivityInput, CloudSubscriptionRow, RealtimeStore } from '../store/realtime.ts';
+import { FeedQueue, FeedTimers } from './feed-queue.ts';
 import { type Callback, cloudEndpoint, requestNotification } from './subscriber.ts';
 
 const HOUR = 60 * 60_000;
@@ -64,18 +65,12 @@ export class SubscriptionManager {
   private readonly expiresAfterMs: number;
   private readonly retryInitialMs: number;
   private readonly retryMaxMs: number;
-  private readonly concurrency: number;
 
   private callback: Callback | null = null;
   private callbackUrl: string | null = null;
   private callbackProblem = 'no public address for notifications yet';
-  private readonly timers = new Map<number, TimerHandle>();
-  private readonly lapseTimers = new Map<number, TimerHandle>();
-  private readonly inFlight = new Set<number>();
-  private readonly again = new Set<number>();
-  private readonly queue: number[] = [];
-  private readonly queued = new Set<number>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly timers: FeedTimers;
+  private readonly requests: FeedQueue;
   /** feed URL -> feed id, for rows that may be notified about. */
   private readonly byUrl = new Map<string, number>();
   /** When notified() last wrote each feed's last_notified_at (see notified()). */
@@ -89,7 +84,8 @@ export class SubscriptionManager {
     this.expiresAfterMs = deps.expiresAfterMs ?? EXPIRES_AFTER_MS;
     this.retryInitialMs = deps.retry?.initialMs ?? 60_000;
     this.retryMaxMs = deps.retry?.maxMs ?? 6 * HOUR;
-    this.concurrency = Math.max(1, deps.concurrency ?? 4);
+    this.timers = new FeedTimers(deps.clock);
+    this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
   }
 
   /** Loads the rows, arms their timers and subscribes feeds whose element has no row yet. */
@@ -97,6 +93,7 @@ export class SubscriptionManager {
     if (this.started) return;
     this.started = true;
     this.abort = new AbortController();
+    this.requests.start();
     for (const row of this.deps.rt.listSubscriptions()) {
       this.byUrl.set(row.feedUrl, row.feedId);
       this.arm(row);
@@ -107,14 +104,9 @@ export class SubscriptionManager {
   /** Stops timers and aborts requests in flight; resolves when they have ended. */
   async stop(): Promise<void> {
     this.started = false;
-    for (const t of this.timers.values()) t.cancel();
-    for (const t of this.lapseTimers.values()) t.cancel();
     this.timers.clear();
-    this.lapseTimers.clear();
-    this.queue.length = 0;
-    this.queued.clear();
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    await this.requests.stop();
   }
 
   /**
@@ -175,7 +167,7 @@ export class SubscriptionManager {
   /** The feed was unsubscribed (or lost its cloud): no more renewals. */
   remove(feedId: number): void {
     const row = this.deps.rt.getSubscription(feedId);
-    this.cancelTimers(feedId);
+    this.timers.cancel(feedId);
     this.markedAt.delete(feedId);
     if (!row) return;
     this.byUrl.delete(row.feedUrl);
@@ -193,7 +185,7 @@ export class SubscriptionManager {
   feedFor(feedUrl: string): { feedId: number; verifying: boolean } | null {
     const feedId = this.byUrl.get(feedUrl);
     if (feedId === undefined) return null;
-    if (this.inFlight.has(feedId)) {
+    if (this.requests.isRunning(feedId)) {
       // While we first ask (or re-ask at a new address) the cloud's test call is not news.
       return { feedId, verifying: this.deps.rt.getSubscription(feedId)?.status !== 'live' };
     }
@@ -218,14 +210,14 @@ export class SubscriptionManager {
     const host = hostOf(row.cloudUrl);
     if (this.isLive(row)) {
       const left = (row.nextRenewalAt ?? 0) - this.deps.clock.now();
-      const renewing = this.inFlight.has(feedId) && (row.lastAttemptAt ?? 0) > (row.lastOkAt ?? 0);
+      const renewing = this.requests.isRunning(feedId) && (row.lastAttemptAt ?? 0) > (row.lastOkAt ?? 0);
       const when = renewing || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
       return { live: true, line: `real-time via ${host} (${when})`, reason: null };
     }
     if (row.status === 'unsupported')
       return { live: false, line: null, reason: row.message ?? 'the cloud cannot be used' };
     if (this.callbackUrl === null) return { live: false, line: null, reason: this.callbackProblem };
-    if (this.inFlight.has(feedId) || this.queued.has(feedId)) {
+    if (this.requests.isRunning(feedId) || this.requests.isQueued(feedId)) {
       return { live: false, line: null, reason: `asking ${host} for notifications` };
     }
     if (row.status === 'failed')
@@ -234,8 +226,8 @@ export class SubscriptionManager {
   }
 
   /** Resolves when no request is queued or running (tests). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0 || this.queue.length > 0) await Promise.allSettled([...this.running]);
+  idle(): Promise<void> {
+    return this.requests.idle();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -257,37 +249,17 @@ export class SubscriptionManager {
     this.arm(row);
   }
 
-  private cancelTimers(feedId: number): void {
-    this.timers.get(feedId)?.cancel();
-    this.timers.delete(feedId);
-    this.lapseTimers.get(feedId)?.cancel();
-    this.lapseTimers.delete(feedId);
-  }
-
   /** Renewal (or retry) at nextRenewalAt; lapse at lastOkAt + 25 h while live. */
   private arm(row: CloudSubscriptionRow): void {
-    this.cancelTimers(row.feedId);
+    this.timers.cancel(row.feedId);
     if (!this.started || row.status === 'unsupported') return;
-    const now = this.deps.clock.now();
     if (row.nextRenewalAt !== null) {
-      this.timers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.nextRenewalAt - now), () => {
-          this.timers.delete(row.feedId);
-          this.enqueue(row.feedId);
-        }),
-      );
+      this.timers.set('renewal', row.feedId, row.nextRenewalAt, () => this.enqueue(row.feedId));
     } else if (row.status === 'pending' || row.status === 'failed') {
       this.enqueue(row.feedId); // never asked (or the app stopped mid-request): ask now
     }
     if (row.status === 'live' && row.lastOkAt !== null) {
-      this.lapseTimers.set(
-        row.feedId,
-        this.deps.clock.setTimer(Math.max(0, row.lastOkAt + this.expiresAfterMs - now), () => {
-          this.lapseTimers.delete(row.feedId);
-          this.lapse(row.feedId);
-        }),
-      );
+      this.timers.set('lapse', row.feedId, row.lastOkAt + this.expiresAfterMs, () => this.lapse(row.feedId));
     }
   }
 
@@ -300,34 +272,7 @@ export class SubscriptionManager {
   }
 
   private enqueue(feedId: number): void {
-    if (!this.started) return;
-    if (this.inFlight.has(feedId)) {
-      this.again.add(feedId);
-      return;
-    }
-    if (this.queued.has(feedId)) return;
-    this.queued.add(feedId);
-    this.queue.push(feedId);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.started && this.inFlight.size < this.concurrency && this.queue.length > 0) {
-      const feedId = this.queue.shift()!;
-      this.queued.delete(feedId);
-      if (this.inFlight.has(feedId)) {
-        this.again.add(feedId);
-        continue;
-      }
-      this.inFlight.add(feedId);
-      const job = this.attempt(feedId).finally(() => {
-        this.inFlight.delete(feedId);
-        this.running.delete(job);
-        if (this.again.delete(feedId)) this.enqueue(feedId);
-        this.pump();
-      });
-      this.running.add(job);
-    }
+    if (this.started) this.requests.enqueue(feedId);
   }
 
   private async attempt(feedId: number): Promise<void> {
@@ -372,7 +317,7 @@ export class SubscriptionManager {
       ok: result.ok,
       latencyMs: result.unsupported ? null : result.latencyMs,
     });
-    if (this.callbackUrl !== callbackUrl) this.again.add(feedId); // the address changed meanwhile
+    if (this.callbackUrl !== callbackUrl) this.requests.rerun(feedId); // the address changed meanwhile
 
     if (result.ok) {
       this.put({
@@ -419,7 +364,7 @@ function targetOf(cloud: CloudElement): { cloudUrl: string; unsupported: string 
   return { cloudUrl: `${cloud.domain}:${cloud.port}${cloud.path}`, unsupported: endpoint.message };
 }
 
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^\[|\]$/g, '');
   } catch {
@@ -427,8 +372,9 @@ function hostOf(url: string): string {
   }
 }
 
-/** "23 h" just after a renewal (not "22 h" a second later), minutes in the last 90. */
-function duration(ms: number): string {
+/** "23 h" just after a renewal (not "22 h" a second later), minutes in the last 90, days past 2. */
+export function duration(ms: number): string {
+  if (ms >= 48 * HOUR) return `${Math.round(ms / (24 * HOUR))} d`;
   if (ms >= 90 * 60_000) return `${Math.round(ms / HOUR)} h`;
   return `${Math.max(1, Math.ceil(ms / 60_000))} min`;
 }

@@ -90,6 +90,29 @@ CREATE TABLE IF NOT EXISTS activity_log (
   latency_ms INTEGER
 );`,
   },
+  {
+    // WebSub (src/realtime/websub/): one row per feed read through a hub. The callback id is the
+    // unguessable last segment of the callback path; the secret signs the hub's deliveries.
+    version: 2,
+    sql: `
+CREATE TABLE IF NOT EXISTS websub_subscriptions (
+  feed_id INTEGER PRIMARY KEY,
+  topic TEXT NOT NULL,
+  hub TEXT NOT NULL,
+  callback_id TEXT NOT NULL UNIQUE,
+  secret TEXT,
+  callback_url TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'live', 'failed', 'denied')),
+  message TEXT,
+  lease_seconds INTEGER,
+  lease_ends_at INTEGER,
+  last_ok_at INTEGER,
+  last_attempt_at INTEGER,
+  next_renewal_at INTEGER,
+  failures INTEGER NOT NULL DEFAULT 0,
+  last_delivery_at INTEGER
+);`,
+  },
 ];
 
 /** Creates or upgrades the tables in `db` (idempotent; safe on every start). */
@@ -106,9 +129,10 @@ export function ensureRealtimeSchema(db: DatabaseSync): void {
   }
 }
 
-type Raw = Record<string, unknown>;
-const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A row as node:sqlite returns it, and its nullable columns read safely (also websub.ts). */
+export type Raw = Record<string, unknown>;
+export const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+export const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function toSubscription(r: Raw): CloudSubscriptionRow {
   return {

@@ -43,6 +43,7 @@ describe('settingsPatch', () => {
     saveRss: null,
     cloud: 'own',
     pingSinks: [],
+    hubs: ['own'],
     shareBlogroll: false,
   };
 

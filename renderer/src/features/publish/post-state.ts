@@ -20,6 +20,7 @@ export const PING_LABEL: Record<PostPingState['kind'], string> = {
   weblogUpdates: 'weblogUpdates',
   httpGet: 'HTTP GET ping',
   rssPing: 'RSS Ping (fat)',
+  hub: 'WebSub hub',
 };
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour12: false });

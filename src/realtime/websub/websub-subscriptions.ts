@@ -1,0 +1,497 @@
+/**
+ * Keeps one WebSub subscription per feed that names a hub (RSSCLOUD.md "WebSub"): asks the hub
+ * when the feed first names it, through our receiver's public address with an unguessable
+ * callback path of its own and, over https, a fresh random hub.secret; accepts the hub's
+ * verification only for a request we are waiting on (callback, topic and mode checked);
+ * renews before the granted lease runs out and at once when our address changes (a new tunnel
+ * URL); unsubscribes when the feed goes. Polling never stops meanwhile (statusFor says whether
+ * deliveries are live, so polling can relax to the safety net).
+ *
+ * State lives in WebSubStore; the verifications we wait on are in memory (after a restart a
+ * subscription waiting on one is simply asked again). Timers on the injected Clock.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
+import type { HttpClient } from '../../net/http-client-types.ts';
+import { maskUrl } from '../../net/mask.ts';
+import type { ActivityInput } from '../../store/realtime.ts';
+import type { WebSubRow, WebSubStore } from '../../store/websub.ts';
+import { FeedQueue, FeedTimers } from '../feed-queue.ts';
+import { duration, hostOf } from '../subscriptions.ts';
+import { askHub } from './hub-request.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** What we ask for; the reference hub clamps to [5 min, 10 days] and says what it granted. */
+export const REQUESTED_LEASE_SECONDS = 10 * 24 * 3600;
+/** A hub that has not verified by then is taken to have refused silently (asked again later). */
+export const VERIFY_TIMEOUT_MS = 10 * MINUTE;
+
+export interface HubFeed {
+  id: number;
+  /** hub.topic: the self URL (Link header or atom:link rel="self"), else the address we fetch. */
+  topic: string;
+  hub: string;
+}
+
+export interface WebSubManagerDeps {
+  store: WebSubStore;
+  http: HttpClient;
+  clock: Clock;
+  /** The feed's hub and topic, null when it names no hub (or must not use it). */
+  feeds: { get(feedId: number): HubFeed | null; list(): HubFeed[] };
+  log(entry: ActivityInput): void;
+  onChange(feedId: number): void;
+  retry?: { initialMs?: number; maxMs?: number };
+  verifyTimeoutMs?: number;
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+export type Verification =
+  | { ok: true; challenge: string; note: string }
+  | { ok: false; status: 404; note: string };
+
+interface Awaiting {
+  mode: 'subscribe' | 'unsubscribe';
+  topic: string;
+  hub: string;
+  timer: TimerHandle | null;
+  /** Renewal or first subscribe (for the log). */
+  renewal: boolean;
+}
+
+export interface WebSubStatus {
+  live: boolean;
+  line: string | null;
+  reason: string | null;
+}
+
+export class WebSubManager {
+  private readonly deps: WebSubManagerDeps;
+  private base: string | null = null;
+  private problem = 'no public address for deliveries yet';
+  private readonly timers: FeedTimers;
+  /** callback id -> the verification we wait for. */
+  private readonly awaiting = new Map<string, Awaiting>();
+  private readonly requests: FeedQueue;
+  private abort = new AbortController();
+  private started = false;
+
+  constructor(deps: WebSubManagerDeps) {
+    this.deps = deps;
+    this.timers = new FeedTimers(deps.clock);
+    this.requests = new FeedQueue((feedId) => this.attempt(feedId), deps.concurrency ?? 4);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.abort = new AbortController();
+    this.requests.start();
+    for (const row of this.deps.store.list()) this.arm(row);
+    for (const feed of this.deps.feeds.list()) this.sync(feed.id);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    this.timers.clear();
+    for (const a of this.awaiting.values()) a.timer?.cancel();
+    this.awaiting.clear();
+    this.abort.abort();
+    await this.requests.stop();
+  }
+
+  /** The callback base (e.g. https://x.loca.lt/websub), null while there is none. */
+  setBase(base: string | null, opts: { problem?: string; force?: boolean } = {}): void {
+    if (opts.problem) this.problem = opts.problem;
+    const changed = base !== this.base;
+    this.base = base;
+    if (!changed && !opts.force) return;
+    for (const row of this.deps.store.list()) {
+      if (base !== null && (opts.force || row.callbackUrl !== this.callbackOf(row))) this.enqueue(row.feedId);
+      this.deps.onChange(row.feedId);
+    }
+  }
+
+  /** After each refresh: subscribes when the feed gained or changed its hub or topic. */
+  sync(feedId: number): void {
+    const feed = this.deps.feeds.get(feedId);
+    const row = this.deps.store.get(feedId);
+    if (!feed) {
+      if (row) this.remove(feedId);
+      return;
+    }
+    if (row && row.hub === feed.hub && row.topic === feed.topic) return; // its timers renew it
+    if (row) this.unsubscribe(row); // another hub or topic: leave the old one
+    this.put({
+      feedId,
+      topic: feed.topic,
+      hub: feed.hub,
+      // One unguessable path per subscription; a secret of its own (sent only over https).
+      callbackId: randomBytes(18).toString('base64url'),
+      secret: randomBytes(24).toString('base64url'),
+      callbackUrl: null,
+      status: 'pending',
+      message: null,
+      leaseSeconds: null,
+      leaseEndsAt: null,
+      lastOkAt: null,
+      lastAttemptAt: null,
+      nextRenewalAt: null,
+      failures: 0,
+      lastDeliveryAt: row?.lastDeliveryAt ?? null,
+    });
+    this.deps.onChange(feedId);
+  }
+
+  /** The feed went (unsubscribed, lost its hub): tell the hub, forget the row. */
+  remove(feedId: number): void {
+    this.timers.cancel(feedId);
+    const row = this.deps.store.delete(feedId);
+    if (!row) return;
+    this.unsubscribe(row);
+    this.deps.onChange(feedId);
+  }
+
+  /** Quitting for good (real-time turned off): unsubscribes every feed; resolves when asked. */
+  async unsubscribeAll(): Promise<void> {
+    for (const row of this.deps.store.list()) this.remove(row.feedId);
+    await this.idle();
+  }
+
+  renewAll(): void {
+    for (const row of this.deps.store.list()) this.enqueue(row.feedId);
+  }
+
+  row(feedId: number): WebSubRow | null {
+    return this.deps.store.get(feedId);
+  }
+
+  rowByCallback(callbackId: string): WebSubRow | null {
+    return this.deps.store.byCallbackId(callbackId);
+  }
+
+  /**
+   * The hub's verification GET on one of our callbacks. Echoes the challenge only when we wait
+   * for exactly this mode and topic on this callback; a second verification of the same
+   * request, an unknown callback or topic, a mode we did not ask for: 404.
+   */
+  verify(callbackId: string, params: URLSearchParams): Verification {
+    const mode = params.get('hub.mode') ?? '';
+    const topic = params.get('hub.topic') ?? '';
+    const challenge = params.get('hub.challenge');
+    const wait = this.awaiting.get(callbackId);
+    const row = this.deps.store.byCallbackId(callbackId);
+    if (mode === 'denied') {
+      if (!row || !sameUrl(row.topic, topic)) return refuse('a denial for a subscription we do not have');
+      const reason = params.get('hub.reason')?.slice(0, 300) || 'no reason given';
+      this.awaiting.get(callbackId)?.timer?.cancel();
+      this.awaiting.delete(callbackId);
+      this.timers.cancel(row.feedId);
+      const failures = row.failures + 1;
+      this.put({
+        ...row,
+        status: 'denied',
+        message: `The hub denied the subscription: ${reason}`,
+        failures,
+        nextRenewalAt: this.deps.clock.now() + this.backoff(Math.max(failures, 6)),
+      });
+      this.deps.onChange(row.feedId);
+      return { ok: true, challenge: '', note: `denied by the hub: ${reason}` };
+    }
+    if (challenge === null || challenge === '' || challenge.length > 1024)
+      return refuse('no usable hub.challenge');
+    if (!wait) {
+      return refuse(
+        row && mode === 'subscribe' && row.status === 'live'
+          ? 'a verification we are not waiting for (already verified)'
+          : 'a verification for a request we did not make',
+      );
+    }
+    if (wait.mode !== mode) return refuse(`hub.mode=${mode || '(none)'}, but we asked to ${wait.mode}`);
+    if (!sameUrl(wait.topic, topic)) return refuse('a topic we did not ask about');
+    wait.timer?.cancel();
+    this.awaiting.delete(callbackId);
+    if (mode === 'unsubscribe') return { ok: true, challenge, note: 'unsubscribe verified' };
+    if (!row) return refuse('a subscription that was removed meanwhile');
+
+    const now = this.deps.clock.now();
+    const granted = Number(params.get('hub.lease_seconds'));
+    const leaseSeconds = Number.isFinite(granted) && granted > 0 ? Math.floor(granted) : null;
+    // Without a lease the subscription lasts until unsubscribed; renew daily all the same.
+    const leaseMs = (leaseSeconds ?? 24 * 3600) * 1000;
+    const updated = this.put({
+      ...row,
+      status: 'live',
+      message: `Verified${leaseSeconds ? `; lease ${duration(leaseMs)}` : ''}.`,
+      leaseSeconds,
+      leaseEndsAt: leaseSeconds ? now + leaseMs : null,
+      lastOkAt: now,
+      failures: 0,
+      nextRenewalAt: now + renewAfter(leaseMs),
+    });
+    this.deps.onChange(updated.feedId);
+    return {
+      ok: true,
+      challenge,
+      note: `${wait.renewal ? 'renewal' : 'subscription'} verified; lease ${leaseSeconds ? duration(leaseMs) : 'not given'}`,
+    };
+  }
+
+  /** A delivery came on this row's callback (the log and the status keep it). */
+  delivered(feedId: number): void {
+    const row = this.deps.store.get(feedId);
+    const now = this.deps.clock.now();
+    if (row && (row.lastDeliveryAt === null || now - row.lastDeliveryAt >= 1000))
+      this.deps.store.put({ ...row, lastDeliveryAt: now });
+  }
+
+  isLive(row: WebSubRow | null): boolean {
+    if (row === null || row.status !== 'live' || this.base === null) return false;
+    if (row.callbackUrl !== this.callbackOf(row)) return false;
+    return row.leaseEndsAt === null || this.deps.clock.now() < row.leaseEndsAt;
+  }
+
+  statusFor(feedId: number): WebSubStatus | null {
+    const row = this.deps.store.get(feedId);
+    if (!row) return null;
+    const host = hostOf(row.hub);
+    if (this.isLive(row)) {
+      const left = (row.nextRenewalAt ?? 0) - this.deps.clock.now();
+      const when =
+        this.requests.isRunning(feedId) || left <= 0 ? 'renewing now' : `renews in ${duration(left)}`;
+      return { live: true, line: `real-time via WebSub hub ${host} (${when})`, reason: null };
+    }
+    if (this.base === null) return { live: false, line: null, reason: this.problem };
+    if (row.status === 'denied' || row.status === 'failed')
+      return { live: false, line: null, reason: row.message ?? `the WebSub hub ${host} did not answer` };
+    if (this.awaiting.has(row.callbackId))
+      return { live: false, line: null, reason: `waiting for the WebSub hub ${host} to verify` };
+    return { live: false, line: null, reason: `asking the WebSub hub ${host} for deliveries` };
+  }
+
+  /** Resolves when no request is queued or running (tests). */
+  idle(): Promise<void> {
+    return this.requests.idle();
+  }
+
+  /** Verifications we still wait for (quitting for good waits for the unsubscribes). */
+  awaitingCount(): number {
+    return this.awaiting.size;
+  }
+
+  /** True while we wait for the hub to verify this callback (tests, the status line). */
+  waiting(callbackId: string): boolean {
+    return this.awaiting.has(callbackId);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private callbackOf(row: Pick<WebSubRow, 'callbackId'>): string | null {
+    return this.base === null ? null : `${this.base}/${row.callbackId}`;
+  }
+
+  private put(row: WebSubRow): WebSubRow {
+    const saved = this.deps.store.put(row);
+    this.arm(saved);
+    return saved;
+  }
+
+  private arm(row: WebSubRow): void {
+    this.timers.cancel(row.feedId);
+    if (!this.started) return;
+    if (row.nextRenewalAt !== null) {
+      this.timers.set('renewal', row.feedId, row.nextRenewalAt, () => this.enqueue(row.feedId));
+    } else if (row.status === 'pending' && !this.awaiting.has(row.callbackId)) {
+      this.enqueue(row.feedId);
+    }
+    if (row.status === 'live' && row.leaseEndsAt !== null) {
+      this.timers.set('lapse', row.feedId, row.leaseEndsAt, () => {
+        const current = this.deps.store.get(row.feedId);
+        if (current?.status !== 'live' || (current.leaseEndsAt ?? 0) > this.deps.clock.now()) return;
+        this.put({
+          ...current,
+          status: 'failed',
+          message: 'The lease ran out before the hub verified a renewal.',
+        });
+        this.deps.onChange(row.feedId);
+      });
+    }
+  }
+
+  private backoff(failures: number): number {
+    const initial = this.deps.retry?.initialMs ?? MINUTE;
+    const max = this.deps.retry?.maxMs ?? 6 * HOUR;
+    return Math.min(max, initial * 2 ** Math.min(failures - 1, 20));
+  }
+
+  private enqueue(feedId: number): void {
+    if (this.started) this.requests.enqueue(feedId);
+  }
+
+  private async attempt(feedId: number): Promise<void> {
+    const row = this.deps.store.get(feedId);
+    if (!row) return;
+    const callback = this.callbackOf(row);
+    if (callback === null) {
+      this.deps.onChange(feedId); // waits for setBase, which asks again
+      return;
+    }
+    const { clock } = this.deps;
+    const renewal = row.status === 'live' && row.callbackUrl === callback;
+    // Waiting from before the request: a hub may verify before it answers (then says 204).
+    const previous = this.awaiting.get(row.callbackId);
+    previous?.timer?.cancel();
+    const wait: Awaiting = { mode: 'subscribe', topic: row.topic, hub: row.hub, timer: null, renewal };
+    this.awaiting.set(row.callbackId, wait);
+    this.put({
+      ...row,
+      callbackUrl: callback,
+      // Asking again after a refusal keeps the refusal until the hub verifies: the feed's cloud
+      // (which took over) is not dropped and asked again at every retry.
+      status: renewal ? 'live' : row.status === 'denied' || row.status === 'failed' ? row.status : 'pending',
+      lastAttemptAt: clock.now(),
+      nextRenewalAt: null,
+    });
+    this.deps.onChange(feedId);
+    const answer = await askHub(
+      this.deps.http,
+      {
+        hub: row.hub,
+        mode: 'subscribe',
+        topic: row.topic,
+        callback,
+        leaseSeconds: REQUESTED_LEASE_SECONDS,
+        secret: row.secret,
+      },
+      { timeoutMs: this.deps.timeoutMs, signal: this.abort.signal },
+    );
+    if (!this.started) return;
+    const now = clock.now();
+    this.deps.log({
+      at: now,
+      direction: 'out',
+      peer: hostOf(row.hub),
+      procedure: renewal ? 'websub renew' : 'websub subscribe',
+      feedUrl: maskUrl(row.topic),
+      result: answer.message,
+      ok: answer.ok,
+      latencyMs: answer.latencyMs,
+    });
+    const current = this.deps.store.get(feedId);
+    if (!current || current.callbackId !== row.callbackId) return; // removed or replaced meanwhile
+    if (this.base !== null && this.callbackOf(current) !== callback) this.requests.rerun(feedId);
+    if (answer.ok) {
+      if (this.awaiting.get(row.callbackId) === wait) {
+        // Accepted; the verification comes out of band. A hub that never sends it: ask again.
+        wait.timer = clock.setTimer(this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS, () => {
+          if (this.awaiting.get(row.callbackId) !== wait) return;
+          this.awaiting.delete(row.callbackId);
+          const r = this.deps.store.get(feedId);
+          if (!r || r.callbackId !== row.callbackId) return;
+          const failures = r.failures + 1;
+          const message = `The hub ${hostOf(r.hub)} accepted the request but never verified it.`;
+          this.deps.log({
+            at: clock.now(),
+            direction: 'in',
+            peer: hostOf(r.hub),
+            procedure: 'websub verify',
+            feedUrl: maskUrl(r.topic),
+            result: message,
+            ok: false,
+            latencyMs: null,
+          });
+          this.put({
+            ...r,
+            status: this.isLive(r) ? 'live' : 'failed',
+            message,
+            failures,
+            nextRenewalAt: clock.now() + this.backoff(failures),
+          });
+          this.deps.onChange(feedId);
+        });
+      }
+      // A verification that already came (204 hubs) set the row live with its renewal time.
+      if (current.status !== 'live' || current.nextRenewalAt === null) this.deps.onChange(feedId);
+      return;
+    }
+    if (this.awaiting.get(row.callbackId) === wait) this.awaiting.delete(row.callbackId);
+    const failures = current.failures + 1;
+    // A 4xx (but a timeout or rate limit) is the hub saying no, not a hiccup: the feed's
+    // rssCloud, if it has one, takes over at once (see realtime.ts), and we ask again later.
+    const refused =
+      answer.status !== null &&
+      answer.status >= 400 &&
+      answer.status < 500 &&
+      answer.status !== 408 &&
+      answer.status !== 429;
+    this.put({
+      ...current,
+      status: this.isLive(current) ? 'live' : refused ? 'denied' : 'failed',
+      message: answer.message,
+      failures,
+      nextRenewalAt: now + this.backoff(failures),
+    });
+    this.deps.onChange(feedId);
+  }
+
+  /** Tells the hub we are done with a subscription (verified on its callback, answered once). */
+  private unsubscribe(row: WebSubRow): void {
+    if (!this.started || row.callbackUrl === null) return;
+    this.awaiting.get(row.callbackId)?.timer?.cancel();
+    const callbackId = row.callbackId;
+    const wait: Awaiting = {
+      mode: 'unsubscribe',
+      topic: row.topic,
+      hub: row.hub,
+      timer: null,
+      renewal: false,
+    };
+    this.awaiting.set(callbackId, wait);
+    wait.timer = this.deps.clock.setTimer(this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS, () => {
+      if (this.awaiting.get(callbackId) === wait) this.awaiting.delete(callbackId);
+    });
+    const job = (async () => {
+      const answer = await askHub(
+        this.deps.http,
+        { hub: row.hub, mode: 'unsubscribe', topic: row.topic, callback: row.callbackUrl! },
+        { timeoutMs: this.deps.timeoutMs, signal: this.abort.signal },
+      );
+      this.deps.log({
+        at: this.deps.clock.now(),
+        direction: 'out',
+        peer: hostOf(row.hub),
+        procedure: 'websub unsubscribe',
+        feedUrl: maskUrl(row.topic),
+        result: answer.message,
+        ok: answer.ok,
+        latencyMs: answer.latencyMs,
+      });
+      if (!answer.ok && this.awaiting.get(callbackId) === wait) {
+        wait.timer?.cancel();
+        this.awaiting.delete(callbackId);
+      }
+    })();
+    this.requests.track(job);
+  }
+}
+
+function refuse(note: string): Verification {
+  return { ok: false, status: 404, note };
+}
+
+/** Renew with a tenth of the lease left (at least 5 minutes before it ends, never sooner than half). */
+export function renewAfter(leaseMs: number): number {
+  return Math.max(leaseMs / 2, leaseMs - Math.max(leaseMs / 10, 5 * MINUTE));
+}
+
+/** Topics compare as URLs (a hub may normalise the host's case or an empty path). */
+function sameUrl(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Two Tidings on loopback and a WebSub hub between them: the writer's feeds name the hub and
+ * tell it of each save (hub.mode=publish, shown in My posts); the reader subscribed through the
+ * hub gets each post by content delivery, without fetching the writer's feed again (counted on
+ * the reader's own HTTP client, the only way it reaches the writer).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { PostView } from '../../app/api.ts';
+import { createTidings, type Tidings } from '../../app/tidings.ts';
+import { parseFeed } from '../../feed/parse.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import type { HttpClient } from '../../net/http-client-types.ts';
+import { freePort } from '../../net/test-server.ts';
+import { createLoopbackPublisher } from '../../testing/app-fixture.ts';
+import { waitFor } from '../../testing/wait.ts';
+import { type StrictHub, startStrictHub } from '../../testing/websub-hub.ts';
+
+const dirs: string[] = [];
+const apps: Tidings[] = [];
+let hub: StrictHub | null = null;
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.stop();
+  await hub?.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'tidings-websub-two-'));
+  dirs.push(d);
+  return d;
+};
+
+/** The reader's one HTTP client, counting its feed fetches by URL. */
+function countingClient(): { http: HttpClient; fetches: Map<string, number> } {
+  const inner = createHttpClient({ hostPolicy: { allowLoopback: true } });
+  const fetches = new Map<string, number>();
+  return {
+    fetches,
+    http: {
+      fetchFeed(req) {
+        fetches.set(req.url, (fetches.get(req.url) ?? 0) + 1);
+        return inner.fetchFeed(req);
+      },
+      request: (req) => inner.request(req),
+      close: () => inner.close(),
+    },
+  };
+}
+
+it('a reader subscribed through the hub gets each post by content delivery, with no fetch of the feed', async () => {
+  hub = await startStrictHub();
+  const { app: writer, base } = await createLoopbackPublisher(tmp(), {
+    publishRetry: { baseMs: 50, capMs: 200 },
+  });
+  writer.start();
+  apps.push(writer);
+  await waitFor(async () => (await writer.realtimeInfo()).cloud !== null);
+  const set = await writer.updatePublishSettings({ hubs: [hub.url] });
+  expect(set.ok).toBe(true);
+
+  const readerPort = await freePort();
+  const { http, fetches } = countingClient();
+  const reader = createTidings({
+    dataDir: tmp(),
+    http,
+    realtime: {
+      tunnelHost: false,
+      publicBaseUrl: `http://127.0.0.1:${readerPort}`,
+      receiverPort: readerPort,
+    },
+  });
+  reader.start();
+  apps.push(reader);
+
+  const published = async (id: number): Promise<PostView> => {
+    let v: PostView | undefined;
+    await waitFor(
+      async () => {
+        v = (await writer.listPosts()).find((p) => p.id === id);
+        return v?.state === 'published' && v.pings.every((p) => p.ok === true);
+      },
+      15_000,
+      'the post published and pinged',
+    );
+    return v!;
+  };
+
+  const first = await writer.post({ text: 'First, fetched when subscribing' });
+  if (!first.ok) throw new Error(first.error.message);
+  const v1 = await published(first.value.id);
+  const feedUrl = `${base}/site/feed.xml`;
+  // The hub heard of the save; its answer is shown with the post.
+  expect(v1.pings).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ kind: 'hub', endpoint: hub.url, url: feedUrl, ok: true }),
+    ]),
+  );
+  expect(v1.pings.find((p) => p.kind === 'hub')?.message).toBe('The hub answered HTTP 202.');
+  expect((await writer.publishInfo()).hubs).toEqual([hub.url]);
+  // Every format names the hub.
+  for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
+    const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
+    if (doc.kind !== 'feed') throw new Error(`${path} does not parse`);
+    expect(doc.feed.hubs).toEqual([hub.url]);
+  }
+
+  const sub = await reader.subscribe({ url: feedUrl });
+  if (!sub.ok) throw new Error(sub.error.message);
+  const row = async () => (await reader.listFeeds()).find((f) => f.id === sub.value.id)!;
+  await waitFor(
+    async () => (await row()).delivery.startsWith('real-time via WebSub hub 127.0.0.1'),
+    15_000,
+    'WebSub live',
+  );
+  expect((await row()).delivery).toMatch(/; chosen over its rssCloud: the hub sends the new feed itself$/);
+  await hub.idle();
+  const fetchedBefore = fetches.get(feedUrl) ?? 0;
+  expect(fetchedBefore).toBeGreaterThan(0);
+
+  const texts = async () =>
+    (await reader.river({})).groups.flatMap((g) => g.items.map((i) => i.summary ?? ''));
+  for (const text of ['Second, delivered by the hub', 'Third, delivered by the hub']) {
+    const started = Date.now();
+    const p = await writer.post({ text });
+    if (!p.ok) throw new Error(p.error.message);
+    await waitFor(async () => (await texts()).includes(text), 15_000, `"${text}" in the reader's river`);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }
+  expect(fetches.get(feedUrl) ?? 0).toBe(fetchedBefore); // no fetch of the feed: the hub's bodies sufficed
+  await hub.idle();
+  expect(hub.deliveries.filter((d) => d.status === 202).length).toBeGreaterThanOrEqual(2);
+  const log = await reader.activity(50);
+  expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(2);
+});
