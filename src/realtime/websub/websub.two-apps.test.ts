@@ -135,3 +135,63 @@ it('a reader subscribed through the hub gets each post by content delivery, with
   const log = await reader.activity(50);
   expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(2);
 });
+
+it("with no hub configured, the writer's own cloud is its hub: the reader gets each post by content delivery", async () => {
+  // Tidings' own hub (src/cloud at POST /websub), not a double: the reader subscribes through it,
+  // the cloud verifies the reader's callback, and each save reaches the reader as a signed body.
+  const { app: writer, base } = await createLoopbackPublisher(tmp(), {
+    publishRetry: { baseMs: 50, capMs: 200 },
+  });
+  writer.start();
+  apps.push(writer);
+  await waitFor(async () => (await writer.realtimeInfo()).cloud !== null);
+  const ownHub = `${base}/cloud/websub`;
+
+  const readerPort = await freePort();
+  const { http, fetches } = countingClient();
+  const reader = createTidings({
+    dataDir: tmp(),
+    http,
+    realtime: {
+      tunnelHost: false,
+      publicBaseUrl: `http://127.0.0.1:${readerPort}`,
+      receiverPort: readerPort,
+    },
+  });
+  reader.start();
+  apps.push(reader);
+
+  const first = await writer.post({ text: 'Own hub: fetched when subscribing' });
+  if (!first.ok) throw new Error(first.error.message);
+  const feedUrl = `${base}/site/feed.xml`;
+  await waitFor(
+    async () => (await writer.listPosts()).find((p) => p.id === first.value.id)?.state === 'published',
+    15_000,
+    'the first post published',
+  );
+  for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
+    const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
+    if (doc.kind !== 'feed') throw new Error(`${path} does not parse`);
+    expect(doc.feed.hubs).toEqual([ownHub]);
+  }
+
+  const sub = await reader.subscribe({ url: feedUrl });
+  if (!sub.ok) throw new Error(sub.error.message);
+  const row = async () => (await reader.listFeeds()).find((f) => f.id === sub.value.id)!;
+  await waitFor(
+    async () => (await row()).delivery.startsWith('real-time via WebSub hub 127.0.0.1'),
+    15_000,
+    'WebSub live through the own hub',
+  );
+  const fetchedBefore = fetches.get(feedUrl) ?? 0;
+  const texts = async () =>
+    (await reader.river({})).groups.flatMap((g) => g.items.map((i) => i.summary ?? ''));
+  for (const text of ['Own hub: second, delivered', 'Own hub: third, delivered']) {
+    const p = await writer.post({ text });
+    if (!p.ok) throw new Error(p.error.message);
+    await waitFor(async () => (await texts()).includes(text), 15_000, `"${text}" in the reader's river`);
+  }
+  expect(fetches.get(feedUrl) ?? 0).toBe(fetchedBefore);
+  const log = await reader.activity(50);
+  expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(2);
+});
