@@ -36,6 +36,7 @@ function site(posts: StoredPost[]): SiteInput {
     generator: 'Tidings test',
     urls: { rss: null, atom: 'https://me.example.com/feed.atom', json: null, home: null },
     cloud: null,
+    hubs: [],
     mediaBase: null,
     posts,
     blogroll: null,
