@@ -50,17 +50,19 @@ function countingClient(): { http: HttpClient; fetches: Map<string, number> } {
   };
 }
 
-it('a reader subscribed through the hub gets each post by content delivery, with no fetch of the feed', async () => {
-  hub = await startStrictHub();
+/** A writer hosting its feed, its own cloud (and hub) serving on loopback. */
+async function startWriter(): Promise<{ writer: Tidings; base: string }> {
   const { app: writer, base } = await createLoopbackPublisher(tmp(), {
     publishRetry: { baseMs: 50, capMs: 200 },
   });
   writer.start();
   apps.push(writer);
   await waitFor(async () => (await writer.realtimeInfo()).cloud !== null);
-  const set = await writer.updatePublishSettings({ hubs: [hub.url] });
-  expect(set.ok).toBe(true);
+  return { writer, base };
+}
 
+/** A reader reachable at its loopback receiver, its feed fetches counted. */
+async function startReader(): Promise<{ reader: Tidings; fetches: Map<string, number> }> {
   const readerPort = await freePort();
   const { http, fetches } = countingClient();
   const reader = createTidings({
@@ -74,6 +76,16 @@ it('a reader subscribed through the hub gets each post by content delivery, with
   });
   reader.start();
   apps.push(reader);
+  return { reader, fetches };
+}
+
+it('a reader subscribed through the hub gets each post by content delivery, with no fetch of the feed', async () => {
+  hub = await startStrictHub();
+  const { writer, base } = await startWriter();
+  const set = await writer.updatePublishSettings({ hubs: [hub.url] });
+  expect(set.ok).toBe(true);
+
+  const { reader, fetches } = await startReader();
 
   const published = async (id: number): Promise<PostView> => {
     let v: PostView | undefined;
@@ -139,27 +151,10 @@ it('a reader subscribed through the hub gets each post by content delivery, with
 it("with no hub configured, the writer's own cloud is its hub: the reader gets each post by content delivery", async () => {
   // Tidings' own hub (src/cloud at POST /websub), not a double: the reader subscribes through it,
   // the cloud verifies the reader's callback, and each save reaches the reader as a signed body.
-  const { app: writer, base } = await createLoopbackPublisher(tmp(), {
-    publishRetry: { baseMs: 50, capMs: 200 },
-  });
-  writer.start();
-  apps.push(writer);
-  await waitFor(async () => (await writer.realtimeInfo()).cloud !== null);
+  const { writer, base } = await startWriter();
   const ownHub = `${base}/cloud/websub`;
 
-  const readerPort = await freePort();
-  const { http, fetches } = countingClient();
-  const reader = createTidings({
-    dataDir: tmp(),
-    http,
-    realtime: {
-      tunnelHost: false,
-      publicBaseUrl: `http://127.0.0.1:${readerPort}`,
-      receiverPort: readerPort,
-    },
-  });
-  reader.start();
-  apps.push(reader);
+  const { reader, fetches } = await startReader();
 
   const first = await writer.post({ text: 'Own hub: fetched when subscribing' });
   if (!first.ok) throw new Error(first.error.message);
