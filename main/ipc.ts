@@ -5,6 +5,7 @@
  */
 import { type BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
 import { API_METHODS, type ApiMethod, type EventName, type TidingsEvents } from '../src/app/api.ts';
+import { argsProblem } from '../src/app/api-args.ts';
 import type { Tidings } from '../src/app/tidings.ts';
 
 const METHODS = new Set<string>(API_METHODS);
@@ -20,8 +21,13 @@ export function bridgeApi(
       throw new Error('Refused: not the Tidings window.');
     if (typeof method !== 'string' || !METHODS.has(method))
       throw new Error(`Unknown command ${String(method)}.`);
+    // The same shape check as browser mode's (src/app/api-args.ts): a readable refusal, never a
+    // crash inside the core on a field that is not there.
+    const list = Array.isArray(args) ? args : [];
+    const problem = argsProblem(method as ApiMethod, list);
+    if (problem) throw new Error(`Refused: ${problem}`);
     const fn = app[method as ApiMethod] as (...a: unknown[]) => Promise<unknown>;
-    return fn.apply(app, Array.isArray(args) ? args : []);
+    return fn.apply(app, list);
   });
   const stopEvents = app.onAny((event, payload) => sendEvent(window, event, payload));
   return () => {
