@@ -95,7 +95,11 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   }
 
   const now = ctx.clock.now();
-  const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
+  // A new subscription's (or an import's) first good read is a backlog: its items go where their
+  // own dates put them. Later fetches are live arrivals and top the river (River5), as one group.
+  // docs/decisions/0017-backlog-by-date.md
+  const seenAt = feed.bodyHash === null ? { at: now, backlog: true as const } : now;
+  const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   ctx.store.setParseNotes(feedId, parsed.notes);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.

@@ -146,7 +146,8 @@ export const createRiverSlice =
         feedId,
         folderId,
         sort,
-        groupCap: GROUP_CAP,
+        // One feed's own view shows all of it; the cap keeps one big update from filling a mixed river.
+        groupCap: feedId === null ? GROUP_CAP : null,
         unreadOnly: show === 'unread',
         starredOnly: show === 'starred',
       };

@@ -60,7 +60,7 @@ export function River() {
     count: list.length,
     getScrollElement: () => scroller.current,
     estimateSize: (index) =>
-      (list[index]?.first ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
+      (list[index]?.heading ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
     getItemKey: (index) => list[index]!.key,
     overscan: firstPaintDone ? OVERSCAN_ROWS : 0,
     // Scroll updates render with React's normal batching, not a synchronous render inside each

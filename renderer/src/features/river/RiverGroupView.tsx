@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { RiverGroup } from '../../../../src/app/api';
 import { ItemCard } from '../../components/ItemCard';
 import { RelativeTime } from '../../components/RelativeTime';
 import { isWebUrl } from '../../lib/format';
@@ -6,6 +7,21 @@ import { formatAbsolute } from '../../lib/relative-time';
 import { useApp } from '../../store/context';
 import { feedById } from '../../store/river-slice';
 import type { RiverRow } from './river-rows';
+
+/**
+ * When the group's news is from: when it came in, but never later than its newest item, so a
+ * heading never says "just now" above items that say "2 h ago" (a live fetch of an older post).
+ */
+export function groupTime(group: RiverGroup): string {
+  const arrived = Date.parse(group.updatedAt);
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const item of group.items) {
+    const t = item.date ? Date.parse(item.date) : Number.NaN;
+    if (!Number.isFinite(t)) return group.updatedAt; // an undated item: its time is the arrival
+    newest = Math.max(newest, t);
+  }
+  return newest < arrived ? new Date(newest).toISOString() : group.updatedAt;
+}
 
 /**
  * River5's unit: one feed update, under the feed's name and when it came in. A big update is cut
@@ -37,8 +53,8 @@ export const RiverRowView = memo(function RiverRowView({
       {group.moreInGroup} more from {group.feedTitle}
     </button>
   );
-  const className = `group${row.last ? ' group-end' : ''}${compact ? ' group-compact' : ''}`;
-  if (!row.first) {
+  const className = `group${row.end ? ' group-end' : ''}${compact ? ' group-compact' : ''}`;
+  if (!row.heading) {
     return (
       <div className={`${className} group-continued`}>
         {items}
@@ -56,7 +72,7 @@ export const RiverRowView = memo(function RiverRowView({
       // A group, not a landmark: a river holds hundreds of updates, and two of one feed can share
       // a name (fetched within the same minute), which landmarks may not (axe landmark-unique).
       role="group"
-      aria-label={`${group.feedTitle}, ${formatAbsolute(group.updatedAt)}`}
+      aria-label={`${group.feedTitle}, ${formatAbsolute(groupTime(group))}`}
     >
       <header className="group-head">
         {favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (
@@ -76,7 +92,7 @@ export const RiverRowView = memo(function RiverRowView({
         ) : (
           <span className="group-title">{group.feedTitle}</span>
         )}
-        <RelativeTime className="group-time" iso={group.updatedAt} />
+        <RelativeTime className="group-time" iso={groupTime(group)} />
         {total > row.items.length && <span className="group-count">{total} items</span>}
       </header>
       {items}
