@@ -46,6 +46,8 @@ export interface FeedView {
   titleIsCustom: boolean;
   /** On the images allow list: remote images load even in 'clickToLoad' mode. */
   loadImages: boolean;
+  /** The feed that reads the user's own posts into the river (shown as "My posts", not as a feed). */
+  own?: boolean;
 }
 
 /** A folder in the tree, with unread totals that include its subfolders. */

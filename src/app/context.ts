@@ -29,6 +29,8 @@ export interface AppContext {
   realtime: Realtime | null;
   /** The app's own rssCloud server on the receiver's port (/cloud); null when real-time is off. */
   ownCloud: Cloud | null;
+  /** The feed row that reads the user's own posts into their river (publish-wiring.ts); null when none. */
+  ownFeedId(): number | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {

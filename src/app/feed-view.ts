@@ -14,7 +14,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 /** The one way the app turns a stored feed into what a UI shows. */
 export function feedViewOf(ctx: AppContext, feed: FeedRow): FeedView {
-  return toFeedView(feed, ctx.settings(), ctx.realtime?.statusFor(feed.id) ?? null);
+  const view = toFeedView(feed, ctx.settings(), ctx.realtime?.statusFor(feed.id) ?? null);
+  return ctx.ownFeedId() === feed.id ? { ...view, own: true } : view;
 }
 
 export function toFeedView(

@@ -78,6 +78,8 @@ export function attachPublish(
     ...(opts.retry ? { retry: opts.retry } : {}),
   });
 
+  ctx.ownFeedId = () => publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
+
   function readIntoRiver(url: string): void {
     try {
       const known = publisher.store.getValue<number | null>(OWN_FEED_KEY, null);

@@ -102,8 +102,11 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   ctx.store.setParseNotes(feedId, parsed.notes);
+  // The user's own posts are in their river to see, not to read again: they arrive read.
+  const own = ctx.ownFeedId() === feedId;
+  if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
-  const fresh = inserted.length - muted.length;
+  const fresh = own ? 0 : inserted.length - muted.length;
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,

@@ -124,6 +124,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     parser: createParsePool(options.parsePool),
     realtime: null,
     ownCloud: null,
+    ownFeedId: () => null,
     scheduler: new Scheduler({
       clock,
       run: async (feedId) => {
