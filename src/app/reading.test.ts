@@ -362,6 +362,40 @@ describe('the river', () => {
   });
 });
 
+describe('the fetch log', () => {
+  it('logs every fetch with status, bytes and new items, by feed, and a failing feed keeps its last success', async () => {
+    const a = await add('/a.xml', rss('A', [{ title: 'a1' }, { title: 'a2' }]));
+    const b = await add('/b.xml', rss('B', [{ title: 'b1' }]));
+    await refetch(a.id); // same body: unchanged, nothing new
+    host.set('/a.xml', { status: 500, body: 'down' });
+    await refetch(a.id);
+
+    const all = await app.fetchLog();
+    expect(all.map((e) => [e.feedTitle, e.outcome, e.newItems])).toEqual([
+      ['A', 'error', 0],
+      ['A', 'unchanged', 0],
+      ['B', 'ok', 1],
+      ['A', 'ok', 2],
+    ]);
+    const [failed, , , first] = all;
+    expect(first).toMatchObject({ status: 200, ok: true, message: null });
+    expect(first!.bytes).toBeGreaterThan(100);
+    expect(failed).toMatchObject({ status: 500, ok: false, bytes: null });
+    expect(failed!.message).toMatch(/500/);
+    expect((await app.fetchLog({ feedId: b.id })).map((e) => e.feedTitle)).toEqual(['B']);
+    expect(await app.fetchLog({ feedId: 'x' as unknown as number, limit: -3 })).toHaveLength(1);
+
+    // The failing feed says when it last worked.
+    const row = await feedRow(a.id);
+    expect(row.status).toBe('error');
+    expect(row.lastSuccessAt).toBe(all[1]!.at);
+    expect(row.nextDueAt).not.toBeNull();
+    // A removed subscription's log goes with it.
+    await app.unsubscribe(a.id);
+    expect((await app.fetchLog()).map((e) => e.feedTitle)).toEqual(['B']);
+  });
+});
+
 describe('mute filters', () => {
   it('hides or marks read new items as they arrive, says which filter, and can be undone', async () => {
     const a = await add('/a.xml', rss('A', [{ title: 'before crypto' }]));

@@ -13,6 +13,7 @@ import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
+import { fetchLogEntryOf } from './fetch-log-view.ts';
 import { PARSE_STOPPED } from './parse-pool.ts';
 
 export interface RefreshOutcome {
@@ -21,9 +22,43 @@ export interface RefreshOutcome {
   newItems: number;
 }
 
+/** What one trip brought back, for the fetch log (filled in as the trip goes). */
+interface Trip {
+  url: string;
+  status: number | null;
+  bytes: number | null;
+  message: string | null;
+}
+
+/** One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17). */
 export async function refreshFeed(ctx: AppContext, feedId: number): Promise<RefreshOutcome> {
+  const started = ctx.clock.now();
+  const trip: Trip = { url: '', status: null, bytes: null, message: null };
+  const outcome = await fetchAndStore(ctx, feedId, trip);
+  if (outcome.kind === 'skipped') return outcome;
+  const at = ctx.clock.now();
+  const row = ctx.fetchLog.record({
+    at,
+    feedId,
+    url: trip.url,
+    outcome: outcome.kind,
+    status: trip.status,
+    bytes: trip.bytes,
+    newItems: outcome.newItems,
+    ms: Math.max(0, at - started),
+    message: trip.message,
+    ok: outcome.kind !== 'error' && outcome.kind !== 'parseError' && outcome.kind !== 'gone',
+  });
+  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
+  // The feed's status carries its last success: send it again now that the log knows.
+  if (row.ok) emitStatus(ctx, feedId);
+  return outcome;
+}
+
+async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promise<RefreshOutcome> {
   const feed = ctx.store.getFeed(feedId);
   if (!feed || feed.status === 'gone') return { feedId, kind: 'skipped', newItems: 0 };
+  trip.url = maskUrl(feed.url);
 
   const result = await ctx.http.fetchFeed({
     url: feed.url,
@@ -37,6 +72,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
 
   if (result.movedTo) movePermanently(ctx, feed, result.movedTo);
+  trip.status = result.status;
+  if (result.kind === 'ok') trip.bytes = result.wireBytes;
+  if (result.kind === 'error') trip.message = result.error.message;
 
   switch (result.kind) {
     case 'notModified':
@@ -48,6 +86,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
       );
       return { feedId, kind: 'notModified', newItems: 0 };
     case 'gone':
+      trip.message = 'The server says this feed is gone for good (410 Gone).';
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
       return { feedId, kind: 'gone', newItems: 0 };
     case 'error':
@@ -82,6 +121,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
     recordError(ctx, feed, parsed.error.code, parsed.error.message, result.cache);
+    trip.message = parsed.error.message;
     return { feedId, kind: 'parseError', newItems: 0 };
   }
   if (parsed.kind === 'redirect') {
