@@ -78,7 +78,9 @@ export class FetchLog {
     this.cap = Math.max(1, Math.floor(opts.cap ?? DEFAULT_CAP));
     db.exec(SCHEMA);
     this.nextId = (this.stmt('SELECT IFNULL(MAX(id), 0) AS m FROM fetch_log').get() as { m: number }).m + 1;
-    for (const r of this.stmt('SELECT feed_id, MAX(at) AS at FROM fetch_log WHERE ok = 1 GROUP BY feed_id').all() as Raw[])
+    for (const r of this.stmt(
+      'SELECT feed_id, MAX(at) AS at FROM fetch_log WHERE ok = 1 GROUP BY feed_id',
+    ).all() as Raw[])
       this.lastOk.set(r.feed_id as number, r.at as number);
   }
 
@@ -107,7 +109,10 @@ export class FetchLog {
     const rows =
       opts.feedId == null
         ? this.stmt('SELECT * FROM fetch_log ORDER BY id DESC LIMIT ?').all(limit)
-        : this.stmt('SELECT * FROM fetch_log WHERE feed_id = ? ORDER BY id DESC LIMIT ?').all(opts.feedId, limit);
+        : this.stmt('SELECT * FROM fetch_log WHERE feed_id = ? ORDER BY id DESC LIMIT ?').all(
+            opts.feedId,
+            limit,
+          );
     return (rows as Raw[]).map(fromRaw);
   }
 
@@ -135,7 +140,19 @@ export class FetchLog {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const r of rows)
-        insert.run(r.id, r.at, r.feedId, r.url, r.outcome, r.status, r.bytes, r.newItems, r.ms, r.message, r.ok ? 1 : 0);
+        insert.run(
+          r.id,
+          r.at,
+          r.feedId,
+          r.url,
+          r.outcome,
+          r.status,
+          r.bytes,
+          r.newItems,
+          r.ms,
+          r.message,
+          r.ok ? 1 : 0,
+        );
       const last = rows[rows.length - 1]!.id;
       if (last > this.cap) this.stmt('DELETE FROM fetch_log WHERE id <= ?').run(last - this.cap);
     });
