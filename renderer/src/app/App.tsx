@@ -63,11 +63,17 @@ export function App() {
   const sidebar = useSidebar();
   const { narrow, setOpen: setSidebarOpen } = sidebar;
 
-  // On a narrow window the sidebar is a drawer: picking a feed (a new river) closes it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey is the trigger, not a value used.
+  // On a narrow window the sidebar is a drawer: picking a feed (a new river) or My posts closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey and page are the triggers, not values used.
   useEffect(() => {
     if (narrow) setSidebarOpen(false);
-  }, [riverKey, narrow, setSidebarOpen]);
+  }, [riverKey, page, narrow, setSidebarOpen]);
+
+  // The empty state's "Add a feed": the sidebar's address field (opening the drawer when narrow).
+  const focusAddFeed = () => {
+    flushSync(() => setSidebarOpen(true));
+    document.querySelector<HTMLElement>('#sidebar [data-testid="add-feed-input"]')?.focus();
+  };
 
   const toggleSidebar = () => {
     const opening = !sidebar.open;
@@ -145,7 +151,7 @@ export function App() {
           ) : searching ? (
             <SearchResults />
           ) : noFeeds ? (
-            <Welcome />
+            <Welcome onAddFeed={focusAddFeed} />
           ) : (
             <River key={riverKey} />
           )}
