@@ -145,3 +145,29 @@ export async function importOpml(page: Page, opml: string): Promise<void> {
     buffer: Buffer.from(opml),
   });
 }
+
+/** A silent mono 8 kHz WAV of `seconds`: a real audio file Chromium can play and seek. */
+export function silence(seconds: number): Uint8Array {
+  const rate = 8000;
+  const data = rate * seconds;
+  const b = Buffer.alloc(44 + data, 128);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + data, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(data, 40);
+  return new Uint8Array(b);
+}
+
+/** A 2x2 PNG (any bytes would do for the request counts; this one also renders). */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -1,7 +1,9 @@
 import { memo } from 'react';
 import type { RiverGroup } from '../../../../src/app/api';
 import { ItemCard } from '../../components/ItemCard';
+import { podcastArt } from '../../components/ItemMedia';
 import { RelativeTime } from '../../components/RelativeTime';
+import { RemoteImage } from '../../components/RemoteImage';
 import { isWebUrl } from '../../lib/format';
 import { formatAbsolute } from '../../lib/relative-time';
 import { useApp } from '../../store/context';
@@ -39,9 +41,12 @@ export const RiverRowView = memo(function RiverRowView({
   const expandGroup = useApp((s) => s.expandGroup);
   const favicon = useApp((s) => feedById(s.feeds, group.feedId)?.favicon ?? null);
   const policy = useApp((s) => s.imagePolicy);
+  const allowed = useApp((s) => feedById(s.feeds, group.feedId)?.loadImages ?? false);
   const feedLink = isWebUrl(group.feedLink) ? group.feedLink : null;
+  // A podcast's artwork, once, small and square, by the heading (not on every episode).
+  const art = compact ? null : (group.items.map(podcastArt).find((a) => a !== null) ?? null);
   const items = row.items.map((item) => (
-    <ItemCard key={item.id} item={item} feedLink={feedLink} compact={compact} />
+    <ItemCard key={item.id} item={item} feedLink={feedLink} compact={compact} groupArt={art} />
   ));
   const more = row.last && group.moreInGroup > 0 && (
     <button
@@ -75,7 +80,8 @@ export const RiverRowView = memo(function RiverRowView({
       aria-label={`${group.feedTitle}, ${formatAbsolute(groupTime(group))}`}
     >
       <header className="group-head">
-        {favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (
+        {art && <RemoteImage src={art} alt="" className="group-art" policy={policy} allowed={allowed} />}
+        {!art && favicon && isWebUrl(favicon) && policy !== 'clickToLoad' && (
           <img
             className="group-icon"
             src={favicon}
