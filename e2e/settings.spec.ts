@@ -31,8 +31,11 @@ test('changing settings in the panel takes effect and explains refusals', async 
   await expect(panel.getByTestId('settings-result')).toHaveText('Saved.');
   await expect(panel.getByTestId('settings-realtime')).toContainText('https://me.example.org');
   await expect(panel.getByTestId('settings-own-cloud')).toContainText(
-    'https-post at me.example.org:443/cloud/pleaseNotify',
+    'me.example.org:443/cloud/pleaseNotify',
   );
+  await expect(panel.getByTestId('settings-own-cloud')).toContainText('https-post');
+  // Reachable now: the own notification service's line may promise readers are told at once.
+  await expect(panel.getByTestId('publish-own-cloud-note')).toContainText('told of each post at once');
 
   mkdirSync('test-results/screenshots', { recursive: true });
   await page.screenshot({ path: 'test-results/screenshots/settings.png' });
