@@ -5,7 +5,9 @@
  * (one commit per burst, not one more per fetch: an all-304 cycle at 10,000 feeds is mostly
  * commits), and the log keeps the newest `cap` entries.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { systemClock } from '../common/clock.ts';
+import { createContext, type StoreContext } from './context.ts';
 import { transaction } from './sqlite.ts';
 
 export type FetchOutcome = 'ok' | 'notModified' | 'unchanged' | 'error' | 'parseError' | 'gone' | 'redirect';
@@ -67,7 +69,8 @@ function fromRaw(r: Raw): FetchLogRow {
 export class FetchLog {
   private readonly db: DatabaseSync;
   private readonly cap: number;
-  private readonly cache = new Map<string, StatementSync>();
+  /** The store's statement cache (prepared once each); the clock is not used here. */
+  private readonly ctx: StoreContext;
   private pending: FetchLogRow[] = [];
   private nextId: number;
   private readonly lastOk = new Map<number, number>();
@@ -76,6 +79,7 @@ export class FetchLog {
   constructor(db: DatabaseSync, opts: { cap?: number } = {}) {
     this.db = db;
     this.cap = Math.max(1, Math.floor(opts.cap ?? DEFAULT_CAP));
+    this.ctx = createContext(db, systemClock);
     db.exec(SCHEMA);
     this.nextId = (this.stmt('SELECT IFNULL(MAX(id), 0) AS m FROM fetch_log').get() as { m: number }).m + 1;
     for (const r of this.stmt(
@@ -84,13 +88,8 @@ export class FetchLog {
       this.lastOk.set(r.feed_id as number, r.at as number);
   }
 
-  private stmt(sql: string): StatementSync {
-    let st = this.cache.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.cache.set(sql, st);
-    }
-    return st;
+  private stmt(sql: string) {
+    return this.ctx.stmt(sql);
   }
 
   record(entry: Omit<FetchLogRow, 'id'>): FetchLogRow {
