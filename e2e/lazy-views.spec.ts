@@ -90,7 +90,9 @@ test('a view whose code cannot be loaded says so, and the river goes on working'
   await expect(page.getByRole('alert').filter({ hasText: 'Settings could not be loaded' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/view-load-failed.png' });
 
-  // The rest of the page is untouched: the keys still read the river, other views still open.
+  // Settings is a page in the river's place (issue 17): leaving it, the river is back and works,
+  // the keys still read it, other views still open.
+  await page.getByTestId('settings-toggle').click();
   await page.getByTestId('river').focus();
   await page.keyboard.press('j');
   await expect(page.locator('[data-testid="river-item"].selected')).toContainText('Story 5');

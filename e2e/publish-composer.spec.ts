@@ -253,7 +253,7 @@ test('a ping sink that is down: the post is published where it can be and the pi
   try {
     await page.goto(tidings.openUrl);
     await editPublishSettings(page, async () => {
-      await page.getByText('+ Ping sink').click();
+      await page.getByText('+ Another service to tell').click();
       await page.getByLabel('Ping 1 kind').selectOption('httpGet');
       await page.getByLabel('Ping 1 address').fill(deadSink);
     });

@@ -32,7 +32,7 @@ test('the activity table stays in its panel at 800x600 and 480x800', async ({ pa
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/desk.xml`, 'Cloud Desk');
   const row = page.getByTestId('feed-row').filter({ hasText: 'Cloud Desk' });
-  await expect(row).toContainText(/real-time via/, { timeout: 20_000 });
+  await expect(row).toHaveAttribute('title', /real-time via/, { timeout: 20_000 });
   await page.getByTestId('activity-toggle').click();
   await expect(page.getByTestId('activity-row').first()).toBeVisible();
 

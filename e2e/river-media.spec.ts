@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, showAll } from './support/reading.ts';
+import { addFeed, axeViolations, PNG, showAll, silence } from './support/reading.ts';
 import type { FeedHost } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -20,32 +20,6 @@ interface AudioLike {
   playbackRate: number;
   pause(): void;
 }
-
-/** A silent mono 8 kHz WAV of `seconds`: a real audio file Chromium can play and seek. */
-function silence(seconds: number): Uint8Array {
-  const rate = 8000;
-  const data = rate * seconds;
-  const b = Buffer.alloc(44 + data, 128);
-  b.write('RIFF', 0);
-  b.writeUInt32LE(36 + data, 4);
-  b.write('WAVEfmt ', 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate, 28);
-  b.writeUInt16LE(1, 32);
-  b.writeUInt16LE(8, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(data, 40);
-  return new Uint8Array(b);
-}
-
-/** A 2x2 PNG (any bytes would do for the request counts; this one also renders). */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 function serveMedia(host: FeedHost): void {
   const u = host.url;
@@ -135,7 +109,11 @@ test('a podcast plays in the player bar across a feed switch, and resumes where 
   const episode = itemByTitle(page, 'The first episode');
   await expect(episode.getByTestId('podcast-episode')).toHaveText('S2 · E14');
   await expect(episode.getByTestId('podcast-duration')).toHaveText('42 min');
-  await expect(episode.locator('img.podcast-art')).toHaveAttribute('src', `${host.url}/art.png`);
+  // The channel's artwork: once, by the group's heading, not on the episode (issue 17).
+  await expect(
+    page.getByTestId('river-group').filter({ hasText: 'Loopback Podcast' }).locator('img.group-art'),
+  ).toHaveAttribute('src', `${host.url}/art.png`);
+  await expect(episode.locator('img.podcast-art')).toHaveCount(0);
 
   await episode.getByTestId('play-episode').click();
   const bar = page.getByTestId('player-bar');
@@ -289,7 +267,7 @@ test('click-to-load: no remote image until asked, then only that one', async ({ 
   await expect(item).toHaveAttribute('data-read', 'false');
 });
 
-test('a big first fetch shows ten items and "N more from this feed"; oldest first turns the river', async ({
+test('a big live update shows ten items and "N more from this feed"; oldest first turns the river', async ({
   page,
   host,
   tidings,
@@ -303,10 +281,17 @@ test('a big first fetch shows ten items and "N more from this feed"; oldest firs
   const feed = (title: string, body: string) =>
     `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><link>${host.url}/</link><description>x</description>${body}</channel></rss>`;
   host.set('/quiet.xml', feed('Quiet Feed', items('Quiet', 2, 1)));
-  host.set('/big.xml', feed('Big Feed', items('Big', 25, 12)));
+  host.set('/big.xml', feed('Big Feed', items('Start', 1, 13)));
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/quiet.xml`, 'Quiet Feed');
   await addFeed(page, `${host.url}/big.xml`, 'Big Feed');
+  // A first fetch is a backlog placed by date (issue 17); the cap is for a big live update.
+  host.set('/big.xml', feed('Big Feed', items('Big', 25, 12) + items('Start', 1, 13)));
+  const bigRow = page.getByTestId('feed-row').filter({ hasText: 'Big Feed' });
+  await bigRow.click();
+  await bigRow.getByTestId('feed-menu-button').click();
+  await page.getByTestId('feed-refresh').click();
+  await expect(bigRow).toContainText('26');
   await showAll(page);
 
   // A big group is laid out in chunks (virtualised rows): count its items across them.

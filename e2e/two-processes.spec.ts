@@ -59,7 +59,7 @@ test('writer -> tidings cloud -> tidings serve: the pinged item appears in the r
   const river = page.getByTestId('river');
   await expect(river).toContainText('Before the ping');
   const row = page.getByTestId('feed-row').filter({ hasText: 'Two Process Desk' });
-  await expect(row).toContainText(/real-time via 127\.0\.0\.1/, { timeout: 20_000 });
+  await expect(row).toHaveAttribute('title', /real-time via 127\.0\.0\.1/, { timeout: 20_000 });
 
   host.set(
     '/writer.xml',

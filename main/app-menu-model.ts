@@ -135,7 +135,7 @@ export function appMenu(state: ShellState, opts: { platform: NodeJS.Platform; de
     submenu: [
       ...commands('item.next', 'item.previous', 'river.page'),
       SEP,
-      ...commands('item.open', 'item.toggleRead', 'item.toggleStar', 'view.markAllRead'),
+      ...commands('item.open', 'item.toggleRead', 'item.toggleStar', 'view.markAllRead', 'edit.undo'),
     ],
   });
   menus.push({

@@ -126,7 +126,7 @@ export async function startHostingWriter(): Promise<TidingsProcess & { publicUrl
 export async function editPublishSettings(page: Page, change: () => Promise<void>): Promise<void> {
   await page.getByTestId('settings-toggle').click();
   await change();
-  await page.getByTestId('publish-settings-save').click();
+  await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
   await page.getByTestId('settings-toggle').click();
 }

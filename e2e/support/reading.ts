@@ -91,3 +91,83 @@ export async function smallToggles(scope: Locator): Promise<string[]> {
       ),
   );
 }
+
+/**
+ * Rows of the feed tree wholly inside the sidebar's scrolling list (what the eye can use without
+ * scrolling). bench/river.ts measures the same thing as sidebar_rows_visible.
+ */
+export const SIDEBAR_ROWS_VISIBLE = `(() => {
+  const list = document.querySelector('#sidebar .feed-list');
+  if (!list) return 0;
+  const frame = list.getBoundingClientRect();
+  let n = 0;
+  for (const row of list.querySelectorAll('[role="treeitem"]')) {
+    const box = row.getBoundingClientRect();
+    if (box.height > 0 && box.top >= frame.top - 0.5 && box.bottom <= frame.bottom + 0.5) n++;
+  }
+  return n;
+})()`;
+
+/** The names of sidebar rows in sight that something else (a sticky header) sits over. */
+export const SIDEBAR_ROWS_COVERED = `(() => {
+  const list = document.querySelector('#sidebar .feed-list');
+  const frame = list.getBoundingClientRect();
+  const out = [];
+  for (const row of list.querySelectorAll('[role="treeitem"]')) {
+    const box = row.getBoundingClientRect();
+    if (box.top < frame.top || box.bottom > frame.bottom) continue;
+    const hit = document.elementFromPoint(box.left + box.width / 3, box.top + box.height / 2);
+    if (!hit || !row.contains(hit)) out.push(row.textContent);
+  }
+  return out;
+})()`;
+
+/** An OPML document of `count` feeds served by `host`, `perFolder` to a folder ("Folder 1"...). */
+export function serveManyFeeds(host: FeedHost, count: number, perFolder: number): string {
+  const folders = new Map<string, string[]>();
+  for (let i = 0; i < count; i++) {
+    const n = String(i).padStart(3, '0');
+    host.set(`/many/${n}.xml`, rssFeed(`Many feed ${n}`, [{ title: `item ${n}`, guid: `m${n}` }]));
+    const folder = `Folder ${Math.floor(i / perFolder) + 1}`;
+    const list = folders.get(folder) ?? [];
+    list.push(`<outline type="rss" text="Many feed ${n}" xmlUrl="${host.url}/many/${n}.xml"/>`);
+    folders.set(folder, list);
+  }
+  const body = [...folders].map(([title, list]) => `<outline text="${title}">${list.join('')}</outline>`);
+  return `<?xml version="1.0"?><opml version="2.0"><body>${body.join('')}</body></opml>`;
+}
+
+/** Imports an OPML document through the sidebar's Import button. */
+export async function importOpml(page: Page, opml: string): Promise<void> {
+  await page.getByTestId('import-opml-input').setInputFiles({
+    name: 'feeds.opml',
+    mimeType: 'text/x-opml',
+    buffer: Buffer.from(opml),
+  });
+}
+
+/** A silent mono 8 kHz WAV of `seconds`: a real audio file Chromium can play and seek. */
+export function silence(seconds: number): Uint8Array {
+  const rate = 8000;
+  const data = rate * seconds;
+  const b = Buffer.alloc(44 + data, 128);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + data, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(data, 40);
+  return new Uint8Array(b);
+}
+
+/** A 2x2 PNG (any bytes would do for the request counts; this one also renders). */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);

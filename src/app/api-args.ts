@@ -8,6 +8,7 @@
 import type {
   ApiMethod,
   FeedSettingsPatch,
+  FetchLogQuery,
   MuteFilterInput,
   PostInput,
   PublishSettings,
@@ -127,6 +128,11 @@ const muteFilterInput = object<MuteFilterInput>({
   action: literal('hide', 'markRead'),
 });
 
+const fetchLogQuery = object<FetchLogQuery>({
+  feedId: maybe(id),
+  limit: optional(num),
+});
+
 export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> } = {
   subscribe: [subscribeInput],
   unsubscribe: [id],
@@ -144,6 +150,7 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   updateSettings: [settingsPatch],
   progress: [],
   activity: [optional(num)],
+  fetchLog: [optional(fetchLogQuery)],
   realtimeInfo: [],
   post: [postInput],
   editPost: [id, postInput],

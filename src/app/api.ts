@@ -46,6 +46,10 @@ export interface FeedView {
   titleIsCustom: boolean;
   /** On the images allow list: remote images load even in 'clickToLoad' mode. */
   loadImages: boolean;
+  /** The feed that reads the user's own posts into the river (shown as "My posts", not as a feed). */
+  own?: boolean;
+  /** ISO time of the last fetch that went well (null: none known). */
+  lastSuccessAt?: string | null;
 }
 
 /** A folder in the tree, with unread totals that include its subfolders. */
@@ -297,6 +301,35 @@ export interface RealtimeSubscriptionView {
   lastDeliveryAt: string | null;
 }
 
+/** One fetch of one feed, as the log of every fetch keeps it (issue 17). */
+export interface FetchLogEntry {
+  id: number;
+  /** ISO time the answer came (or the trip failed). */
+  at: string;
+  feedId: number;
+  feedTitle: string;
+  /** The address fetched, secrets masked. */
+  url: string;
+  /** ok (new body read), notModified (304), unchanged (same body), error, parseError, gone, redirect. */
+  outcome: 'ok' | 'notModified' | 'unchanged' | 'error' | 'parseError' | 'gone' | 'redirect';
+  /** HTTP status; null when no answer came. */
+  status: number | null;
+  /** Bytes on the wire; null when no body came. */
+  bytes: number | null;
+  newItems: number;
+  ms: number;
+  /** Why it failed, in words; null when it went well. */
+  message: string | null;
+  ok: boolean;
+}
+
+export interface FetchLogQuery {
+  /** One feed's fetches only. */
+  feedId?: number | null;
+  /** At most this many, newest first (default 100, at most 2000). */
+  limit?: number;
+}
+
 /** Where clouds reach this reader. */
 export interface RealtimeInfo {
   mode: 'tunnel' | 'public' | 'off';
@@ -494,6 +527,8 @@ export interface TidingsApi {
   progress(): Promise<Progress>;
   /** The rssCloud activity log, newest first (bounded). */
   activity(limit?: number): Promise<ActivityEntry[]>;
+  /** The log of every fetch, newest first (bounded), optionally one feed's. */
+  fetchLog(query?: FetchLogQuery): Promise<FetchLogEntry[]>;
   /** Real-time reading's public address and tunnel state. */
   realtimeInfo(): Promise<RealtimeInfo>;
   /** Store a post (one transaction), then save and ping it in the background (see post.changed). */
@@ -562,6 +597,8 @@ export interface TidingsEvents {
   notice: Notice;
   /** An rssCloud call in or out was recorded. */
   activity: ActivityEntry;
+  /** A feed was fetched (or the fetch failed): the fetch log's new entry. */
+  fetch: FetchLogEntry;
   /**
    * The desktop shell asks the UI to run one of its commands (the tray's "New post", a menu item):
    * the renderer runs it exactly as if its key had been pressed. Only Electron main emits it.
@@ -610,6 +647,7 @@ export const API_METHODS = [
   'updateSettings',
   'progress',
   'activity',
+  'fetchLog',
   'realtimeInfo',
   'post',
   'editPost',

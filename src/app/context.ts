@@ -8,6 +8,7 @@ import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { Scheduler } from '../poll/scheduler.ts';
 import type { Realtime } from '../realtime/realtime.ts';
+import type { FetchLog } from '../store/fetch-log.ts';
 import type { Store } from '../store/store.ts';
 import type { Settings, TidingsEvents } from './api.ts';
 import type { Emitter } from './emitter.ts';
@@ -29,6 +30,10 @@ export interface AppContext {
   realtime: Realtime | null;
   /** The app's own rssCloud server on the receiver's port (/cloud); null when real-time is off. */
   ownCloud: Cloud | null;
+  /** The log of every fetch (src/store/fetch-log.ts). */
+  fetchLog: FetchLog;
+  /** The feed row that reads the user's own posts into their river (publish-wiring.ts); null when none. */
+  ownFeedId(): number | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {

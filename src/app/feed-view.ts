@@ -14,7 +14,12 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 /** The one way the app turns a stored feed into what a UI shows. */
 export function feedViewOf(ctx: AppContext, feed: FeedRow): FeedView {
-  return toFeedView(feed, ctx.settings(), ctx.realtime?.statusFor(feed.id) ?? null);
+  const view = toFeedView(feed, ctx.settings(), ctx.realtime?.statusFor(feed.id) ?? null);
+  // A feed whose last fetch went well succeeded then; a failing one, when the log last saw it work.
+  const lastOk = feed.status === 'ok' ? feed.lastFetchedAt : ctx.fetchLog.lastSuccess(feed.id);
+  view.lastSuccessAt = iso(lastOk);
+  if (ctx.ownFeedId() === feed.id) view.own = true;
+  return view;
 }
 
 export function toFeedView(

@@ -84,6 +84,8 @@ export function attachPublish(
     ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
   });
 
+  ctx.ownFeedId = () => publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
+
   function readIntoRiver(url: string): void {
     try {
       const known = publisher.store.getValue<number | null>(OWN_FEED_KEY, null);

@@ -261,12 +261,49 @@ describe('the river', () => {
     expect(titles(await app.river({ sort: 'oldest' }))).toEqual(['older', 'middle', 'newer']);
   });
 
-  it('caps a big first fetch per group with a count of the rest, and pages past it', async () => {
+  it('places a new subscription by its own dates, and live arrivals on top as one group', async () => {
+    const at = (h: number) => new Date(Date.now() - h * 3_600_000).toUTCString();
+    // Subscribed in this order: the last one's items are the oldest, the first one's the newest.
+    await add(
+      '/fresh.xml',
+      rss('Fresh', [
+        { title: 'fresh 1h', pubDate: at(1) },
+        { title: 'fresh 5h', pubDate: at(5) },
+      ]),
+    );
+    await add('/middle.xml', rss('Middle', [{ title: 'middle 3h', pubDate: at(3) }]));
+    const old = await add(
+      '/old.xml',
+      rss('Old', [{ title: 'old 13h', pubDate: at(13) }, { title: 'undated' }]),
+    );
+    // The undated item can only be placed at its fetch; every dated one by its date.
+    expect(titles(await app.river({}))).toEqual(['undated', 'fresh 1h', 'middle 3h', 'fresh 5h', 'old 13h']);
+    const page = await app.river({});
+    for (const g of page.groups.slice(1)) expect(g.updatedAt).toBe(new Date(g.items[0]!.date!).toISOString());
+
+    // A later fetch is a live arrival: on top, whatever its date, its new items in one group.
+    host.set(
+      '/old.xml',
+      rss('Old', [
+        { title: 'old late 20h', pubDate: at(20) },
+        { title: 'old late 21h', pubDate: at(21) },
+        { title: 'old 13h', pubDate: at(13) },
+      ]),
+    );
+    await refetch(old.id);
+    const after = await app.river({});
+    expect(after.groups[0]!.items.map((i) => i.title)).toEqual(['old late 20h', 'old late 21h']);
+  });
+
+  it('caps a big live fetch per group with a count of the rest, and pages past it', async () => {
     const many = Array.from({ length: 40 }, (_, i) => ({
       title: `big${i}`,
       pubDate: new Date(Date.UTC(2026, 0, 1, 0, i)).toUTCString(),
     }));
-    const big = await add('/big.xml', rss('Big', many));
+    // The first fetch is a backlog placed by date; the 40 arrive live on the next one.
+    const big = await add('/big.xml', rss('Big', [{ title: 'first' }]));
+    host.set('/big.xml', rss('Big', many));
+    await refetch(big.id);
     await add('/small.xml', rss('Small', [{ title: 's1' }]));
 
     const page = await app.river({ groupCap: 3, limit: 10 });
@@ -322,6 +359,40 @@ describe('the river', () => {
     const outline = list.find((i) => i.title === 'Outline')!;
     expect(outline.children).toHaveLength(1);
     expect(outline.children[0]!.children).toHaveLength(1);
+  });
+});
+
+describe('the fetch log', () => {
+  it('logs every fetch with status, bytes and new items, by feed, and a failing feed keeps its last success', async () => {
+    const a = await add('/a.xml', rss('A', [{ title: 'a1' }, { title: 'a2' }]));
+    const b = await add('/b.xml', rss('B', [{ title: 'b1' }]));
+    await refetch(a.id); // same body: unchanged, nothing new
+    host.set('/a.xml', { status: 500, body: 'down' });
+    await refetch(a.id);
+
+    const all = await app.fetchLog();
+    expect(all.map((e) => [e.feedTitle, e.outcome, e.newItems])).toEqual([
+      ['A', 'error', 0],
+      ['A', 'unchanged', 0],
+      ['B', 'ok', 1],
+      ['A', 'ok', 2],
+    ]);
+    const [failed, , , first] = all;
+    expect(first).toMatchObject({ status: 200, ok: true, message: null });
+    expect(first!.bytes).toBeGreaterThan(100);
+    expect(failed).toMatchObject({ status: 500, ok: false, bytes: null });
+    expect(failed!.message).toMatch(/500/);
+    expect((await app.fetchLog({ feedId: b.id })).map((e) => e.feedTitle)).toEqual(['B']);
+    expect(await app.fetchLog({ feedId: 'x' as unknown as number, limit: -3 })).toHaveLength(1);
+
+    // The failing feed says when it last worked.
+    const row = await feedRow(a.id);
+    expect(row.status).toBe('error');
+    expect(row.lastSuccessAt).toBe(all[1]!.at);
+    expect(row.nextDueAt).not.toBeNull();
+    // A removed subscription's log goes with it.
+    await app.unsubscribe(a.id);
+    expect((await app.fetchLog()).map((e) => e.feedTitle)).toEqual(['B']);
   });
 });
 

@@ -14,17 +14,54 @@ import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
+import { fetchLogEntryOf } from './fetch-log-view.ts';
 import { PARSE_STOPPED } from './parse-pool.ts';
 
 export interface RefreshOutcome {
   feedId: number;
   kind: FeedFetchResult['kind'] | 'unchanged' | 'parseError' | 'redirect' | 'skipped';
   newItems: number;
+  /** Why the document could not be read (a parse error), for the fetch log. */
+  message?: string;
 }
 
+/** What one trip brought back, for the fetch log (filled in as the trip goes). */
+interface Trip {
+  url: string;
+  status: number | null;
+  bytes: number | null;
+  message: string | null;
+}
+
+/** One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17). */
 export async function refreshFeed(ctx: AppContext, feedId: number): Promise<RefreshOutcome> {
+  const started = ctx.clock.now();
+  const trip: Trip = { url: '', status: null, bytes: null, message: null };
+  const outcome = await fetchAndStore(ctx, feedId, trip);
+  if (outcome.kind === 'skipped') return outcome;
+  const at = ctx.clock.now();
+  const row = ctx.fetchLog.record({
+    at,
+    feedId,
+    url: trip.url,
+    outcome: outcome.kind,
+    status: trip.status,
+    bytes: trip.bytes,
+    newItems: outcome.newItems,
+    ms: Math.max(0, at - started),
+    message: trip.message,
+    ok: outcome.kind !== 'error' && outcome.kind !== 'parseError' && outcome.kind !== 'gone',
+  });
+  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
+  // The feed's status carries its last success: send it again now that the log knows.
+  if (row.ok) emitStatus(ctx, feedId);
+  return outcome;
+}
+
+async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promise<RefreshOutcome> {
   const feed = ctx.store.getFeed(feedId);
   if (!feed || feed.status === 'gone') return { feedId, kind: 'skipped', newItems: 0 };
+  trip.url = maskUrl(feed.url);
 
   const result = await ctx.http.fetchFeed({
     url: feed.url,
@@ -38,6 +75,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
 
   if (result.movedTo) movePermanently(ctx, feed, result.movedTo);
+  trip.status = result.status;
+  if (result.kind === 'ok') trip.bytes = result.wireBytes;
+  if (result.kind === 'error') trip.message = result.error.message;
 
   switch (result.kind) {
     case 'notModified':
@@ -49,6 +89,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
       );
       return { feedId, kind: 'notModified', newItems: 0 };
     case 'gone':
+      trip.message = 'The server says this feed is gone for good (410 Gone).';
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
       return { feedId, kind: 'gone', newItems: 0 };
     case 'error':
@@ -58,7 +99,9 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
       break;
   }
 
-  return storeDocument(ctx, feed, result, false);
+  const stored = await storeDocument(ctx, feed, result, false);
+  if (stored.message) trip.message = stored.message;
+  return stored;
 }
 
 /** A feed document in hand, fetched or pushed by a hub: what the store path needs of it. */
@@ -113,7 +156,7 @@ export async function storeDocument(
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
     recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache);
-    return { feedId, kind: 'parseError', newItems: 0 };
+    return { feedId, kind: 'parseError', newItems: 0, message: parsed.error.message };
   }
   if (parsed.kind === 'redirect') {
     if (pushed) return { feedId, kind: 'parseError', newItems: 0 }; // a fetch will follow it
@@ -127,11 +170,18 @@ export async function storeDocument(
   }
 
   const now = ctx.clock.now();
-  const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, now);
+  // A new subscription's (or an import's) first good read is a backlog: its items go where their
+  // own dates put them. Later fetches are live arrivals and top the river (River5), as one group.
+  // docs/decisions/0017-backlog-by-date.md
+  const seenAt = feed.bodyHash === null ? { at: now, backlog: true as const } : now;
+  const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
   ctx.store.setParseNotes(feedId, parsed.notes);
+  // The user's own posts are in their river to see, not to read again: they arrive read.
+  const own = ctx.ownFeedId() === feedId;
+  if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
-  const fresh = inserted.length - muted.length;
+  const fresh = own ? 0 : inserted.length - muted.length;
   ctx.store.updateFeedMeta(feedId, {
     title: feed.title ?? parsed.feed.title ?? null,
     siteUrl: parsed.feed.link ?? feed.siteUrl,

@@ -19,6 +19,7 @@ export type CommandId =
   | 'item.toggleRead'
   | 'item.toggleStar'
   | 'view.markAllRead'
+  | 'edit.undo'
   | 'feeds.refresh'
   | 'search.focus'
   | 'composer.open'
@@ -85,6 +86,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     accelerator: 'Shift+A',
     group: 'Items',
   },
+  { command: 'edit.undo', label: 'Undo the last bulk change', keys: ['z'], accelerator: 'Z', group: 'Items' },
   { command: 'feeds.refresh', label: 'Refresh', keys: ['r'], accelerator: 'R', group: 'Feeds' },
   { command: 'search.focus', label: 'Search', keys: ['/'], accelerator: '/', group: 'App' },
   { command: 'composer.open', label: 'New post', keys: ['c'], accelerator: 'C', group: 'App' },

@@ -10,6 +10,7 @@ import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
 import { Scheduler } from '../poll/scheduler.ts';
+import { FetchLog } from '../store/fetch-log.ts';
 import { openStore } from '../store/store.ts';
 import type {
   ApiResult,
@@ -24,6 +25,7 @@ import type {
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
+import { fetchLogEntries } from './fetch-log-view.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
 import { readingApi } from './reading.ts';
@@ -129,6 +131,8 @@ export function createTidings(options: TidingsOptions): Tidings {
     parser: createParsePool(options.parsePool),
     realtime: null,
     ownCloud: null,
+    ownFeedId: () => null,
+    fetchLog: new FetchLog(store.db),
     scheduler: new Scheduler({
       clock,
       run: async (feedId) => {
@@ -193,6 +197,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       await ctx.scheduler.stop();
       await parsing;
       http.close();
+      ctx.fetchLog.flush();
       store.close();
     },
     on: (event, listener) => events.on(event, listener),
@@ -203,6 +208,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       hosts.delete(feedId);
       ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
+      ctx.fetchLog.forget(feedId);
     },
     listFeeds: async () => store.listFeeds().map((f) => feedViewOf(ctx, f)),
     importOpml: async (text) => toApiResult(importOpml(ctx, text)),
@@ -279,6 +285,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     },
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
+    fetchLog: async (query) => fetchLogEntries(ctx, query),
     realtimeInfo: async () => realtimeInfoOf(ctx),
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),

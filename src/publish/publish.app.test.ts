@@ -84,6 +84,9 @@ describe('publishing from the app', () => {
     // ...read on loopback from a copy without <cloud>: no cloud is asked to watch a loopback URL.
     const own = (await writer.listFeeds()).find((f) => f.url === `${base}/site/river.xml`);
     expect(own?.status).toBe('ok');
+    // Shown as "My posts", not as one more feed; its posts arrive read (issue 17).
+    expect(own).toMatchObject({ own: true, unread: 0 });
+    expect((await writer.river({})).groups.flatMap((g) => g.items).every((i) => i.read)).toBe(true);
     const asked = (await writer.activity(50)).filter(
       (e) => e.direction === 'out' && /pleasenotify/i.test(e.procedure),
     );

@@ -32,12 +32,26 @@ const TOUCH_TOMBSTONES = `
 UPDATE tombstones SET last_seen = ?1
 WHERE feed_id = ?2 AND last_seen < ?1 - 86400000 AND guid IN (SELECT value FROM json_each(?3))`;
 
+/**
+ * When a fetch's items entered the river: one time for the whole fetch (River5: a live arrival
+ * tops the river), or a backlog, where each new item is placed by its own date (never later than
+ * the fetch, undated items at the fetch).
+ */
+export type SeenAt = number | { at: number; backlog: true };
+
+function seenAtOf(seenAt: SeenAt, item: Item): number {
+  if (typeof seenAt === 'number') return seenAt;
+  const own = publishedKey(item.published ?? item.updated);
+  return own > 0 ? Math.min(own, seenAt.at) : seenAt.at;
+}
+
 export function upsertItems(
   ctx: StoreContext,
   feedId: number,
   items: readonly Item[],
-  seenAt: number,
+  seenAt: SeenAt,
 ): UpsertResult {
+  const fetchedAt = typeof seenAt === 'number' ? seenAt : seenAt.at;
   const inserted: number[] = [];
   let muted: number[] = [];
   const changed: number[] = [];
@@ -68,7 +82,7 @@ export function upsertItems(
         item.updated,
         // An item with only <updated> sorts by it (issue 9), not as the oldest of its fetch.
         publishedKey(item.published ?? item.updated),
-        seenAt,
+        seenAtOf(seenAt, item),
         jsonArray(item.authors),
         jsonArray(item.categories),
         jsonArray(item.enclosures),
@@ -93,7 +107,7 @@ export function upsertItems(
     // Mute filters apply to items as they arrive (not to changed ones: an undone mute stays undone).
     const fresh = toIndex.filter((x) => !x.replace);
     if (fresh.length > 0) muted = applyMuteFilters(ctx, feedId, fresh);
-    if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(seenAt, feedId, JSON.stringify(quiet));
+    if (quiet.length > 0) ctx.stmt(TOUCH_TOMBSTONES).run(fetchedAt, feedId, JSON.stringify(quiet));
   });
   return { inserted, updated, changed, muted };
 }
@@ -110,7 +124,7 @@ export async function upsertItemsInSlices(
   ctx: StoreContext,
   feedId: number,
   items: readonly Item[],
-  seenAt: number,
+  seenAt: SeenAt,
   slice = 250,
 ): Promise<UpsertResult> {
   if (items.length <= slice) return upsertItems(ctx, feedId, items, seenAt);

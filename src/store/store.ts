@@ -15,7 +15,7 @@ import * as feeds from './feeds.ts';
 import * as folders from './folders.ts';
 import { listFolders } from './folders.ts';
 import * as state from './item-state.ts';
-import { upsertItems, upsertItemsInSlices } from './items.ts';
+import { type SeenAt, upsertItems, upsertItemsInSlices } from './items.ts';
 import * as mute from './mute.ts';
 import { prune } from './retention.ts';
 import { getItems, riverItems } from './river.ts';
@@ -39,6 +39,7 @@ import type {
 
 export type { FeedSettingsRow } from './feeds.ts';
 export type { FolderTotals } from './folders.ts';
+export type { SeenAt } from './items.ts';
 export type { MuteFilterFields, MuteFilterRow } from './mute.ts';
 export type { SavedScope, SavedSearchRow } from './saved-searches.ts';
 export type {
@@ -164,11 +165,11 @@ export class Store {
   }
 
   // Items
-  upsertItems(feedId: number, items: readonly Item[], seenAt: number): UpsertResult {
+  upsertItems(feedId: number, items: readonly Item[], seenAt: SeenAt): UpsertResult {
     return upsertItems(this.ctx, feedId, items, seenAt);
   }
   /** The same, in transactions of a few hundred items with the event loop free between them. */
-  upsertItemsInSlices(feedId: number, items: readonly Item[], seenAt: number): Promise<UpsertResult> {
+  upsertItemsInSlices(feedId: number, items: readonly Item[], seenAt: SeenAt): Promise<UpsertResult> {
     return upsertItemsInSlices(this.ctx, feedId, items, seenAt);
   }
   riverItems(q: RiverQuery = {}): RiverPage {

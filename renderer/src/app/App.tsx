@@ -56,6 +56,9 @@ export function App() {
   // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
   useEffect(() => setPage('river'), [riverKey, setPage]);
+  // Picking a feed or My posts leaves Settings too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey and page are the triggers.
+  useEffect(() => setSettingsOpen(false), [riverKey, page]);
   const firstPaintDone = useFirstPaintDone();
   useEffect(() => {
     if (firstPaintDone) preloadLazyViews();
@@ -63,11 +66,17 @@ export function App() {
   const sidebar = useSidebar();
   const { narrow, setOpen: setSidebarOpen } = sidebar;
 
-  // On a narrow window the sidebar is a drawer: picking a feed (a new river) closes it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey is the trigger, not a value used.
+  // On a narrow window the sidebar is a drawer: picking a feed (a new river) or My posts closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey and page are the triggers, not values used.
   useEffect(() => {
     if (narrow) setSidebarOpen(false);
-  }, [riverKey, narrow, setSidebarOpen]);
+  }, [riverKey, page, narrow, setSidebarOpen]);
+
+  // The empty state's "Add a feed": the sidebar's address field (opening the drawer when narrow).
+  const focusAddFeed = () => {
+    flushSync(() => setSidebarOpen(true));
+    document.querySelector<HTMLElement>('#sidebar [data-testid="add-feed-input"]')?.focus();
+  };
 
   const toggleSidebar = () => {
     const opening = !sidebar.open;
@@ -117,7 +126,13 @@ export function App() {
         </div>
         <AddFeedForm focus={noFeeds} />
         <MyPostsLink />
-        <FeedList onOpen={closeDrawer} />
+        <FeedList
+          onOpen={() => {
+            closeDrawer();
+            // Opening a row is a wish to read, even the row already selected.
+            setSettingsOpen(false);
+          }}
+        />
         <SavedSearches onRun={closeDrawer} />
         <OpmlButtons />
       </aside>
@@ -132,20 +147,20 @@ export function App() {
           <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen((open) => !open)} />
         </header>
         <Suspense fallback={null}>
-          {settingsOpen && (
-            <SettingsPanel onClose={() => setSettingsOpen(false)}>
-              <PublishSettings />
-            </SettingsPanel>
-          )}
           {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
         </Suspense>
         <Suspense fallback={<p className="river-note">Loading…</p>}>
-          {page === 'posts' ? (
+          {/* Settings is a page of its own, in the river's place (not a panel pushed above it). */}
+          {settingsOpen ? (
+            <SettingsPanel onClose={() => setSettingsOpen(false)}>
+              <PublishSettings />
+            </SettingsPanel>
+          ) : page === 'posts' ? (
             <MyPosts />
           ) : searching ? (
             <SearchResults />
           ) : noFeeds ? (
-            <Welcome />
+            <Welcome onAddFeed={focusAddFeed} />
           ) : (
             <River key={riverKey} />
           )}

@@ -24,6 +24,8 @@ interface Props {
   compact?: boolean;
   /** The reading pane: the whole text, never folded. */
   full?: boolean;
+  /** The podcast artwork the group's heading shows once: not repeated on the item. */
+  groupArt?: string | null;
 }
 
 /** What a screen reader announces for an item: its title, else the start of its text. */
@@ -43,7 +45,14 @@ export function itemName(item: Pick<RiverItem, 'title' | 'summary' | 'content'>)
  * One item of the river. Clicking anywhere in it (following a link included) marks it read and
  * selects it; the dot, the star and the player are buttons of their own for the keyboard.
  */
-export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, compact, full }: Props) {
+export const ItemCard = memo(function ItemCard({
+  item,
+  feedLink,
+  feedTitle,
+  compact,
+  full,
+  groupArt,
+}: Props) {
   const store = useAppStore();
   const markRead = useApp((s) => s.markRead);
   const toggleStar = useApp((s) => s.toggleStar);
@@ -171,7 +180,7 @@ export const ItemCard = memo(function ItemCard({ item, feedLink, feedTitle, comp
           </button>
         </p>
       )}
-      <ItemMedia item={item} link={link} policy={policy} allowed={allowed} />
+      <ItemMedia item={item} link={link} policy={policy} allowed={allowed} groupArt={groupArt ?? null} />
       {text && (
         <div id={textId}>
           <SafeHtml

@@ -3,26 +3,39 @@ import { episodeLabel, formatDuration } from '../lib/duration';
 import { isWebUrl } from '../lib/format';
 import { RemoteImage } from './RemoteImage';
 
+/** A podcast item's square artwork (its own or its channel's), or null. */
+export function podcastArt(item: Pick<RiverItem, 'podcast'>): string | null {
+  const image = item.podcast?.image ?? null;
+  return isWebUrl(image) ? image : null;
+}
+
 /**
  * What an item shows besides its text: a video feed's thumbnail (media:group, media:thumbnail,
  * media:content), a podcast's artwork with episode/season and length. Thumbnails link to the item.
+ * A podcast's artwork is square and small, and shown once by the group's heading (`groupArt`):
+ * an item shows it only when its own differs.
  */
 export function ItemMedia({
   item,
   link,
   policy,
   allowed,
+  groupArt = null,
 }: {
   item: RiverItem;
   link: string | null;
   policy: ImagePolicy;
   allowed: boolean;
+  groupArt?: string | null;
 }) {
-  const thumbnail = pickThumbnail(item);
+  const own = podcastArt(item);
+  // Square artwork sent as a media thumbnail is artwork, not a 16:9 video frame.
+  const found = pickThumbnail(item);
+  const thumbnail = found !== null && found !== own ? found : null;
   const podcast = item.podcast;
   const episode = episodeLabel(podcast?.season, podcast?.episode);
   const duration = formatDuration(podcast?.durationSec);
-  const artwork = isWebUrl(podcast?.image ?? null) ? podcast!.image! : null;
+  const artwork = own !== null && own !== groupArt ? own : null;
   const picture = thumbnail ?? artwork;
   if (!picture && !episode && !duration) return null;
   const image = picture && (

@@ -24,6 +24,17 @@ export function formatRelative(iso: string | null, nowMs: number, options: TimeF
   return formatter(options, sameYear ? 'dayMonth' : 'dayMonthYear').format(ms);
 }
 
+/** "in 5 min" for a time ahead (the next try); "now" when it is due or past. */
+export function formatUntil(iso: string | null, nowMs: number): string {
+  const ms = parseTime(iso);
+  if (ms === null) return '';
+  const ahead = ms - nowMs;
+  if (ahead < 45_000) return 'now';
+  if (ahead < HOUR) return `in ${Math.max(1, Math.round(ahead / MINUTE))} min`;
+  if (ahead < DAY) return `in ${Math.round(ahead / HOUR)} h`;
+  return `in ${Math.round(ahead / DAY)} days`;
+}
+
 /** The full date and time, for title attributes. */
 export function formatAbsolute(iso: string | null, options: TimeFormatOptions = {}): string {
   const ms = parseTime(iso);

@@ -123,6 +123,8 @@ function remember(key: string, value: string): void {
 }
 
 export const RIVER_PAGE_SIZE = 30;
+/** Undo of "mark all read" remembers at most this many pages of 200 unread items. */
+const UNDO_PAGES = 25;
 /** How far a head refresh walks to reach the loaded river before starting over from the top. */
 const MAX_HEAD_PAGES = 5;
 
@@ -146,7 +148,8 @@ export const createRiverSlice =
         feedId,
         folderId,
         sort,
-        groupCap: GROUP_CAP,
+        // One feed's own view shows all of it; the cap keeps one big update from filling a mixed river.
+        groupCap: feedId === null ? GROUP_CAP : null,
         unreadOnly: show === 'unread',
         starredOnly: show === 'starred',
       };
@@ -238,6 +241,40 @@ export const createRiverSlice =
       );
       // Folder totals and anything the events missed follow, once per burst of reading.
       refreshCountsSoon();
+    }
+
+    /** The unread items of the current view, from the core (not only the loaded ones). */
+    async function unreadIdsInView(): Promise<number[]> {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      try {
+        for (let page = 0; page < UNDO_PAGES; page++) {
+          const answer: RiverPage = await api.river({
+            ...query(cursor),
+            limit: 200,
+            groupCap: null,
+            unreadOnly: true,
+            starredOnly: false,
+          });
+          for (const g of answer.groups) for (const i of g.items) if (!i.read) ids.push(i.id);
+          if (!answer.nextCursor) break;
+          cursor = answer.nextCursor;
+        }
+      } catch {
+        // No undo list: the change itself still goes ahead.
+      }
+      return ids;
+    }
+
+    function offerMarkedUndo(ids: number[]): void {
+      if (ids.length === 0) return;
+      get().offerUndo({
+        message: ids.length === 1 ? 'Marked 1 item read' : `Marked ${ids.length} items read`,
+        run: async () => {
+          await get().markRead(ids, false);
+          refreshCountsSoon();
+        },
+      });
     }
 
     /** Unread counts live in the core; after reading, ask for them again (once per burst). */
@@ -477,8 +514,11 @@ export const createRiverSlice =
           // Starred is not a place of its own in the core: mark what is on screen.
           const ids = get().groups.flatMap((g) => g.items.filter((i) => !i.read).map((i) => i.id));
           await get().markRead(ids, true);
+          offerMarkedUndo(ids);
           return;
         }
+        // What the core is about to mark: read back on Undo (issue 17). At most UNDO_PAGES pages.
+        const unread = await unreadIdsInView();
         if (feedId !== null) ok = await get().markFeedRead(feedId);
         else {
           // Everything loaded is in this view; what is not loaded yet comes from the core read.
@@ -490,7 +530,10 @@ export const createRiverSlice =
             () => (folderId === null ? api.markAllRead() : api.markFolderRead(folderId)),
           );
         }
-        if (ok) refreshCountsSoon();
+        if (ok) {
+          refreshCountsSoon();
+          offerMarkedUndo(unread);
+        }
       },
 
       async unmuteItem(itemId) {

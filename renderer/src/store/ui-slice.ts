@@ -6,6 +6,12 @@ export interface Toast extends Notice {
   id: number;
 }
 
+export interface Undo {
+  /** What was done, for the toast: "Marked 5 items read". */
+  message: string;
+  run(): Promise<void>;
+}
+
 export interface UiSlice {
   notices: Toast[];
   progress: Progress;
@@ -20,6 +26,10 @@ export interface UiSlice {
   composerOpen: boolean;
   setComposerOpen(open: boolean): void;
   pushNotice(notice: Notice): void;
+  /** The last bulk change that can be undone (the Undo toast and the `z` key); null when none. */
+  undo: Undo | null;
+  offerUndo(undo: Undo | null): void;
+  runUndo(): Promise<void>;
   dismissNotice(id: number): void;
   setProgress(progress: Progress): void;
   setConnection(state: ConnectionState): void;
@@ -29,8 +39,18 @@ export interface UiSlice {
 const MAX_NOTICES = 4;
 let nextNoticeId = 1;
 
-export const createUiSlice = (): SliceCreator<UiSlice> => (set) => ({
+export const createUiSlice = (): SliceCreator<UiSlice> => (set, get) => ({
   notices: [],
+  undo: null,
+  offerUndo(undo) {
+    set({ undo });
+  },
+  async runUndo() {
+    const undo = get().undo;
+    if (!undo) return;
+    set({ undo: null });
+    await undo.run();
+  },
   progress: { active: 0, queued: 0 },
   connection: 'connecting',
   page: 'river',

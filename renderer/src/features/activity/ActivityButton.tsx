@@ -5,7 +5,7 @@ export function ActivityButton({ open, onToggle }: { open: boolean; onToggle(): 
   return (
     <PanelToggle
       label="Activity"
-      title="rssCloud activity: every call in and out"
+      title="Activity: every fetch and every rssCloud call"
       open={open}
       onToggle={onToggle}
       testId="activity-toggle"

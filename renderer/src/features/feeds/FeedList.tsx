@@ -52,7 +52,12 @@ const MORE_ROWS = 120;
 
 /** `onOpen`: a row was opened as the river (the app closes the narrow window's drawer). */
 export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
-  const feeds = useApp((s) => s.feeds);
+  const allFeeds = useApp((s) => s.feeds);
+  // The feed that reads the user's own posts is "My posts" above the tree, not one more feed.
+  const feeds = useMemo(
+    () => (allFeeds.some((f) => f.own) ? allFeeds.filter((f) => !f.own) : allFeeds),
+    [allFeeds],
+  );
   const folders = useApp((s) => s.folders);
   const filter = useApp((s) => s.filter);
   const setFilter = useApp((s) => s.setFilter);

@@ -37,7 +37,10 @@ export const FeedRow = memo(function FeedRow({
   const failing = (feed.status === 'error' || feed.status === 'gone') && feed.error;
   const next = feed.nextDueAt
     ? `Next check ${formatAbsolute(feed.nextDueAt)}${feed.dueReason ? ` (${feed.dueReason})` : ''}`
-    : undefined;
+    : null;
+  // One line per feed (issue 17): how it is delivered, when it is checked next and what went wrong
+  // are in the tooltip, the feed's own river and its settings, not a second line on every row.
+  const tooltip = [feed.url, failing ? feed.error : null, feed.delivery, next].filter(Boolean).join('\n');
 
   function confirmUnsubscribe() {
     if (window.confirm(`Unsubscribe from “${label}”? Its items leave the river.`)) void unsubscribe(feed.id);
@@ -78,7 +81,7 @@ export const FeedRow = memo(function FeedRow({
       data-testid="feed-row"
       data-feed-id={feed.id}
       data-status={feed.status}
-      title={feed.url}
+      title={tooltip}
     >
       <div className="tree-row">
         {feed.favicon && faviconAllowed && !faviconFailed ? (
@@ -105,6 +108,11 @@ export const FeedRow = memo(function FeedRow({
         />{' '}
         {/* The name reads "title, N unread, state, error, delivery": the row's text in order. */}
         <UnreadCount unread={feed.unread} />
+        {failing && (
+          <span className="feed-warn" aria-hidden="true" data-testid="feed-error">
+            !
+          </span>
+        )}
         {status && <span className="visually-hidden">, {status}</span>}
         <RowMenuButton
           label={`Actions for ${label}`}
@@ -113,14 +121,6 @@ export const FeedRow = memo(function FeedRow({
           testId="feed-menu-button"
         />
       </div>
-      {failing && (
-        <p className="feed-error" title={feed.error ?? undefined} data-testid="feed-error">
-          {feed.error}
-        </p>
-      )}
-      <p className="feed-delivery" title={next}>
-        {feed.delivery}
-      </p>
       {item.command === 'menu' && (
         <RowMenu
           label={`Actions for ${label}`}

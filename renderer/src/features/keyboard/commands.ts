@@ -116,6 +116,9 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       input?.select();
       return;
     }
+    case 'edit.undo':
+      await state.runUndo();
+      return;
     case 'composer.open':
       state.setComposerOpen(true);
       return;

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { CloseIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 import type { Toast } from '../../store/ui-slice';
@@ -6,18 +6,48 @@ import type { Toast } from '../../store/ui-slice';
 /** Info toasts leave on their own; warnings and errors stay until dismissed. */
 const INFO_LIFETIME_MS = 8000;
 
+/** How long a bulk change can be undone from its toast (`z` works as long as it is the last). */
+const UNDO_LIFETIME_MS = 30_000;
+
 export function Toasts() {
   const notices = useApp((s) => s.notices);
-  if (notices.length === 0) return null;
+  const undo = useApp((s) => s.undo);
+  if (notices.length === 0 && !undo) return null;
   return (
     <div className="toasts">
       {notices.map((notice) => (
         <ToastView key={notice.id} notice={notice} />
       ))}
+      {undo && <UndoToast key={undo.message} message={undo.message} />}
     </div>
   );
 }
 
+/**
+ * A bulk change just made, with the way back: the Undo button or `z`. The toast leaves after a
+ * while; `z` still undoes the last bulk change until another replaces it.
+ */
+function UndoToast({ message }: { message: string }) {
+  const runUndo = useApp((s) => s.runUndo);
+  const offerUndo = useApp((s) => s.offerUndo);
+  const [shown, setShown] = useState(true);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(false), UNDO_LIFETIME_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  if (!shown) return null;
+  return (
+    <div className="toast toast-info" role="status" data-testid="undo-toast">
+      <span className="toast-message">{message}.</span>
+      <button type="button" className="toast-undo" onClick={() => void runUndo()} data-testid="undo-button">
+        Undo <kbd>z</kbd>
+      </button>
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => offerUndo(null)}>
+        <CloseIcon />
+      </button>
+    </div>
+  );
+}
 function ToastView({ notice }: { notice: Toast }) {
   const dismiss = useApp((s) => s.dismissNotice);
   useEffect(() => {

@@ -1,11 +1,23 @@
-/** Settings > Your feed > Whom it pings: the cloud its <cloud> names, and extra ping sinks. */
+/**
+ * Settings > Your feed > Who is told when you post: the notification service (cloud) the feed
+ * names, and other services to tell (ping sinks). `reachable`: readers can reach this app now
+ * (a tunnel or a public address); while not, the own service's line says so.
+ */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
 import { PUBLIC_CLOUD } from './settings-patch';
 
 type Sink = Settings['pingSinks'][number];
 type OtherCloud = Exclude<Settings['cloud'], 'own'>;
 
-export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial<Settings>): void }) {
+export function PingFields({
+  draft,
+  set,
+  reachable,
+}: {
+  draft: Settings;
+  set(patch: Partial<Settings>): void;
+  reachable: boolean;
+}) {
   const cloud = draft.cloud;
   const other: OtherCloud = cloud === 'own' ? PUBLIC_CLOUD : cloud;
   const setCloud = (patch: Partial<OtherCloud>) => set({ cloud: { ...other, ...patch } });
@@ -13,7 +25,7 @@ export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial
     set({ pingSinks: draft.pingSinks.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
   return (
     <fieldset>
-      <legend>Whom it pings</legend>
+      <legend>Who is told when you post</legend>
       <label className="settings-check">
         <input
           type="radio"
@@ -21,7 +33,14 @@ export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial
           checked={cloud === 'own'}
           onChange={() => set({ cloud: 'own' })}
         />
-        This app's own cloud (readers are notified through your tunnel)
+        <span>
+          This app's own notification service
+          <span className="settings-note settings-hint" data-testid="publish-own-cloud-note">
+            {reachable
+              ? 'Readers who follow your feed are told of each post at once.'
+              : 'Not reachable now: turn on the tunnel or give a public address (Real time above), or readers only see posts when they next check.'}
+          </span>
+        </span>
       </label>
       <label className="settings-check">
         <input
@@ -31,7 +50,7 @@ export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial
           onChange={() => set({ cloud: other })}
           data-testid="publish-cloud-other"
         />
-        Another cloud
+        Another notification service (rssCloud)
       </label>
       {cloud !== 'own' && (
         <div className="settings-pair">
@@ -69,7 +88,7 @@ export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial
           </button>
         </div>
       )}
-      <p className="settings-note">Also ping:</p>
+      <p className="settings-note">Also tell these services (blog directories, search engines):</p>
       {draft.pingSinks.map((sink, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; the index is the row.
         <div className="settings-pair" key={i}>
@@ -103,7 +122,7 @@ export function PingFields({ draft, set }: { draft: Settings; set(patch: Partial
         className="link-button"
         onClick={() => set({ pingSinks: [...draft.pingSinks, { kind: 'weblogUpdates', url: '' }] })}
       >
-        + Ping sink
+        + Another service to tell
       </button>
     </fieldset>
   );

@@ -19,6 +19,9 @@ export function PublishSettings() {
   const [saved, setSaved] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
   const [info, setInfo] = useState<PublishInfo | null>(null);
+  // Whether readers can reach this app now (a tunnel open or a public address): the own
+  // notification service's line must not promise what the tunnel being off cannot keep.
+  const [reachable, setReachable] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   useEffect(() => {
@@ -33,11 +36,16 @@ export function PublishSettings() {
       (e: unknown) => live && setStatus({ ok: false, text: errorMessage(e) }),
     );
     // The hosted URLs follow the tunnel, which comes and goes: keep them current while open.
-    const poll = () =>
+    const poll = () => {
       client.publishInfo().then(
         (i) => live && setInfo(i),
         () => {},
       );
+      client.realtimeInfo().then(
+        (r) => live && setReachable(r.publicUrl !== null),
+        () => {},
+      );
+    };
     poll();
     const timer = setInterval(poll, 3000);
     return () => {
@@ -84,20 +92,19 @@ export function PublishSettings() {
       aria-labelledby="publish-settings-title"
       data-testid="publish-settings"
     >
-      <h3 id="publish-settings-title">Your feed (writing)</h3>
-      <form className="settings-form" onSubmit={save}>
+      <h3 id="publish-settings-title">Your feed</h3>
+      <p className="settings-note">The feed your posts are published in, and who is told when you post.</p>
+      {/* Saved by the settings page's one Save (it submits every data-settings-form). */}
+      <form className="settings-form" onSubmit={save} data-settings-form>
         <FeedFields draft={draft} set={set} />
         <TargetFields draft={draft} set={set} />
-        <PingFields draft={draft} set={set} />
+        <PingFields draft={draft} set={set} reachable={reachable} />
         <fieldset>
           <legend>Public addresses</legend>
           <PublicUrls info={info} />
         </fieldset>
 
-        <div className="settings-actions">
-          <button type="submit" className="primary" data-testid="publish-settings-save">
-            Save feed settings
-          </button>
+        <div className="publish-settings-status">
           {status && (
             <span
               className={status.ok ? 'settings-ok' : 'form-error'}

@@ -14,6 +14,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { riverPainted, useFirstPaintDone } from '../../components/use-first-paint';
 import { useApp } from '../../store/context';
+import { feedById } from '../../store/river-slice';
+import { FeedTrouble } from './FeedTrouble';
 import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
 import { RiverOptions } from './RiverOptions';
@@ -46,6 +48,9 @@ export function River() {
   const view = useApp((s) => s.view);
   const selectedId = useApp((s) => s.selectedItemId);
   const revealSeq = useApp((s) => s.revealSeq);
+  // One feed's river: how it is delivered in the bar, and why it fails above the items.
+  const feed = useApp((s) => (s.filter.feedId === null ? undefined : feedById(s.feeds, s.filter.feedId)));
+  const failing = feed && (feed.status === 'error' || feed.status === 'gone') ? feed : null;
   const compact = view !== 'river';
   const scroller = useRef<HTMLElement>(null);
   const anchor = useRef<{ key: string | number | bigint; offset: number } | null>(null);
@@ -60,7 +65,7 @@ export function River() {
     count: list.length,
     getScrollElement: () => scroller.current,
     estimateSize: (index) =>
-      (list[index]?.first ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
+      (list[index]?.heading ? HEADING_HEIGHT : 0) + (list[index]?.items.length ?? 1) * perItem,
     getItemKey: (index) => list[index]!.key,
     overscan: firstPaintDone ? OVERSCAN_ROWS : 0,
     // Scroll updates render with React's normal batching, not a synchronous render inside each
@@ -176,7 +181,11 @@ export function River() {
             ? 'No unread items. You are all caught up.'
             : show === 'starred'
               ? 'No starred items yet. Star an item to keep it forever.'
-              : 'No items yet. New items flow in here, newest first, as your feeds update.'}
+              : failing
+                ? 'Nothing has been read from this feed yet.'
+                : feed?.status === 'pending'
+                  ? 'This feed has not been read yet: its items appear here as soon as it is.'
+                  : 'No items yet. New items flow in here, newest first, as your feeds update.'}
         </p>
       )}
       <div className="river-list" style={{ height: virtualizer.getTotalSize() }}>
@@ -209,13 +218,21 @@ export function River() {
 
   const bar = (
     <div className="river-bar">
+      {/* The feed's delivery line ("polled every 60 min", "real-time via ..."): the core's words. */}
+      {feed && (
+        <p className="river-delivery" data-testid="river-delivery">
+          {feed.delivery}
+        </p>
+      )}
       <RiverOptions />
     </div>
   );
+  const trouble = failing && <FeedTrouble key={failing.id} feed={failing} />;
   if (view !== 'pane') {
     return (
       <>
         {bar}
+        {trouble}
         {listView}
       </>
     );
@@ -223,6 +240,7 @@ export function River() {
   return (
     <>
       {bar}
+      {trouble}
       <div className="river-with-pane">
         {listView}
         <ReadingPane />

@@ -31,6 +31,8 @@ export function RiverHeading() {
     }),
   );
   const show = useApp((s) => s.filter.show);
+  // My posts is a page of its own: the heading says so, and the river's filter does not apply.
+  const posts = useApp((s) => s.page === 'posts');
   const setFilter = useApp((s) => s.setFilter);
   // Summed when the feeds change, not on every store update (1,000 feeds: bench:river).
   const feeds = useApp((s) => s.feeds);
@@ -47,8 +49,10 @@ export function RiverHeading() {
 
   return (
     <div className="river-heading">
-      <h1 className="river-title">
-        {isWebUrl(selected.siteUrl) ? (
+      <h1 className="river-title" title={posts ? undefined : selected.title}>
+        {posts ? (
+          'My posts'
+        ) : isWebUrl(selected.siteUrl) ? (
           <a href={selected.siteUrl} target="_blank" rel="noopener noreferrer">
             {selected.title}
           </a>
@@ -56,7 +60,7 @@ export function RiverHeading() {
           selected.title
         )}
       </h1>
-      <fieldset className="segmented">
+      <fieldset className="segmented" hidden={posts}>
         <legend className="visually-hidden">Show</legend>
         {SHOWS.map((option) => (
           <button

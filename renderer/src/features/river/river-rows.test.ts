@@ -21,6 +21,16 @@ describe('riverRows', () => {
     ]);
   });
 
+  it('puts consecutive groups of one feed under one heading', () => {
+    const rows = riverRows([g(1, 1, 100), g(1, 2, 90), g(2, 1, 80), g(1, 1, 70)], 3);
+    expect(rows.map((r) => [r.items.map((i) => i.id).join(','), r.heading, r.end])).toEqual([
+      ['100', true, false],
+      ['90,89', false, true],
+      ['80', true, true],
+      ['70', true, true],
+    ]);
+  });
+
   it('gives an empty group one row for its heading', () => {
     expect(riverRows([g(3, 0, 1)]).map((r) => [r.first, r.last, r.items.length])).toEqual([[true, true, 0]]);
   });

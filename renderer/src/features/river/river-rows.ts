@@ -2,6 +2,9 @@
  * What the virtualiser lays out: groups cut into chunks of a few items. A River5 group is usually
  * one to five items, but a feed's first fetch can bring a hundred at once; as one row those would
  * all sit in the DOM. The first chunk carries the group's heading; the rest continue it.
+ *
+ * Consecutive groups of one feed (a backlog placed by date is many one-item groups, and a feed
+ * updated twice in a row is two) read as one: the later ones continue under the first heading.
  */
 import type { RiverGroup, RiverItem } from '../../../../src/app/api';
 import { groupKey } from '../../store/river-merge';
@@ -16,13 +19,21 @@ export interface RiverRow {
   first: boolean;
   /** The chunk that closes the group. */
   last: boolean;
+  /** Shows the feed's heading: the group's first chunk, unless it continues the same feed's group above. */
+  heading: boolean;
+  /** Closes what reads as one block: the group's last chunk, unless the next group is the same feed's. */
+  end: boolean;
 }
 
 export function riverRows(groups: readonly RiverGroup[], size = ITEMS_PER_ROW): RiverRow[] {
   const rows: RiverRow[] = [];
+  let previous: RiverGroup | null = null;
   for (const group of groups) {
     const key = groupKey(group);
     const count = Math.max(1, Math.ceil(group.items.length / size));
+    const joins = previous !== null && previous.feedId === group.feedId;
+    const before = rows[rows.length - 1];
+    if (joins && before) before.end = false;
     for (let chunk = 0; chunk < count; chunk++) {
       rows.push({
         key: chunk === 0 ? key : `${key}#${chunk}`,
@@ -30,8 +41,11 @@ export function riverRows(groups: readonly RiverGroup[], size = ITEMS_PER_ROW): 
         items: group.items.slice(chunk * size, (chunk + 1) * size),
         first: chunk === 0,
         last: chunk === count - 1,
+        heading: chunk === 0 && !joins,
+        end: chunk === count - 1,
       });
     }
+    previous = group;
   }
   return rows;
 }
