@@ -84,16 +84,19 @@ export function attachPublish(
     ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
   });
 
-  ctx.ownFeedId = () => publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
+  // Kept in memory: every refresh asks, including those finishing while the app stops, after
+  // publish.db has closed (a read there threw between storing items and telling the river).
+  let ownFeedId = publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
+  ctx.ownFeedId = () => ownFeedId;
 
   function readIntoRiver(url: string): void {
     try {
-      const known = publisher.store.getValue<number | null>(OWN_FEED_KEY, null);
-      let id = known;
+      let id = ownFeedId;
       if (id === null) {
         const { feed } = ctx.store.addFeed({ url, folder: null, credentials: ownLogin() });
         id = feed.id;
         publisher.store.setValue(OWN_FEED_KEY, id);
+        ownFeedId = id;
         ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
       } else {
         const feed = ctx.store.getFeed(id);

@@ -15,8 +15,8 @@ import type { UpsertResult } from './types.ts';
 
 const UPSERT = `
 INSERT INTO items (feed_id, guid, title, link, summary, content, published, updated, pub_key, seen_at,
-                   authors, categories, enclosures, media, children, comments, hash, podcast)
-SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18
+                   authors, categories, enclosures, media, children, comments, hash, podcast, arrived_at)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
 WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE feed_id = ?1 AND guid = ?2)
 ON CONFLICT (feed_id, guid) DO UPDATE SET
   title = excluded.title, link = excluded.link, summary = excluded.summary, content = excluded.content,
@@ -91,6 +91,7 @@ export function upsertItems(
         item.comments,
         contentHash(item),
         item.podcast ? JSON.stringify(item.podcast) : null,
+        fetchedAt,
       ) as { id: number; revision: number } | undefined;
       if (!row) {
         quiet.push(guid);

@@ -34,6 +34,18 @@ describe('prune', () => {
     expect(store.riverItems({}).items.map((i) => i.guid)).toEqual(['old-starred']);
   });
 
+  it("counts from an item's arrival, not from the date a backlog placed it at", () => {
+    // A new subscription's backlog sits in the river at its own (old) dates; it arrived now, so a
+    // prune right after must not delete it (it did: kill -9 and restart lost 800 of 4,000 items).
+    const old = new Date(T0 - 90 * DAY).toISOString();
+    const arrived = T0;
+    store.upsertItems(feed, [makeItem('old-post', { published: old })], { at: arrived, backlog: true });
+    expect(store.riverItems({}).items[0]!.seenAt).toBe(T0 - 90 * DAY);
+    expect(store.prune(arrived + DAY, 30)).toBe(0);
+    expect(store.riverItems({}).items.map((i) => i.guid)).toEqual(['old-post']);
+    expect(store.prune(arrived + 31 * DAY, 30)).toBe(1);
+  });
+
   it('pruned items never come back while the feed still lists them', () => {
     store.upsertItems(feed, [makeItem('a'), makeItem('b')], T0);
     expect(store.prune(T0 + 40 * DAY, 30)).toBe(2);

@@ -248,8 +248,19 @@ UPDATE items SET pub_key = IFNULL(CAST(ROUND((julianday(updated) - 2440587.5) * 
 WHERE published IS NULL AND updated IS NOT NULL;
 `;
 
+/**
+ * v4: when an item really arrived. A backlog places items in the river by their own dates
+ * (seen_at, docs/decisions/0017), so seen_at is no longer "first seen": retention counts from
+ * arrived_at (older rows have none: their seen_at was the arrival).
+ */
+const V4 = `
+ALTER TABLE items ADD COLUMN arrived_at INTEGER;
+CREATE INDEX items_retention ON items(COALESCE(arrived_at, seen_at)) WHERE starred = 0;
+`;
+
 export const STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2, rebuildsTables: true },
   { version: 3, sql: V3 },
+  { version: 4, sql: V4 },
 ];
