@@ -26,7 +26,7 @@ import { createHttpClient } from '../net/http-client.ts';
 import { serve } from '../net/serve.ts';
 import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
 import { createCloud } from './cloud.ts';
-import { CloudStore } from './store.ts';
+import { openCloudStore } from './open-store.ts';
 
 export interface CliIo {
   stdout: Writable;
@@ -302,14 +302,14 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
     if (!valid.ok) throw new CliError(valid.error.message);
   }
   const dir = dataDir(values.data);
-  const store = CloudStore.open(join(dir, 'cloud.sqlite'));
+  const store = openCloudStore(join(dir, 'cloud.sqlite'));
   try {
     switch (action) {
       case 'list': {
-        const accounts = store.listAccounts();
+        const accounts = await store.listAccounts();
         if (accounts.length === 0) io.stdout.write('No accounts.\n');
         for (const a of accounts) {
-          const feed = store.savedFeedByName(a.name);
+          const feed = await store.savedFeedByName(a.name);
           io.stdout.write(
             `${a.name}\tcreated ${new Date(a.whenCreated).toISOString()}${feed ? `\t${feed.publicUrl}` : ''}\n`,
           );
@@ -317,11 +317,11 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case 'remove':
-        if (!store.removeAccount(name!)) throw new Failed(`no account named "${name}"`);
+        if (!(await store.removeAccount(name!))) throw new Failed(`no account named "${name}"`);
         io.stdout.write(`Removed ${name}.\n`);
         return 0;
       case 'add': {
-        if (store.getAccount(name!)) throw new Failed(`an account named "${name}" already exists`);
+        if (await store.getAccount(name!)) throw new Failed(`an account named "${name}" already exists`);
         const password = await readPassword(io, `Password for ${name}: `);
         const added = await addAccount(store, name!, password, Date.now());
         if (!added.ok) throw new Failed(added.error.message);
@@ -329,18 +329,18 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       default: {
-        if (!store.getAccount(name!)) throw new Failed(`no account named "${name}"`);
+        if (!(await store.getAccount(name!))) throw new Failed(`no account named "${name}"`);
         const password = await readPassword(io, `New password for ${name}: `);
         if (password === '') throw new Failed('the password is empty');
         if (password.length > MAX_PASSWORD_LENGTH)
           throw new Failed(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
-        store.setPassword(name!, await hashPassword(password));
+        await store.setPassword(name!, await hashPassword(password));
         io.stdout.write(`Password set for ${name}.\n`);
         return 0;
       }
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

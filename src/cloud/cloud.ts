@@ -47,6 +47,7 @@ import {
 import type { FanoutLimits, FanoutReport } from './fanout.ts';
 import { CloudLog, type CloudLogEntry } from './log.ts';
 import { messages } from './messages.ts';
+import { openCloudStore } from './open-store.ts';
 import { logJson, logPage, statusPage, subscriptionsJson } from './pages.ts';
 import {
   parseRestPing,
@@ -59,7 +60,7 @@ import {
 import { handleRssPing } from './rss-ping.ts';
 import { serveSavedFeed } from './saved-feed.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
-import { CloudStore } from './store.ts';
+import type { CloudStore } from './store.ts';
 import { testApi } from './test-api.ts';
 import {
   DEFAULT_LEASES,
@@ -70,7 +71,10 @@ import {
 } from './websub.ts';
 
 export interface CloudDeps {
-  /** The SQLite file (created if absent). */
+  /**
+   * The SQLite file (created if absent), or a PostgreSQL URL (postgres://...): every instance
+   * naming the same database is one cloud (open-store.ts).
+   */
   dbPath: string;
   /** Feed reads and handler verification. Its host policy should match `allow`. */
   http: HttpClient;
@@ -131,7 +135,7 @@ export interface Cloud {
   /** Resolves when no read or fan-out is running. */
   idle(): Promise<void>;
   /** Removes expired subscriptions now (also done hourly). */
-  sweep(): number;
+  sweep(): Promise<number>;
   readonly store: CloudStore;
   close(): Promise<void>;
 }
@@ -175,7 +179,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     allowPrivate: deps.allow?.private ?? false,
     ...(deps.howToAllow ? { howToAllow: deps.howToAllow } : {}),
   };
-  const store = CloudStore.open(deps.dbPath);
+  const store = openCloudStore(deps.dbPath);
   const log = new CloudLog(clock, deps.logSize ?? 250);
   const ownNotifyHttp = deps.notifyHttp
     ? null
@@ -220,12 +224,16 @@ export function createCloud(deps: CloudDeps): Cloud {
   let parser = deps.parseFeed ?? null;
   let closed = false;
 
-  core.sweep();
+  const sweepNow = () =>
+    void core
+      .track(core.sweep())
+      .catch((e: unknown) => log.add({ kind: 'expired', detail: `sweep failed: ${String(e)}` }));
+  sweepNow();
   let sweepTimer: TimerHandle | null = null;
   const scheduleSweep = () => {
     sweepTimer = clock.setTimer(SWEEP_EVERY_MS, () => {
       if (closed) return;
-      core.sweep();
+      sweepNow();
       scheduleSweep();
     });
   };
@@ -281,7 +289,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   }
 
   /** POST /websub: 202 for a well-formed request (the work goes on out of band), else 400. */
-  function handleWebSub(req: Request, body: Buffer, source: string): Response {
+  async function handleWebSub(req: Request, body: Buffer, source: string): Promise<Response> {
     const parsed = parseHubRequest(formOf(req, body), leases);
     if (!parsed.ok) {
       log.add({ kind: 'websubFailed', detail: parsed.message });
@@ -299,7 +307,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const { sub } = hubReq;
     const bad =
-      core.refuseCallback(sub.callbackUrl) ?? (hubReq.mode === 'subscribe' ? hub.refusal(sub) : null);
+      core.refuseCallback(sub.callbackUrl) ?? (hubReq.mode === 'subscribe' ? await hub.refusal(sub) : null);
     if (bad) {
       log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
       return plain(400, bad);
@@ -402,7 +410,7 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (path === '/subscriptions.json') return subscriptionsJson(store);
       const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
       if (feed) {
-        const row = store.savedFeedByName(decodeURIComponent(feed[1]!));
+        const row = await store.savedFeedByName(decodeURIComponent(feed[1]!));
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
@@ -468,7 +476,7 @@ export function createCloud(deps: CloudDeps): Cloud {
       core.stop();
       ownNotifyHttp?.close(); // ends our deliveries in flight now rather than at their deadline
       await core.idle();
-      store.close();
+      await store.close();
     },
   };
 }

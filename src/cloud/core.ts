@@ -16,7 +16,7 @@ import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import type { PleaseNotifyParams } from './params.ts';
 import { checkResource, type ResourceCheck } from './resource.ts';
-import type { CloudStore, DeliveryTarget } from './store.ts';
+import { type CloudStore, type DeliveryTarget, targetPages } from './store.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;
@@ -84,7 +84,7 @@ export class CloudCore {
     // one read each; only the read's owner starts a fan-out for what it found.
     const check = await this.readForSubscriber(feedUrl);
     if (check.kind === 'unreadable') {
-      store.bump('registrationsFailed');
+      await store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
       throw new Error(messages.subscriptionReadResource(feedUrl));
     }
@@ -102,14 +102,18 @@ export class CloudCore {
         this.deliveryOptions(),
       );
       if (verified.ok) {
-        store.upsertSubscription({ ...target, feedUrl }, clock.now(), clock.now() + this.subscriptionTtlMs);
-        store.bump('registrations');
+        await store.upsertSubscription(
+          { ...target, feedUrl },
+          clock.now(),
+          clock.now() + this.subscriptionTtlMs,
+        );
+        await store.bump('registrations');
         log.add({ kind: 'subscribe', feedUrl, callbackUrl: p.callbackUrl, ms: clock.now() - started });
         return;
       }
       reason = verified.error.message;
     }
-    store.bump('registrationsFailed');
+    await store.bump('registrationsFailed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
     throw new Error(messages.failedHandler);
   }
@@ -150,7 +154,7 @@ export class CloudCore {
   ): Promise<Outcome & { changed: boolean }> {
     const { store, log, clock } = this.deps;
     const started = clock.now();
-    store.bump('pings');
+    await store.bump('pings');
     const check = await this.check(feedUrl, opts.enforceInterval ?? true);
     if (check.kind === 'tooRecent') {
       log.add({ kind: 'pingRefused', feedUrl, detail: 'too soon after the last ping' });
@@ -189,8 +193,8 @@ export class CloudCore {
    * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
    * subscribes to that have not changed for 7 days; returns how many subscriptions went.
    */
-  sweep(): number {
-    const { subscriptionsRemoved, resourcesRemoved } = this.deps.store.sweep(
+  async sweep(): Promise<number> {
+    const { subscriptionsRemoved, resourcesRemoved } = await this.deps.store.sweep(
       this.deps.clock.now(),
       RESOURCE_RETENTION_MS,
     );
@@ -247,21 +251,21 @@ export class CloudCore {
     retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null },
   ): Promise<FanoutReport> {
     const { store, clock, log } = this.deps;
-    // Read a page at a time (store.liveTargetPages): 100,000 targets held at once were ~40 MB.
-    const firstPages = retry ? null : store.liveTargetPages(feedUrl, clock.now());
-    const first = retry ? retry.targets : firstPages!();
-    let served = false;
-    const subs = () => {
-      if (served) return firstPages ? firstPages() : [];
-      served = true;
-      return first;
-    };
-    // Each notification is logged only for a small fan-out (the first page is all there is).
-    const small = first.length <= 20;
-    if (!retry) store.bump('changes');
-    const hash = retry ? retry.hash : (store.getResource(feedUrl)?.lastHash ?? null);
     const failedContent: DeliveryTarget[] = [];
     const run = async () => {
+      // Read a page at a time (targetPages): 100,000 targets held at once were ~40 MB.
+      const firstPages = retry ? null : targetPages(store, feedUrl, clock.now());
+      const first = retry ? retry.targets : await firstPages!();
+      let served = false;
+      const subs = async () => {
+        if (served) return firstPages ? firstPages() : [];
+        served = true;
+        return first;
+      };
+      // Each notification is logged only for a small fan-out (the first page is all there is).
+      const small = first.length <= 20;
+      if (!retry) await store.bump('changes');
+      const hash = retry ? retry.hash : ((await store.getResource(feedUrl))?.lastHash ?? null);
       const body =
         content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
       return fanOut(
@@ -331,18 +335,29 @@ export class CloudCore {
     const timer = this.deps.clock.setTimer(delay, () => {
       this.retryTimers.delete(timer);
       if (this.abort.signal.aborted) return;
-      if ((this.deps.store.getResource(feedUrl)?.lastHash ?? null) !== hash) return;
-      // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
-      const live = new Set(this.deps.store.liveTargets(feedUrl, this.deps.clock.now()).map((t) => t.id));
-      const still = targets.filter((t) => live.has(t.id));
-      if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash });
+      void this.track(this.retry(feedUrl, content, targets, attempt, hash));
     });
     this.retryTimers.add(timer);
   }
 
+  private async retry(
+    feedUrl: string,
+    content: TopicContent,
+    targets: DeliveryTarget[],
+    attempt: number,
+    hash: string | null,
+  ): Promise<void> {
+    const { store, clock } = this.deps;
+    if (((await store.getResource(feedUrl))?.lastHash ?? null) !== hash) return;
+    // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
+    const live = new Set((await store.liveTargets(feedUrl, clock.now())).map((t) => t.id));
+    const still = targets.filter((t) => live.has(t.id));
+    if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash });
+  }
+
   /** The topic's body for WebSub subscribers when the change came without one. */
   private async readContent(feedUrl: string): Promise<TopicContent | null> {
-    const saved = this.deps.store.savedFeedByUrl(feedUrl);
+    const saved = await this.deps.store.savedFeedByUrl(feedUrl);
     if (saved) return { body: Buffer.from(saved.body), contentType: saved.contentType };
     const res = await this.deps.http.fetchFeed({ url: feedUrl, etag: null, lastModified: null });
     return res.kind === 'ok' ? { body: res.body, contentType: res.contentType } : null;

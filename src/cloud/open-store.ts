@@ -1,0 +1,14 @@
+/**
+ * Which store a cloud keeps its state in, from one string: a PostgreSQL URL (postgres:// or
+ * postgresql://) opens the shared store every instance of a cloud uses; anything else is the
+ * SQLite file of a cloud on one machine (the embedded default: no database to install).
+ */
+import { type CloudStore, SqliteCloudStore } from './store.ts';
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export function openCloudStore(location: string): CloudStore {
+  return SqliteCloudStore.open(location);
+}
