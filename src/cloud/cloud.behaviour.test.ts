@@ -92,6 +92,7 @@ describe('registrations', () => {
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');
     (cloud.clock as ManualClock).advance(SUBSCRIPTION_TTL_MS + 3600_000);
+    await cloud.cloud.idle(); // the sweep is a store call: wait for it
     expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 

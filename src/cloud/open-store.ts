@@ -4,11 +4,12 @@
  * SQLite file of a cloud on one machine (the embedded default: no database to install).
  */
 import { type CloudStore, SqliteCloudStore } from './store.ts';
+import { PgCloudStore } from './store-pg.ts';
 
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
 export function openCloudStore(location: string): CloudStore {
-  return SqliteCloudStore.open(location);
+  return isPostgresUrl(location) ? new PgCloudStore(location) : SqliteCloudStore.open(location);
 }

@@ -267,6 +267,8 @@ export type BulkSubscription = Omit<NewSubscription, 'protocol'> & {
 export interface CloudStore {
   /** 'sqlite' or 'postgres' (the status page says which). */
   readonly kind: 'sqlite' | 'postgres';
+  /** Resolves when the store can be used (PostgreSQL: connected and migrated); rejects with why not. */
+  ready(): Promise<void>;
   /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
   upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void>;
   /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
@@ -359,6 +361,8 @@ export class SqliteCloudStore implements CloudStore {
   readonly kind = 'sqlite';
   readonly db: DatabaseSync;
   private readonly s: Statements;
+
+  async ready(): Promise<void> {}
 
   constructor(db: DatabaseSync) {
     this.db = db;

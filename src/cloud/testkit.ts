@@ -3,6 +3,7 @@
  * like the reference cloud's own e2e mock, over HTTP and HTTPS), a cloud served on loopback, and
  * small clients for REST and XML-RPC calls. Not a test file itself; no mocks of our own parts.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -187,6 +188,28 @@ export interface TestCloud {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * Which store the cloud tests run on: SQLite (a file in the cloud's folder), or, in the
+ * `cloud-pg` test project (vitest.config.mts), a database of its own on the PostgreSQL server
+ * that project's global setup started (pg-global-setup.ts). A folder reused (a restart) names
+ * the same database again.
+ */
+export async function testDatabase(home: string): Promise<string> {
+  const admin = process.env.TIDINGS_TEST_PG_ADMIN;
+  if (!admin) return join(home, 'cloud.sqlite');
+  const name = `c_${createHash('sha1').update(home).digest('hex').slice(0, 16)}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
 /** A cloud with its own temp database, allowed to reach loopback, served on 127.0.0.1. */
 export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: string): Promise<TestCloud> {
   const home = dir ?? mkdtempSync(join(tmpdir(), 'tidings-cloud-'));
@@ -196,7 +219,7 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
   const ca = readFileSync(new URL('./testdata/localhost.crt', import.meta.url));
   const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true }, ca });
   const notifyHttp = createHttpClient({ hostPolicy: { allowLoopback: true }, ca, maxSocketsPerHost: 128 });
-  const dbPath = join(home, 'cloud.sqlite');
+  const dbPath = await testDatabase(home);
   const cloud = createCloud({
     dbPath,
     http: httpClient,
