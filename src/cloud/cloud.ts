@@ -58,19 +58,14 @@ import {
   parseRpcSaveRss,
   sourceAddressOf,
 } from './params.ts';
+import { formOf, normaliseBase, readBody, relativePath } from './request.ts';
 import { handleRssPing } from './rss-ping.ts';
 import { serveSavedFeed } from './saved-feed.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
 import type { CloudStore } from './store.ts';
 import { PgCloudStore } from './store-pg.ts';
 import { testApi } from './test-api.ts';
-import {
-  DEFAULT_LEASES,
-  DEFAULT_MAX_PER_CALLBACK,
-  type LeasePolicy,
-  parseHubRequest,
-  WebSubHub,
-} from './websub.ts';
+import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './websub.ts';
 
 export interface CloudDeps {
   /**
@@ -238,6 +233,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     clock,
     log,
     maxPerCallback: deps.maxSubscriptionsPerCallback ?? DEFAULT_MAX_PER_CALLBACK,
+    leases,
     delivery: () => ({ ...(deps.notifyTimeoutMs ? { timeoutMs: deps.notifyTimeoutMs } : {}) }),
   });
   const startedAt = clock.now();
@@ -314,37 +310,6 @@ export function createCloud(deps: CloudDeps): Cloud {
         ? { success: false, msg: refused }
         : await core.ping(parsed.value);
     return restAnswer('result', { success: outcome.success, msg: outcome.msg }, req.headers.get('accept'));
-  }
-
-  /** POST /websub: 202 for a well-formed request (the work goes on out of band), else 400. */
-  async function handleWebSub(req: Request, body: Buffer, source: string): Promise<Response> {
-    const parsed = parseHubRequest(formOf(req, body), leases);
-    if (!parsed.ok) {
-      log.add({ kind: 'websubFailed', detail: parsed.message });
-      return plain(400, parsed.message);
-    }
-    const hubReq = parsed.value;
-    if (hubReq.mode === 'publish') {
-      const refused = refusal(source, null, hubReq.topics.length);
-      if (refused) return plain(429, refused);
-      for (const topic of hubReq.topics) {
-        log.add({ kind: 'websub', feedUrl: topic, detail: 'publish' });
-        void core.track(core.ping(topic));
-      }
-      return plain(202, 'Accepted');
-    }
-    const { sub } = hubReq;
-    const bad =
-      core.refuseCallback(sub.callbackUrl) ?? (hubReq.mode === 'subscribe' ? await hub.refusal(sub) : null);
-    if (bad) {
-      log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
-      return plain(400, bad);
-    }
-    const refused = refusal(source, 1);
-    if (refused) return plain(429, refused);
-    if (hubReq.mode === 'subscribe') hub.subscribe(sub);
-    else hub.unsubscribe(sub);
-    return plain(202, 'Accepted');
   }
 
   async function handleRpc(req: Request, body: Buffer, source: string): Promise<Response> {
@@ -470,7 +435,11 @@ export function createCloud(deps: CloudDeps): Cloud {
       return answer ?? plain(404, 'Not Found');
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
-    if (path === '/websub') return handleWebSub(req, body, source);
+    if (path === '/websub')
+      return hub.answer(formOf(req, body), {
+        publish: (topics) => refusal(source, null, topics),
+        subscribe: () => refusal(source, 1),
+      });
     if (path === '/rssping') {
       const refused = refusal(source, null);
       return refused ? plain(429, refused) : handleRssPing(doors, body);
@@ -510,47 +479,4 @@ export function createCloud(deps: CloudDeps): Cloud {
       await store.close();
     },
   };
-}
-
-function normaliseBase(base: string): string {
-  const trimmed = base.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-/** The path below the mount point, or null when the request is not for the cloud. */
-function relativePath(pathname: string, base: string): string | null {
-  if (base === '') return pathname;
-  const lower = pathname.toLowerCase();
-  const b = base.toLowerCase();
-  if (lower === b) return '/';
-  return lower.startsWith(`${b}/`) ? pathname.slice(base.length) : null;
-}
-
-/** REST fields from the body, with query parameters filling in what the body lacks (some clients use either). */
-function formOf(req: Request, body: Buffer): URLSearchParams {
-  const form = new URLSearchParams(body.toString('utf8'));
-  for (const [k, v] of new URL(req.url).searchParams) if (!form.has(k)) form.append(k, v);
-  return form;
-}
-
-/** The body, or null when it is larger than `max` bytes. */
-async function readBody(req: Request, max: number): Promise<Buffer | null> {
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) return null;
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
 }

@@ -68,6 +68,25 @@ describe('subscribe and unsubscribe', () => {
     expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
   });
 
+  it('denies a subscription to a topic it cannot read (hub.mode=denied), verifying nothing', async () => {
+    peer.route('GET', '/cb', 200, echo);
+    const res = await hub({
+      'hub.mode': 'subscribe',
+      'hub.callback': `${peer.url}/cb`,
+      'hub.topic': `${peer.url}/missing.xml`,
+    });
+    expect(res.status).toBe(202);
+    await cloud.cloud.idle();
+    expect(peer.hits('GET', '/cb').map((r) => r.query)).toEqual([
+      {
+        'hub.mode': 'denied',
+        'hub.topic': `${peer.url}/missing.xml`,
+        'hub.reason': 'The hub could not read the topic.',
+      },
+    ]);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+  });
+
   it('keeps the topic as given, so a ping naming the same URL reaches it', async () => {
     const bare = `${peer.url}`; // no path: new URL() would add a "/" the publisher never sends
     peer.route('GET', '/', 200, '<rss>home</rss>');

@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../common/clock.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
+import { plain } from './answers.ts';
 import type { CloudCore } from './core.ts';
 import { type DeliveryOptions, verifyIntent } from './deliver.ts';
 import type { CloudLog } from './log.ts';
@@ -108,7 +109,14 @@ export interface HubDeps {
   clock: Clock;
   log: CloudLog;
   maxPerCallback: number;
+  leases: LeasePolicy;
   delivery: () => DeliveryOptions;
+}
+
+/** The caller's budget: a refusal's sentence, or null when the work may go on. */
+export interface HubBudget {
+  publish(topics: number): string | null;
+  subscribe(): string | null;
 }
 
 /** The subscribe/unsubscribe handshakes; each runs out of band after the 202. */
@@ -119,8 +127,43 @@ export class WebSubHub {
     this.deps = deps;
   }
 
+  /**
+   * POST /websub: 202 for a well-formed request (the work goes on out of band), 400 with the
+   * reason otherwise, 429 over the caller's budget.
+   */
+  async answer(form: URLSearchParams, budget: HubBudget): Promise<Response> {
+    const { core, log } = this.deps;
+    const parsed = parseHubRequest(form, this.deps.leases);
+    if (!parsed.ok) {
+      log.add({ kind: 'websubFailed', detail: parsed.message });
+      return plain(400, parsed.message);
+    }
+    const req = parsed.value;
+    if (req.mode === 'publish') {
+      const refused = budget.publish(req.topics.length);
+      if (refused) return plain(429, refused);
+      for (const topic of req.topics) {
+        log.add({ kind: 'websub', feedUrl: topic, detail: 'publish' });
+        void core.track(core.ping(topic));
+      }
+      return plain(202, 'Accepted');
+    }
+    const { sub } = req;
+    const bad =
+      core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? await this.refusal(sub) : null);
+    if (bad) {
+      log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
+      return plain(400, bad);
+    }
+    const refused = budget.subscribe();
+    if (refused) return plain(429, refused);
+    if (req.mode === 'subscribe') this.subscribe(sub);
+    else this.unsubscribe(sub);
+    return plain(202, 'Accepted');
+  }
+
   /** A refusal to answer with 400 now (the per-callback cap), or null when the request goes on. */
-  async refusal(sub: NewWebSub): Promise<string | null> {
+  private async refusal(sub: NewWebSub): Promise<string | null> {
     const { store, maxPerCallback } = this.deps;
     if (await store.getSubscription(sub.feedUrl, sub.callbackUrl)) return null; // a renewal
     if ((await store.countForCallback(sub.callbackUrl)) >= maxPerCallback)
@@ -128,11 +171,11 @@ export class WebSubHub {
     return null;
   }
 
-  subscribe(sub: NewWebSub): void {
+  private subscribe(sub: NewWebSub): void {
     void this.deps.core.track(this.verifySubscribe(sub));
   }
 
-  unsubscribe(sub: NewWebSub): void {
+  private unsubscribe(sub: NewWebSub): void {
     void this.deps.core.track(this.verifyUnsubscribe(sub));
   }
 
