@@ -6,17 +6,13 @@
  * notification. Instances are real child processes of the CLI; subscribers a loopback server
  * counting what it receives.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SUBSCRIPTION_TTL_MS } from './core.ts';
 import { PgCloudStore } from './store-pg.ts';
-import { delay, Peer, postForm, testDatabase } from './testkit.ts';
-
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+import { type CloudProcess, delay, Peer, postForm, spawnCloudCli, testDatabase } from './testkit.ts';
 
 /** Counts notifications per callback path; answers at once (or after `slowMs`). */
 class Subscribers {
@@ -54,41 +50,26 @@ class Subscribers {
   }
 }
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
+type Instance = CloudProcess;
 
 let db: string;
 let peer: Peer;
 let subs: Subscribers;
 const instances = new Set<Instance>();
 
-function startInstance(...extra: string[]): Promise<Instance> {
-  const child = spawn(
-    process.execPath,
-    [CLI, '--port', '0', '--database', db, '--allow-loopback', '--pings-per-minute', '1000000', ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
-      if (m) {
-        const inst = { child, url: m[1]!, exited };
-        instances.add(inst);
-        resolve(inst);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
-  });
+async function startInstance(...extra: string[]): Promise<Instance> {
+  const inst = await spawnCloudCli([
+    '--port',
+    '0',
+    '--database',
+    db,
+    '--allow-loopback',
+    '--pings-per-minute',
+    '1000000',
+    ...extra,
+  ]);
+  instances.add(inst);
+  return inst;
 }
 
 async function stop(inst: Instance, signal: NodeJS.Signals = 'SIGTERM') {

@@ -242,10 +242,13 @@ export class DeliveryQueue {
 
   private async claim(): Promise<Claimed[]> {
     const r = await this.pool!.query<Claimed>(
-      `WITH claimed AS (
+      // The pick is materialized: run once, so a claim never takes more than `batch` rows.
+      `WITH picked AS MATERIALIZED (
+        SELECT id FROM deliveries WHERE leased_until IS NULL OR leased_until < ${DB_NOW}
+          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED),
+      claimed AS (
         UPDATE deliveries d SET leased_until = ${DB_NOW} + $1, leased_by = $2
-        WHERE d.id IN (SELECT id FROM deliveries WHERE leased_until IS NULL OR leased_until < ${DB_NOW}
-          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        FROM picked WHERE d.id = picked.id
         RETURNING d.change_id, d.subscription_id)
       SELECT c.change_id AS "changeId", ch.feed_url AS "feedUrl", s.id, s.callback_url AS "callbackUrl",
         s.protocol, s.notify_procedure AS "notifyProcedure", s.secret

@@ -16,6 +16,7 @@ import {
   type CloudStore,
   type ContentSeen,
   type CounterName,
+  countersFrom,
   type DeliveryResult,
   type DeliveryTarget,
   MAX_CONSECUTIVE_ERRORS,
@@ -28,6 +29,7 @@ import {
   type StoreCounts,
   type SubscriptionRow,
   type SweepResult,
+  seedValues,
 } from './store.ts';
 
 /** Advisory lock keys (one namespace: the first number). */
@@ -159,7 +161,7 @@ const live = (n: number) =>
 type Queryable = Pick<Pool, 'query'> | PoolClient;
 
 export interface PgStoreOptions {
-  /** Connections this instance keeps (default 10). */
+  /** Connections this instance keeps (default 20). */
   maxConnections?: number;
 }
 
@@ -172,7 +174,7 @@ export class PgCloudStore implements CloudStore {
 
   constructor(url: string, opts: PgStoreOptions = {}) {
     this.url = url;
-    this.opening = openPool(url, opts.maxConnections ?? 10).then((pool) => {
+    this.opening = openPool(url, opts.maxConnections ?? 20).then((pool) => {
       this.pool = pool;
       return pool;
     });
@@ -410,23 +412,7 @@ export class PgCloudStore implements CloudStore {
             ct_errors, ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error,
             when_expires, secret, lease_seconds, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
           ON CONFLICT (feed_url, callback_url) DO NOTHING`,
-          [
-            feedUrl,
-            r.callbackUrl,
-            r.protocol,
-            r.notifyProcedure,
-            r.ctUpdates,
-            r.ctErrors,
-            r.ctConsecutiveErrors,
-            r.lastError ?? null,
-            r.whenCreated,
-            r.whenLastUpdate,
-            r.whenLastError,
-            r.whenExpires,
-            r.secret,
-            r.leaseSeconds,
-            r.state,
-          ],
+          [...seedValues(feedUrl, r)],
         );
       }
     });
@@ -517,18 +503,7 @@ export class PgCloudStore implements CloudStore {
   }
 
   async counters(): Promise<Record<CounterName, number>> {
-    const out: Record<string, number> = {
-      pings: 0,
-      changes: 0,
-      registrations: 0,
-      registrationsFailed: 0,
-      notifications: 0,
-      notificationsFailed: 0,
-      feedsSaved: 0,
-    };
-    for (const row of await this.q<{ name: string; value: number }>('SELECT name, value FROM counters'))
-      out[row.name] = row.value;
-    return out as Record<CounterName, number>;
+    return countersFrom(await this.q<{ name: string; value: number }>('SELECT name, value FROM counters'));
   }
 
   async counts(now: number): Promise<StoreCounts> {

@@ -357,6 +357,42 @@ export function targetPages(
   };
 }
 
+/** A whole subscription's values in the column order both stores insert them in. */
+export function seedValues(feedUrl: string, r: SeedSubscription) {
+  return [
+    feedUrl,
+    r.callbackUrl,
+    r.protocol,
+    r.notifyProcedure,
+    r.ctUpdates,
+    r.ctErrors,
+    r.ctConsecutiveErrors,
+    r.lastError ?? null,
+    r.whenCreated,
+    r.whenLastUpdate,
+    r.whenLastError,
+    r.whenExpires,
+    r.secret,
+    r.leaseSeconds,
+    r.state,
+  ] as const;
+}
+
+/** Every counter, zero where the table has no row yet. */
+export function countersFrom(rows: readonly { name: string; value: number }[]): Record<CounterName, number> {
+  const out: Record<string, number> = {
+    pings: 0,
+    changes: 0,
+    registrations: 0,
+    registrationsFailed: 0,
+    notifications: 0,
+    notificationsFailed: 0,
+    feedsSaved: 0,
+  };
+  for (const row of rows) out[row.name] = row.value;
+  return out as Record<CounterName, number>;
+}
+
 export class SqliteCloudStore implements CloudStore {
   readonly kind = 'sqlite';
   readonly db: DatabaseSync;
@@ -520,23 +556,7 @@ export class SqliteCloudStore implements CloudStore {
       this.s.deleteSubsOf.run(feedUrl);
       this.s.ensureResource.run(feedUrl);
       for (const r of rows) {
-        this.s.insertWhole.run(
-          feedUrl,
-          r.callbackUrl,
-          r.protocol,
-          r.notifyProcedure,
-          r.ctUpdates,
-          r.ctErrors,
-          r.ctConsecutiveErrors,
-          r.lastError ?? null,
-          r.whenCreated,
-          r.whenLastUpdate,
-          r.whenLastError,
-          r.whenExpires,
-          r.secret,
-          r.leaseSeconds,
-          r.state,
-        );
+        this.s.insertWhole.run(...seedValues(feedUrl, r));
       }
     });
   }
@@ -612,17 +632,7 @@ export class SqliteCloudStore implements CloudStore {
   }
 
   async counters(): Promise<Record<CounterName, number>> {
-    const out: Record<string, number> = {
-      pings: 0,
-      changes: 0,
-      registrations: 0,
-      registrationsFailed: 0,
-      notifications: 0,
-      notificationsFailed: 0,
-      feedsSaved: 0,
-    };
-    for (const row of this.s.counters.all() as { name: string; value: number }[]) out[row.name] = row.value;
-    return out as Record<CounterName, number>;
+    return countersFrom(this.s.counters.all() as { name: string; value: number }[]);
   }
 
   async counts(now: number): Promise<StoreCounts> {

@@ -3,6 +3,7 @@
  * like the reference cloud's own e2e mock, over HTTP and HTTPS), a cloud served on loopback, and
  * small clients for REST and XML-RPC calls. Not a test file itself; no mocks of our own parts.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -284,3 +285,31 @@ export function restXml(element: 'notifyResult' | 'result', success: boolean, ms
 }
 
 export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** `tidings cloud` as a child process (src/cloud/cli.ts on this Node). */
+export interface CloudProcess {
+  child: ChildProcess;
+  /** Its origin, from the line it prints once listening. */
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `tidings cloud ARGS`; resolves once it printed the listening line, rejects if it exits first. */
+export function spawnCloudCli(args: readonly string[]): Promise<CloudProcess> {
+  const cli = new URL('./cli.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
+      if (m) resolve({ child, url: m[1]!, exited });
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
+  });
+}
