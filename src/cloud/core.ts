@@ -322,7 +322,6 @@ export class CloudCore {
     const { store, clock, log } = this.deps;
     const failedContent: DeliveryTarget[] = [];
     const small = first.length <= 20;
-    const hash = opts.retry ? opts.retry.hash : ((await store.getResource(feedUrl))?.lastHash ?? null);
     const body =
       content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
     const report = await fanOut(
@@ -353,8 +352,10 @@ export class CloudCore {
       feedUrl,
       source,
     );
-    if (body && failedContent.length > 0)
+    if (body && failedContent.length > 0) {
+      const hash = opts.retry ? opts.retry.hash : ((await store.getResource(feedUrl))?.lastHash ?? null);
       this.scheduleRetry(feedUrl, body, failedContent, (opts.retry?.attempt ?? 0) + 1, hash);
+    }
     return report;
   }
 
