@@ -17,7 +17,7 @@ import type { TopicContent } from './deliver.ts';
 import type { FanoutReport } from './fanout.ts';
 import type { CloudLog, CloudLogEntry } from './log.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
-import { type PgCloudStore, writeDeliveries } from './store-pg.ts';
+import { bumpDelivered, type PgCloudStore, writeDeliveries } from './store-pg.ts';
 
 const CHANNEL = 'tidings_deliveries';
 /** Milliseconds now, by the database's clock (every instance's leases on one clock). */
@@ -314,17 +314,18 @@ export class DeliveryQueue {
   private async record(changeId: number, results: DeliveryResult[]): Promise<void> {
     const ok = results.filter((r) => r.ok).length;
     await this.store.transaction(async (c) => {
-      await writeDeliveries(c, results);
       await c.query('DELETE FROM deliveries WHERE change_id = $1 AND subscription_id = ANY($2::bigint[])', [
         changeId,
         results.map((r) => r.id),
       ]);
+      await writeDeliveries(c, results);
       await c.query('UPDATE changes SET delivered = delivered + $2, failed = failed + $3 WHERE id = $1', [
         changeId,
         ok,
         results.length - ok,
       ]);
     });
+    await bumpDelivered(this.store, results);
   }
 
   /**

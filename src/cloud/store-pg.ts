@@ -315,6 +315,7 @@ export class PgCloudStore implements CloudStore {
   async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
     if (results.length === 0) return;
     await this.transaction((c) => writeDeliveries(c, results));
+    await bumpDelivered(this, results);
   }
 
   removeExpired(now: number): Promise<number> {
@@ -582,7 +583,11 @@ export class PgCloudStore implements CloudStore {
   }
 }
 
-/** Delivery outcomes as three set-based statements and the counters (inside a transaction). */
+/**
+ * Delivery outcomes as three set-based statements (inside a transaction). The counters are not
+ * bumped here: a counter is one row every instance writes, so it is bumped after the commit
+ * (bumpDelivered), in a statement of its own, never holding its lock across a transaction.
+ */
 export async function writeDeliveries(c: Queryable, results: readonly DeliveryResult[]): Promise<void> {
   const ok = results.filter((r) => r.ok);
   const gone = results.filter((r) => !r.ok && r.gone);
@@ -602,16 +607,13 @@ export async function writeDeliveries(c: Queryable, results: readonly DeliveryRe
       FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS v(id, at, err) WHERE s.id = v.id`,
       [failed.map((r) => r.id), failed.map((r) => r.at), failed.map((r) => r.error ?? null)],
     );
-  const bumps: [CounterName, number][] = [
-    ['notifications', ok.length],
-    ['notificationsFailed', results.length - ok.length],
-  ];
-  for (const [name, by] of bumps)
-    if (by > 0)
-      await c.query(
-        'INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value',
-        [name, by],
-      );
+}
+
+/** The notification counters for a batch of outcomes already written. */
+export async function bumpDelivered(store: CloudStore, results: readonly DeliveryResult[]): Promise<void> {
+  const ok = results.filter((r) => r.ok).length;
+  if (ok > 0) await store.bump('notifications', ok);
+  if (results.length - ok > 0) await store.bump('notificationsFailed', results.length - ok);
 }
 
 /** Connects, then brings the schema up to date under the migration lock. */
