@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       const now = Date.now();
       // In slices, so the setup's own garbage does not count as the cloud's peak memory.
       for (let from = 0; from < n; from += 10_000) {
-        cloud.store.insertSubscriptions(
+        await cloud.store.insertSubscriptions(
           Array.from({ length: Math.min(10_000, n - from) }, (_, k) => {
             const i = from + k;
             const websub = mixed && i % 2 === 1;

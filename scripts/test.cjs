@@ -53,7 +53,15 @@ check('types: renderer', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
 check('types: configs', bin('tsc'), ['-p', 'tsconfig.config.json', '--noEmit']);
 const built = check('build', bin('electron-vite'), ['build']);
 
-// 4: unit and integration tests.
+// 4: unit and integration tests. The cloud's PostgreSQL tests (vitest project `cloud-pg`) start a
+// server of their own from Debian's `postgresql` binaries: installed here when missing, as root,
+// like Chromium below (the server itself runs as the `postgres` user the package creates).
+const hasPostgres = () =>
+  fs.existsSync('/usr/lib/postgresql') &&
+  fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+if (!process.env.TIDINGS_PG_BIN && !hasPostgres() && process.getuid?.() === 0) {
+  step('install postgresql', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq postgresql >/dev/null']);
+}
 const vitestJson = path.join(results, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
 const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);

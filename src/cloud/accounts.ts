@@ -44,7 +44,7 @@ let decoyHash: Promise<string> | null = null;
 
 /** True only for an existing account with this password. */
 export async function checkLogin(store: CloudStore, name: string, password: string): Promise<boolean> {
-  const account = NAME_PATTERN.test(name) ? store.getAccount(name) : undefined;
+  const account = NAME_PATTERN.test(name) ? await store.getAccount(name) : undefined;
   if (password.length > MAX_PASSWORD_LENGTH) return false;
   if (!account) {
     decoyHash ??= hashPassword(randomBytes(12).toString('base64'));
@@ -79,9 +79,9 @@ export async function addAccount(
       tidingsError('cloud.longPassword', `The password is longer than ${MAX_PASSWORD_LENGTH} characters.`),
     );
   }
-  if (store.getAccount(name)) {
+  if (await store.getAccount(name)) {
     return fail(tidingsError('cloud.accountExists', `An account named "${name}" already exists.`, { name }));
   }
-  store.addAccount(name, await hashPassword(password), now);
+  await store.addAccount(name, await hashPassword(password), now);
   return ok(name);
 }

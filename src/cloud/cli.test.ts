@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLoopbackHost } from './cli.ts';
 import { messages } from './messages.ts';
-import { Peer, postForm, rpcCall } from './testkit.ts';
+import { Peer, postForm, rpcCall, spawnCloudCli } from './testkit.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 let dir: string;
@@ -27,27 +27,10 @@ afterEach(() => {
 });
 
 /** Starts the cloud; resolves with its URL once it printed the listening line. */
-function start(
-  ...extra: string[]
-): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
-      if (m) resolve({ child, url: m[1]!, exited });
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
-  });
+async function start(...extra: string[]) {
+  const started = await spawnCloudCli(['--port', '0', '--data', dir, ...extra]);
+  children.add(started.child);
+  return started;
 }
 
 async function waitUntil(cond: () => boolean): Promise<void> {

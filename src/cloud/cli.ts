@@ -1,7 +1,8 @@
 /**
  * `tidings cloud`: run the rssCloud server alone, and manage the saveRss accounts.
  *
- *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR] [--allow-loopback] [--allow-private]
+ *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR | --database postgres://...]
+ *                 [--allow-loopback] [--allow-private]
  *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
  *                 [--max-resources N] [--work-per-minute N] [--pings-per-minute N]
  *                 [--subscription-lifetime S] [--lease-default S] [--lease-min S] [--lease-max S]
@@ -26,7 +27,8 @@ import { createHttpClient } from '../net/http-client.ts';
 import { serve } from '../net/serve.ts';
 import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
 import { createCloud } from './cloud.ts';
-import { CloudStore } from './store.ts';
+import { isPostgresUrl, openCloudStore } from './open-store.ts';
+import type { CloudStore } from './store.ts';
 
 export interface CliIo {
   stdout: Writable;
@@ -46,6 +48,13 @@ Options:
   --port N                Port to listen on (default 5337; 0 picks a free one)
   --host ADDR             Address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --data DIR              Where the database lives (default: the Tidings data folder + /cloud)
+  --database URL          Keep everything in PostgreSQL instead (postgres://user:pass@host/db; also
+                          TIDINGS_CLOUD_DATABASE): every instance naming the same database is one
+                          cloud, so several can run behind a load balancer
+  --delivery-lease S      PostgreSQL: how long deliveries an instance claimed stay its own before
+                          another instance takes them over, if it died (default 60 s)
+  --delivery-batch N      PostgreSQL: deliveries claimed at once (default 1000; a killed instance
+                          may repeat up to 4 batches)
   --public-url URL        How peers reach this cloud, e.g. https://cloud.example.org (for saveRss URLs)
   --allow-loopback        Let feeds and callbacks be on this machine (127.0.0.0/8, ::1)
   --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
@@ -72,7 +81,7 @@ Options:
 
 Accounts for rssCloud.saveRss: tidings cloud user --help`;
 
-const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--data DIR] [--password-stdin]
+const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--data DIR | --database URL] [--password-stdin]
 
   add NAME       Create an account for rssCloud.saveRss; the password is read from stdin
   passwd NAME    Set a new password
@@ -120,6 +129,45 @@ function dataDir(value: unknown): string {
   return typeof value === 'string' && value !== '' ? resolve(value) : join(defaultDataDir(), 'cloud');
 }
 
+/**
+ * Where the cloud keeps its state: --database (or TIDINGS_CLOUD_DATABASE), a PostgreSQL URL,
+ * else the SQLite file in --data. `shown` is what the operator is told (no password).
+ */
+function location(values: { data?: string | undefined; database?: string | undefined }): {
+  path: string;
+  shown: string;
+} {
+  const database = values.database ?? process.env.TIDINGS_CLOUD_DATABASE ?? '';
+  if (database !== '') {
+    if (values.data !== undefined) throw new CliError('give --data or --database, not both');
+    if (!isPostgresUrl(database))
+      throw new CliError(`--database must be a postgres:// or postgresql:// URL, not "${database}"`);
+    let shown = database;
+    try {
+      const u = new URL(database);
+      if (u.password) u.password = '***';
+      shown = u.href;
+    } catch {
+      throw new CliError('--database is not a valid URL');
+    }
+    return { path: database, shown: `database: ${shown}` };
+  }
+  const dir = dataDir(values.data);
+  return { path: join(dir, 'cloud.sqlite'), shown: `data: ${dir}` };
+}
+
+/** Opens the store and waits until it can be used (a PostgreSQL server reached and migrated). */
+async function openReady(path: string): Promise<CloudStore> {
+  const store = openCloudStore(path);
+  try {
+    await store.ready();
+    return store;
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw new Failed(`cannot use the database: ${describeError(e)}`);
+  }
+}
+
 async function runServer(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(() =>
     parseArgs({
@@ -131,6 +179,9 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         data: { type: 'string' },
+        database: { type: 'string' },
+        'delivery-lease': { type: 'string' },
+        'delivery-batch': { type: 'string' },
         'public-url': { type: 'string' },
         'allow-loopback': { type: 'boolean' },
         'allow-private': { type: 'boolean' },
@@ -182,13 +233,18 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     throw new CliError(`--public-url must be an http or https address, not "${publicUrl}"`);
   }
   const host = values.host ?? '127.0.0.1';
-  const dir = dataDir(values.data);
+  const leaseSec = integer(values['delivery-lease'] ?? '60', '--delivery-lease', 1, 3600);
+  const batch = integer(values['delivery-batch'] ?? '1000', '--delivery-batch', 1, 100_000);
+  const where = location(values);
+  const store = await openReady(where.path);
   const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
   const http = createHttpClient({
     hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private, howToAllow: HOW_TO_ALLOW },
   });
   const cloud = createCloud({
-    dbPath: join(dir, 'cloud.sqlite'),
+    dbPath: where.path,
+    store,
+    queue: { leaseMs: leaseSec * 1000, batch },
     http,
     clock: systemClock,
     allow,
@@ -228,7 +284,7 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     if (code === 'EADDRNOTAVAIL') throw new Failed(`cannot listen on ${host}: no such address here (--host)`);
     throw e;
   }
-  io.stdout.write(`Tidings cloud listening on ${server.url}/ (data: ${dir})\n`);
+  io.stdout.write(`Tidings cloud listening on ${server.url}/ (${where.shown})\n`);
   if (values['test-api']) {
     const exposed = !isLoopbackHost(host);
     io.stderr.write(
@@ -282,7 +338,12 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
       args,
       allowPositionals: true,
       strict: true,
-      options: { ...HELP_OPTION, data: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+      options: {
+        ...HELP_OPTION,
+        data: { type: 'string' },
+        database: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+      },
     }),
   );
   const [action, name, ...extra] = positionals;
@@ -301,15 +362,14 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
     const valid = validateAccountName(name!);
     if (!valid.ok) throw new CliError(valid.error.message);
   }
-  const dir = dataDir(values.data);
-  const store = CloudStore.open(join(dir, 'cloud.sqlite'));
+  const store = await openReady(location(values).path);
   try {
     switch (action) {
       case 'list': {
-        const accounts = store.listAccounts();
+        const accounts = await store.listAccounts();
         if (accounts.length === 0) io.stdout.write('No accounts.\n');
         for (const a of accounts) {
-          const feed = store.savedFeedByName(a.name);
+          const feed = await store.savedFeedByName(a.name);
           io.stdout.write(
             `${a.name}\tcreated ${new Date(a.whenCreated).toISOString()}${feed ? `\t${feed.publicUrl}` : ''}\n`,
           );
@@ -317,11 +377,11 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case 'remove':
-        if (!store.removeAccount(name!)) throw new Failed(`no account named "${name}"`);
+        if (!(await store.removeAccount(name!))) throw new Failed(`no account named "${name}"`);
         io.stdout.write(`Removed ${name}.\n`);
         return 0;
       case 'add': {
-        if (store.getAccount(name!)) throw new Failed(`an account named "${name}" already exists`);
+        if (await store.getAccount(name!)) throw new Failed(`an account named "${name}" already exists`);
         const password = await readPassword(io, `Password for ${name}: `);
         const added = await addAccount(store, name!, password, Date.now());
         if (!added.ok) throw new Failed(added.error.message);
@@ -329,18 +389,18 @@ async function runUser(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       default: {
-        if (!store.getAccount(name!)) throw new Failed(`no account named "${name}"`);
+        if (!(await store.getAccount(name!))) throw new Failed(`no account named "${name}"`);
         const password = await readPassword(io, `New password for ${name}: `);
         if (password === '') throw new Failed('the password is empty');
         if (password.length > MAX_PASSWORD_LENGTH)
           throw new Failed(`the password is longer than ${MAX_PASSWORD_LENGTH} characters`);
-        store.setPassword(name!, await hashPassword(password));
+        await store.setPassword(name!, await hashPassword(password));
         io.stdout.write(`Password set for ${name}.\n`);
         return 0;
       }
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -39,7 +39,7 @@ describe('registrations', () => {
     for (let i = 0; i < 250; i++) peer.route('POST', `/cb${i}`, 200, 'ok');
     const answers = await Promise.all(Array.from({ length: 250 }, (_, i) => register(`/cb${i}`)));
     expect(answers.every((a) => a.success)).toBe(true);
-    const subs = cloud.cloud.store.allSubscriptions();
+    const subs = await cloud.cloud.store.allSubscriptions();
     expect(subs).toHaveLength(250);
     expect(new Set(subs.map((s) => s.callbackUrl)).size).toBe(250);
   });
@@ -47,10 +47,10 @@ describe('registrations', () => {
   it('re-registering refreshes the expiry and never duplicates, even concurrently', async () => {
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');
-    const first = cloud.cloud.store.allSubscriptions()[0]!;
+    const first = (await cloud.cloud.store.allSubscriptions())[0]!;
     (cloud.clock as ManualClock).advance(10 * 3600_000);
     await Promise.all([register('/cb'), register('/cb'), register('/cb')]);
-    const subs = cloud.cloud.store.allSubscriptions();
+    const subs = await cloud.cloud.store.allSubscriptions();
     expect(subs).toHaveLength(1);
     expect(subs[0]!.whenExpires).toBe(first.whenExpires + 10 * 3600_000);
     expect(subs[0]!.whenExpires).toBe(cloud.clock.now() + SUBSCRIPTION_TTL_MS);
@@ -61,15 +61,17 @@ describe('registrations', () => {
     (cloud.clock as ManualClock).advance(1_800_000); // half past: the hourly sweep is not due with the expiry
     await register('/cb');
     (cloud.clock as ManualClock).advance(SUBSCRIPTION_TTL_MS - 1);
-    expect(cloud.cloud.store.liveSubscriptions(`${peer.url}/rss.xml`, cloud.clock.now())).toHaveLength(1);
+    expect(await cloud.cloud.store.liveSubscriptions(`${peer.url}/rss.xml`, cloud.clock.now())).toHaveLength(
+      1,
+    );
     (cloud.clock as ManualClock).advance(1);
     peer.route('GET', '/rss.xml', 200, '<rss>changed</rss>');
     await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
     await cloud.cloud.idle();
     expect(peer.hits('POST', '/cb')).toHaveLength(1); // only the test call when registering
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
-    expect(cloud.cloud.sweep()).toBe(1);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
+    expect(await cloud.cloud.sweep()).toBe(1);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('lasts as long as subscriptionTtlMs says (tidings cloud --subscription-lifetime)', async () => {
@@ -77,25 +79,28 @@ describe('registrations', () => {
     cloud = await startCloud({ subscriptionTtlMs: 90_000 });
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');
-    const [sub] = cloud.cloud.store.allSubscriptions();
+    const [sub] = await cloud.cloud.store.allSubscriptions();
     expect(sub!.whenExpires).toBe(cloud.clock.now() + 90_000);
     (cloud.clock as ManualClock).advance(90_000);
-    expect(cloud.cloud.store.liveSubscriptions(`${peer.url}/rss.xml`, cloud.clock.now())).toHaveLength(0);
-    expect(cloud.cloud.sweep()).toBe(1);
+    expect(await cloud.cloud.store.liveSubscriptions(`${peer.url}/rss.xml`, cloud.clock.now())).toHaveLength(
+      0,
+    );
+    expect(await cloud.cloud.sweep()).toBe(1);
   });
 
   it('the hourly sweep runs on the cloud clock', async () => {
     peer.route('POST', '/cb', 200, 'ok');
     await register('/cb');
     (cloud.clock as ManualClock).advance(SUBSCRIPTION_TTL_MS + 3600_000);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    await cloud.cloud.idle(); // the sweep is a store call: wait for it
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('a renewal after a change of callback host is a new subscription; the old one expires', async () => {
     peer.route('POST', '/a', 200, 'ok').route('POST', '/b', 200, 'ok');
     await register('/a');
     await register('/b');
-    expect(cloud.cloud.store.allSubscriptions().map((s) => new URL(s.callbackUrl).pathname)).toEqual([
+    expect((await cloud.cloud.store.allSubscriptions()).map((s) => new URL(s.callbackUrl).pathname)).toEqual([
       '/a',
       '/b',
     ]);
@@ -239,8 +244,8 @@ describe('state', () => {
     const dir = cloud.dir;
     await cloud.close({ keepData: true });
     cloud = await startCloud({}, dir);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
-    expect(cloud.cloud.store.counters().registrations).toBe(1);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
+    expect((await cloud.cloud.store.counters()).registrations).toBe(1);
     peer.route('GET', '/rss.xml', 200, '<rss>v2</rss>');
     await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
     await cloud.cloud.idle();

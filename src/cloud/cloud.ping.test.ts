@@ -46,14 +46,14 @@ function expectAnswer(asking: Asking, res: Awaited<ReturnType<typeof ping>>, suc
   else expect(res.text).toBe(restXml('result', success, msg));
 }
 
-function subscribe(
+async function subscribe(
   feed: string,
   callbackUrl: string,
   protocol: NotifyProtocol,
   extra: { expiresAt?: number; consecutiveErrors?: number } = {},
 ) {
   const now = cloud.clock.now();
-  cloud.cloud.store.insertSubscriptions(
+  await cloud.cloud.store.insertSubscriptions(
     [
       {
         feedUrl: feed,
@@ -88,7 +88,7 @@ for (const protocol of PROTOCOLS) {
           .route('GET', '/rss.xml', 200, '<RSS Feed />')
           .route('POST', '/feedupdated', 200, 'Thanks!')
           .rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol);
+        await subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
@@ -100,8 +100,8 @@ for (const protocol of PROTOCOLS) {
         const feed = `${peer.url}/rss.xml`;
         peer.route('GET', '/rss.xml', 200, '<RSS Feed />').rpc('river.feedUpdated');
         peer.route('POST', '/feedupdated1', 200, 'Thanks!').route('POST', '/feedupdated2', 200, 'Thanks!');
-        subscribe(feed, callback('/feedupdated1'), protocol);
-        subscribe(feed, `${peer.url}/feedupdated2`, 'http-post');
+        await subscribe(feed, callback('/feedupdated1'), protocol);
+        await subscribe(feed, `${peer.url}/feedupdated2`, 'http-post');
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
@@ -116,7 +116,7 @@ for (const protocol of PROTOCOLS) {
           .route('GET', '/rss.xml', 404, 'Not Found')
           .route('POST', '/feedupdated', 200, 'Thanks!')
           .rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol);
+        await subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), false, messages.pingReadResource(feed));
         await cloud.cloud.idle();
@@ -143,7 +143,7 @@ for (const protocol of PROTOCOLS) {
           .route('GET', '/rss.xml', 200, '<RSS Feed />')
           .route('POST', '/feedupdated', 200, 'Thanks!')
           .rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol);
+        await subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
@@ -171,7 +171,7 @@ for (const protocol of PROTOCOLS) {
         const paths = rpc ? ['/RPC2'] : Array.from({ length: 10 }, (_, i) => `/feedupdated${i}`);
         for (const p of paths) {
           peer.route('POST', p, 200, slow);
-          subscribe(feed, callback(p), protocol);
+          await subscribe(feed, callback(p), protocol);
         }
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
@@ -179,7 +179,7 @@ for (const protocol of PROTOCOLS) {
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         if (rpc) expect(notified('/RPC2', feed)).toBe(1);
         else for (const p of paths) expect(notified(p, feed)).toBe(1);
-        const subs = cloud.cloud.store.allSubscriptions();
+        const subs = await cloud.cloud.store.allSubscriptions();
         expect(subs.every((s) => s.ctConsecutiveErrors === 0 && s.ctUpdates === 1)).toBe(true);
       });
 
@@ -189,7 +189,7 @@ for (const protocol of PROTOCOLS) {
           .route('GET', '/rss.xml', 200, '<RSS Feed />')
           .route('POST', '/feedupdated', 200, 'Thanks!')
           .rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol, {
+        await subscribe(feed, callback('/feedupdated'), protocol, {
           expiresAt: cloud.clock.now() - 2 * SUBSCRIPTION_TTL_MS,
         });
 
@@ -205,7 +205,7 @@ for (const protocol of PROTOCOLS) {
           .route('GET', '/rss.xml', 200, '<RSS Feed />')
           .route('POST', '/feedupdated', 200, 'Thanks!')
           .rpc('river.feedUpdated');
-        subscribe(feed, callback('/feedupdated'), protocol, { consecutiveErrors: 3 });
+        await subscribe(feed, callback('/feedupdated'), protocol, { consecutiveErrors: 3 });
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
@@ -217,11 +217,11 @@ for (const protocol of PROTOCOLS) {
         const feed = `${peer.url}/rss.xml`;
         peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, () => 'hang');
         peer.rpc('river.feedUpdated', () => 'hang');
-        subscribe(feed, callback('/feedupdated'), protocol);
+        await subscribe(feed, callback('/feedupdated'), protocol);
 
         expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
         await cloud.cloud.idle();
-        const sub = cloud.cloud.store.allSubscriptions()[0]!;
+        const sub = (await cloud.cloud.store.allSubscriptions())[0]!;
         expect(sub.ctConsecutiveErrors).toBe(1);
         expect(sub.ctErrors).toBe(1);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
@@ -237,23 +237,23 @@ describe('ping behaviour beyond the reference list', () => {
     cloud = await startCloud();
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss/>').route('POST', '/cb', 200, () => 'hang');
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     await ping('REST-JSON', feed);
     await cloud.cloud.idle();
-    expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(1);
+    expect((await cloud.cloud.store.allSubscriptions())[0]!.ctConsecutiveErrors).toBe(1);
   });
 
   it('skips a subscriber after 3 failed notifications, and a renewal brings it back', async () => {
     const feed = `${peer.url}/rss.xml`;
     let version = 0;
     peer.route('GET', '/rss.xml', 200, () => `<rss>${version}</rss>`).route('POST', '/cb', 500, 'down');
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     for (version = 1; version <= 4; version++) {
       await ping('REST-JSON', feed);
       await cloud.cloud.idle();
     }
     expect(peer.hits('POST', '/cb')).toHaveLength(3);
-    expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(3);
+    expect((await cloud.cloud.store.allSubscriptions())[0]!.ctConsecutiveErrors).toBe(3);
 
     peer.route('POST', '/cb', 200, 'back');
     const res = await postForm(
@@ -262,7 +262,7 @@ describe('ping behaviour beyond the reference list', () => {
       'application/json',
     );
     expect(JSON.parse(res.text).success).toBe(true);
-    expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(0);
+    expect((await cloud.cloud.store.allSubscriptions())[0]!.ctConsecutiveErrors).toBe(0);
     version = 9;
     await ping('REST-JSON', feed);
     await cloud.cloud.idle();
@@ -276,16 +276,16 @@ describe('ping behaviour beyond the reference list', () => {
     peer
       .route('GET', '/rss.xml', 200, () => `<rss>${version}</rss>`)
       .route('POST', '/cb', 200, () => (up ? 'ok' : { status: 503, body: 'busy' }));
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     for (version = 1; version <= 2; version++) {
       await ping('REST-JSON', feed);
       await cloud.cloud.idle();
     }
-    expect(cloud.cloud.store.allSubscriptions()[0]!.ctConsecutiveErrors).toBe(2);
+    expect((await cloud.cloud.store.allSubscriptions())[0]!.ctConsecutiveErrors).toBe(2);
     up = true;
     await ping('REST-JSON', feed);
     await cloud.cloud.idle();
-    const sub = cloud.cloud.store.allSubscriptions()[0]!;
+    const sub = (await cloud.cloud.store.allSubscriptions())[0]!;
     expect(sub.ctConsecutiveErrors).toBe(0);
     expect(sub.ctErrors).toBe(2);
   });
@@ -309,7 +309,7 @@ describe('ping behaviour beyond the reference list', () => {
       r.headers['if-none-match'] === '"v1"' ? { status: 304 } : { body: '<rss/>', headers: { etag: '"v1"' } },
     );
     peer.route('POST', '/cb', 200, 'ok');
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     await ping('REST-JSON', feed);
     await cloud.cloud.idle();
     await ping('REST-JSON', feed);
@@ -321,7 +321,7 @@ describe('ping behaviour beyond the reference list', () => {
   it('two pings of one changed feed at once notify once', async () => {
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss>new</rss>').route('POST', '/cb', 200, 'ok');
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     await Promise.all([ping('REST-JSON', feed), ping('REST-JSON', feed), ping('REST-JSON', feed)]);
     await cloud.cloud.idle();
     expect(peer.hits('GET', '/rss.xml')).toHaveLength(3);
@@ -336,9 +336,9 @@ describe('ping behaviour beyond the reference list', () => {
       await delay(100);
       return 'ok';
     });
-    subscribe(feed, `${peer.url}/cb`, 'http-post');
+    await subscribe(feed, `${peer.url}/cb`, 'http-post');
     await ping('REST-JSON', feed);
     expect(peer.hits('POST', '/cb')).toHaveLength(1);
-    expect(cloud.cloud.store.allSubscriptions()[0]!.ctUpdates).toBe(1);
+    expect((await cloud.cloud.store.allSubscriptions())[0]!.ctUpdates).toBe(1);
   });
 });

@@ -107,13 +107,13 @@ for (const protocol of PROTOCOLS) {
           expect(challenges[0]!.query.url).toBe(feed);
           expect(challenges[0]!.query.challenge).toMatch(/^[A-Za-z0-9]{20}$/);
         }
-        const resource = cloud.cloud.store.getResource(feed);
+        const resource = await cloud.cloud.store.getResource(feed);
         expect(resource?.lastHash).toMatch(/^[0-9a-f]{64}$/);
         expect(resource?.lastSize).toBe('<RSS Feed />'.length);
         const scheme = protocol === 'https-post' ? 'https' : 'http';
         const port = protocol === 'https-post' ? peer.securePort : peer.port;
         expect(
-          cloud.cloud.store.getSubscription(feed, `${scheme}://127.0.0.1:${port}${handlerPath}`),
+          await cloud.cloud.store.getSubscription(feed, `${scheme}://127.0.0.1:${port}${handlerPath}`),
         ).toBeDefined();
       });
 
@@ -158,7 +158,7 @@ for (const protocol of PROTOCOLS) {
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(peer.rpcHits('river.feedUpdated')).toHaveLength(0);
         expect(peer.hits('POST', handlerPath)).toHaveLength(0);
-        expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+        expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
       });
 
       if (rpc) return; // the reference has no redirect rows for xml-rpc
@@ -221,7 +221,7 @@ describe('pleaseNotify verification and parameters', () => {
       urls: [feed],
     });
     expectAnswer('REST-JSON', res, false, messages.failedHandler);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('refuses a handler that answers the test notification with an error status', async () => {
@@ -278,7 +278,9 @@ describe('pleaseNotify verification and parameters', () => {
       urls: [`${peer.url}/good.xml`, `${peer.url}/bad.xml`],
     });
     expectAnswer('REST-XML', res, true, messages.subscribed);
-    expect(cloud.cloud.store.allSubscriptions().map((s) => s.feedUrl)).toEqual([`${peer.url}/good.xml`]);
+    expect((await cloud.cloud.store.allSubscriptions()).map((s) => s.feedUrl)).toEqual([
+      `${peer.url}/good.xml`,
+    ]);
   });
 
   it.each([
@@ -315,6 +317,6 @@ describe('pleaseNotify verification and parameters', () => {
       [`${peer.url}/rss.xml`],
     ]);
     expect(res.answer).toEqual({ kind: 'value', value: true });
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
   });
 });

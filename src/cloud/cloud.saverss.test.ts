@@ -71,7 +71,7 @@ describe('rssCloud.saveRss', () => {
     const head = await rawGet(url, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body.byteLength).toBe(0);
-    expect(cloud.cloud.store.counters().feedsSaved).toBe(1);
+    expect((await cloud.cloud.store.counters()).feedsSaved).toBe(1);
   });
 
   it("notifies the saved feed's subscribers when (and only when) it changes", async () => {
@@ -116,7 +116,7 @@ describe('rssCloud.saveRss', () => {
   ])('refuses %s with a fault and saves nothing', async (_label, user, password, text, msg) => {
     const res = await save(user, password, text);
     expect(res.answer).toEqual({ kind: 'fault', faultCode: 4, faultString: msg });
-    expect(cloud.cloud.store.savedFeedByName('alice')).toBeUndefined();
+    expect(await cloud.cloud.store.savedFeedByName('alice')).toBeUndefined();
     expect((await rawGet(`${cloud.url}/feeds/alice.xml`)).status).toBe(404);
   });
 

@@ -33,6 +33,7 @@ import type { HostPolicy } from '../net/types.ts';
 import { decodeMethodCall } from '../wire/xmlrpc.ts';
 import { plain, restAnswer, rpcAnswer, rpcFault } from './answers.ts';
 import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './budget.ts';
+import { DeliveryQueue, type QueueLimits, SharedLog } from './cluster.ts';
 import { CloudCore, RESOURCE_RETENTION_MS } from './core.ts';
 import type { TopicContent } from './deliver.ts';
 import { docsPage, pingForm, pleaseNotifyForm } from './docs.ts';
@@ -47,6 +48,7 @@ import {
 import type { FanoutLimits, FanoutReport } from './fanout.ts';
 import { CloudLog, type CloudLogEntry } from './log.ts';
 import { messages } from './messages.ts';
+import { openCloudStore } from './open-store.ts';
 import { logJson, logPage, statusPage, subscriptionsJson } from './pages.ts';
 import {
   parseRestPing,
@@ -60,13 +62,19 @@ import { formOf, normaliseBase, readBody, relativePath } from './request.ts';
 import { handleRssPing } from './rss-ping.ts';
 import { serveSavedFeed } from './saved-feed.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
-import { CloudStore } from './store.ts';
+import type { CloudStore } from './store.ts';
+import { PgCloudStore } from './store-pg.ts';
 import { testApi } from './test-api.ts';
 import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './websub.ts';
 
 export interface CloudDeps {
-  /** The SQLite file (created if absent). */
+  /**
+   * The SQLite file (created if absent), or a PostgreSQL URL (postgres://...): every instance
+   * naming the same database is one cloud (open-store.ts).
+   */
   dbPath: string;
+  /** A store already opened (by `tidings cloud`, to report a bad database before listening). */
+  store?: CloudStore;
   /** Feed reads and handler verification. Its host policy should match `allow`. */
   http: HttpClient;
   clock: Clock;
@@ -107,6 +115,8 @@ export interface CloudDeps {
   maxSubscriptionsPerCallback?: number;
   /** Delays before retrying a failed WebSub delivery (core.ts DEFAULT_CONTENT_RETRY_MS). */
   contentRetryMs?: readonly number[];
+  /** Several instances on PostgreSQL: the shared delivery queue's batch, lease and poll (cluster.ts). */
+  queue?: Partial<QueueLimits>;
   /** Mount the reference cloud's test API under /test (never on a public cloud). */
   testApi?: boolean;
 }
@@ -126,7 +136,7 @@ export interface Cloud {
   /** Resolves when no read or fan-out is running. */
   idle(): Promise<void>;
   /** Removes expired subscriptions now (also done hourly). */
-  sweep(): number;
+  sweep(): Promise<number>;
   readonly store: CloudStore;
   close(): Promise<void>;
 }
@@ -170,7 +180,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     allowPrivate: deps.allow?.private ?? false,
     ...(deps.howToAllow ? { howToAllow: deps.howToAllow } : {}),
   };
-  const store = CloudStore.open(deps.dbPath);
+  const store = deps.store ?? openCloudStore(deps.dbPath);
   const log = new CloudLog(clock, deps.logSize ?? 250);
   const ownNotifyHttp = deps.notifyHttp
     ? null
@@ -180,8 +190,13 @@ export function createCloud(deps: CloudDeps): Cloud {
   // else the origin the last request came to.
   let seenOrigin = deps.publicBaseUrl ?? 'http://127.0.0.1';
   const hubUrl = () => `${(deps.publicBaseUrl ?? seenOrigin).replace(/\/+$/, '')}${basePath}/websub`;
+  // On PostgreSQL every fan-out goes through the queue all instances share (cluster.ts).
+  let queue: DeliveryQueue | null = null;
   const core = new CloudCore({
     store,
+    get queue() {
+      return queue ?? undefined;
+    },
     http: deps.http,
     notifyHttp,
     clock,
@@ -195,6 +210,15 @@ export function createCloud(deps: CloudDeps): Cloud {
     ...(deps.fanout ? { fanout: deps.fanout } : {}),
     ...(deps.notifyTimeoutMs ? { notifyTimeoutMs: deps.notifyTimeoutMs } : {}),
   });
+  // On PostgreSQL the log is the cloud's, not this instance's: entries are written in batches
+  // (a fan-out logs one per notification) and /viewLog reads them back from the database.
+  let sharedLog: SharedLog | null = null;
+  if (store instanceof PgCloudStore) {
+    sharedLog = new SharedLog(store, log);
+    queue = new DeliveryQueue(store, core.deliverBatch, deps.queue);
+    void queue.start().catch(() => undefined); // a database away: the first request says why
+  }
+  const recentLog = async () => (sharedLog ? sharedLog.recent(deps.logSize ?? 250) : log.recent());
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
   // Registrations and pings spend from separate budgets: an aggregator registering its 10,000
   // feeds never makes the same address's pings wait (issue 15).
@@ -216,12 +240,24 @@ export function createCloud(deps: CloudDeps): Cloud {
   let parser = deps.parseFeed ?? null;
   let closed = false;
 
-  core.sweep();
+  // One sweep at a time per instance, each at the time it was due; across
+  // instances the store's lock makes it once per cloud.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweepNow = () => {
+    const at = clock.now(); // the time it was due, not when the one before it ended
+    sweeping = sweeping.then(() =>
+      core
+        .sweep(at)
+        .catch((e: unknown) => log.add({ kind: 'expired', detail: `sweep failed: ${String(e)}` })),
+    );
+    void core.track(sweeping);
+  };
+  sweepNow();
   let sweepTimer: TimerHandle | null = null;
   const scheduleSweep = () => {
     sweepTimer = clock.setTimer(SWEEP_EVERY_MS, () => {
       if (closed) return;
-      core.sweep();
+      sweepNow();
       scheduleSweep();
     });
   };
@@ -362,12 +398,12 @@ export function createCloud(deps: CloudDeps): Cloud {
         const cloudElement = cloudElementFor(base.origin, base.pathname);
         return statusPage({ store, now: clock.now(), startedAt, publicBase: base.href, cloudElement });
       }
-      if (path === '/viewlog') return logPage(log.recent());
-      if (path === '/viewlog.json') return logJson(log.recent());
+      if (path === '/viewlog') return logPage(await recentLog());
+      if (path === '/viewlog.json') return logJson(await recentLog());
       if (path === '/subscriptions.json') return subscriptionsJson(store);
       const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
       if (feed) {
-        const row = store.savedFeedByName(decodeURIComponent(feed[1]!));
+        const row = await store.savedFeedByName(decodeURIComponent(feed[1]!));
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
@@ -434,10 +470,13 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (closed) return;
       closed = true;
       sweepTimer?.cancel();
+      // Deliveries in flight finish; what this instance claimed and did not deliver goes back.
+      await queue?.stop();
+      await sharedLog?.close();
       core.stop();
       ownNotifyHttp?.close(); // ends our deliveries in flight now rather than at their deadline
       await core.idle();
-      store.close();
+      await store.close();
     },
   };
 }

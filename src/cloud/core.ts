@@ -10,13 +10,14 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { HostPolicy } from '../net/types.ts';
 import type { Outcome } from './answers.ts';
+import type { BatchDeliverer, DeliveryQueue } from './cluster.ts';
 import { type TopicContent, verifyHandler } from './deliver.ts';
-import { type FanoutLimits, type FanoutReport, fanOut } from './fanout.ts';
+import { type FanoutLimits, type FanoutReport, fanOut, type TargetSource } from './fanout.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import type { PleaseNotifyParams } from './params.ts';
 import { checkResource, type ResourceCheck } from './resource.ts';
-import type { CloudStore, DeliveryTarget } from './store.ts';
+import { type CloudStore, type DeliveryResult, type DeliveryTarget, targetPages } from './store.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;
@@ -48,6 +49,8 @@ export interface CoreDeps {
   hubUrl: () => string;
   /** Delays before retrying failed WebSub deliveries (default DEFAULT_CONTENT_RETRY_MS). */
   contentRetryMs?: readonly number[];
+  /** Several instances on PostgreSQL: changes go through the shared queue (cluster.ts). */
+  queue?: DeliveryQueue;
 }
 
 export class CloudCore {
@@ -84,7 +87,7 @@ export class CloudCore {
     // one read each; only the read's owner starts a fan-out for what it found.
     const check = await this.readForSubscriber(feedUrl);
     if (check.kind === 'unreadable') {
-      store.bump('registrationsFailed');
+      await store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
       throw new Error(messages.subscriptionReadResource(feedUrl));
     }
@@ -102,14 +105,18 @@ export class CloudCore {
         this.deliveryOptions(),
       );
       if (verified.ok) {
-        store.upsertSubscription({ ...target, feedUrl }, clock.now(), clock.now() + this.subscriptionTtlMs);
-        store.bump('registrations');
+        await store.upsertSubscription(
+          { ...target, feedUrl },
+          clock.now(),
+          clock.now() + this.subscriptionTtlMs,
+        );
+        await store.bump('registrations');
         log.add({ kind: 'subscribe', feedUrl, callbackUrl: p.callbackUrl, ms: clock.now() - started });
         return;
       }
       reason = verified.error.message;
     }
-    store.bump('registrationsFailed');
+    await store.bump('registrationsFailed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
     throw new Error(messages.failedHandler);
   }
@@ -127,7 +134,9 @@ export class CloudCore {
   async readForSubscriber(feedUrl: string): Promise<ResourceCheck> {
     const joined = this.latest.get(feedUrl);
     const check = await (joined ?? this.check(feedUrl, true));
-    if (check.kind === 'changed' && !joined) void this.startFanout(feedUrl, check.content);
+    // The subscribers of this change are read before the new one is added: it is not told of
+    // the read that made it a subscriber.
+    if (check.kind === 'changed' && !joined) await this.startFanout(feedUrl, check.content).listed;
     return check;
   }
 
@@ -150,7 +159,7 @@ export class CloudCore {
   ): Promise<Outcome & { changed: boolean }> {
     const { store, log, clock } = this.deps;
     const started = clock.now();
-    store.bump('pings');
+    await store.bump('pings');
     const check = await this.check(feedUrl, opts.enforceInterval ?? true);
     if (check.kind === 'tooRecent') {
       log.add({ kind: 'pingRefused', feedUrl, detail: 'too soon after the last ping' });
@@ -166,7 +175,11 @@ export class CloudCore {
     }
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
-    if (check.kind === 'changed') await this.waitBriefly(this.startFanout(feedUrl, check.content));
+    if (check.kind === 'changed') {
+      const fanout = this.startFanout(feedUrl, check.content);
+      await fanout.listed;
+      await this.waitBriefly(fanout.report);
+    }
     return { success: true, msg: messages.pinged, changed };
   }
 
@@ -175,7 +188,7 @@ export class CloudCore {
    * when given; else the feed is read once for them, only if the feed has any.
    */
   notifyChanged(feedUrl: string, content?: TopicContent): Promise<FanoutReport> {
-    return this.startFanout(feedUrl, content ?? null);
+    return this.startFanout(feedUrl, content ?? null).report;
   }
 
   /** Resolves when no fan-out, read or verification is running (tests, shutdown). */
@@ -189,9 +202,9 @@ export class CloudCore {
    * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
    * subscribes to that have not changed for 7 days; returns how many subscriptions went.
    */
-  sweep(): number {
-    const { subscriptionsRemoved, resourcesRemoved } = this.deps.store.sweep(
-      this.deps.clock.now(),
+  async sweep(now = this.deps.clock.now()): Promise<number> {
+    const { subscriptionsRemoved, resourcesRemoved } = await this.deps.store.sweep(
+      now,
       RESOURCE_RETENTION_MS,
     );
     if (subscriptionsRemoved > 0 || resourcesRemoved > 0)
@@ -245,59 +258,38 @@ export class CloudCore {
     feedUrl: string,
     content: TopicContent | null,
     retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null },
-  ): Promise<FanoutReport> {
-    const { store, clock, log } = this.deps;
-    // Read a page at a time (store.liveTargetPages): 100,000 targets held at once were ~40 MB.
-    const firstPages = retry ? null : store.liveTargetPages(feedUrl, clock.now());
-    const first = retry ? retry.targets : firstPages!();
-    let served = false;
-    const subs = () => {
-      if (served) return firstPages ? firstPages() : [];
-      served = true;
-      return first;
-    };
-    // Each notification is logged only for a small fan-out (the first page is all there is).
-    const small = first.length <= 20;
-    if (!retry) store.bump('changes');
-    const hash = retry ? retry.hash : (store.getResource(feedUrl)?.lastHash ?? null);
-    const failedContent: DeliveryTarget[] = [];
-    const run = async () => {
-      const body =
-        content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
-      return fanOut(
-        {
-          http: this.deps.notifyHttp,
-          clock,
-          record: (results) => store.recordDeliveries(results),
-          onDelivery: (sub, r) => {
-            if (!r.ok) {
-              log.add({
-                kind: 'notifyFailed',
-                feedUrl,
-                callbackUrl: sub.callbackUrl,
-                detail: r.gone ? `${r.error}; subscription removed` : r.error,
-              });
-              if (sub.protocol === 'websub' && !r.gone && failedContent.length < MAX_RETRIES_PER_FANOUT)
-                failedContent.push(sub);
-            } else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
-          },
-          limits: {
-            ...this.deps.fanout,
-            ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
-          },
-          signal: this.abort.signal,
-          policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
-          websub: { content: body, hubUrl: this.deps.hubUrl() },
-        },
-        feedUrl,
-        subs,
-      ).then((report) => {
-        if (body && failedContent.length > 0)
-          this.scheduleRetry(feedUrl, body, failedContent, (retry?.attempt ?? 0) + 1, hash);
-        return report;
+  ): { report: Promise<FanoutReport>; listed: Promise<void> } {
+    const { store, clock, log, queue } = this.deps;
+    let listedNow: () => void = () => undefined;
+    const listed = new Promise<void>((resolve) => {
+      listedNow = resolve;
+    });
+    const run = async (): Promise<FanoutReport> => {
+      if (queue && !retry) {
+        // Several instances (cluster.ts): the change becomes rows of the shared queue, which
+        // every instance delivers from; the report waits for the last of them.
+        const queued = await queue.enqueue(feedUrl, content, clock.now()).finally(listedNow);
+        await store.bump('changes');
+        return queued.subscribers === 0
+          ? { feedUrl, subscribers: 0, delivered: 0, failed: 0, elapsedMs: 0 }
+          : queue.done(queued.changeId, feedUrl);
+      }
+      // Read a page at a time (targetPages): 100,000 targets held at once were ~40 MB.
+      const firstPages = retry ? null : targetPages(store, feedUrl, clock.now());
+      const first = retry ? retry.targets : await firstPages!().finally(listedNow);
+      let served = false;
+      const subs = async () => {
+        if (served) return firstPages ? firstPages() : [];
+        served = true;
+        return first;
+      };
+      if (!retry) await store.bump('changes');
+      return this.deliver(feedUrl, content, first, subs, (results) => store.recordDeliveries(results), {
+        retry,
       });
     };
     const job = run();
+    void job.catch(() => undefined).finally(listedNow);
     const tracked = job.then((report) => {
       if (report.subscribers > 0) {
         log.add({
@@ -311,8 +303,65 @@ export class CloudCore {
     });
     this.running.add(tracked);
     void tracked.finally(() => this.running.delete(tracked)).catch(() => undefined);
-    return tracked;
+    return { report: tracked, listed };
   }
+
+  /**
+   * One fan-out over `source` (the first page given as `first`), logged and with failed WebSub
+   * deliveries scheduled for retry: the whole change on one instance, or a claimed batch of it
+   * (cluster.ts). Each notification is logged only for a small fan-out.
+   */
+  private async deliver(
+    feedUrl: string,
+    content: TopicContent | null,
+    first: readonly DeliveryTarget[],
+    source: TargetSource,
+    record: (results: DeliveryResult[]) => Promise<void>,
+    opts: { retry?: { attempt: number; hash: string | null } | undefined; signal?: AbortSignal },
+  ): Promise<FanoutReport> {
+    const { store, clock, log } = this.deps;
+    const failedContent: DeliveryTarget[] = [];
+    const small = first.length <= 20;
+    const body =
+      content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
+    const report = await fanOut(
+      {
+        http: this.deps.notifyHttp,
+        clock,
+        record,
+        onDelivery: (sub, r) => {
+          if (!r.ok) {
+            log.add({
+              kind: 'notifyFailed',
+              feedUrl,
+              callbackUrl: sub.callbackUrl,
+              detail: r.gone ? `${r.error}; subscription removed` : r.error,
+            });
+            if (sub.protocol === 'websub' && !r.gone && failedContent.length < MAX_RETRIES_PER_FANOUT)
+              failedContent.push(sub);
+          } else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
+        },
+        limits: {
+          ...this.deps.fanout,
+          ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
+        },
+        signal: opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal,
+        policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
+        websub: { content: body, hubUrl: this.deps.hubUrl() },
+      },
+      feedUrl,
+      source,
+    );
+    if (body && failedContent.length > 0) {
+      const hash = opts.retry ? opts.retry.hash : ((await store.getResource(feedUrl))?.lastHash ?? null);
+      this.scheduleRetry(feedUrl, body, failedContent, (opts.retry?.attempt ?? 0) + 1, hash);
+    }
+    return report;
+  }
+
+  /** A claimed batch of a queued change (cluster.ts), delivered as a fan-out of its own. */
+  readonly deliverBatch: BatchDeliverer = (feedUrl, content, targets, record, signal) =>
+    this.deliver(feedUrl, content, targets, targets, record, { signal });
 
   /**
    * WebSub deliveries that failed (not 410) are tried again after a growing delay, with the same
@@ -331,18 +380,29 @@ export class CloudCore {
     const timer = this.deps.clock.setTimer(delay, () => {
       this.retryTimers.delete(timer);
       if (this.abort.signal.aborted) return;
-      if ((this.deps.store.getResource(feedUrl)?.lastHash ?? null) !== hash) return;
-      // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
-      const live = new Set(this.deps.store.liveTargets(feedUrl, this.deps.clock.now()).map((t) => t.id));
-      const still = targets.filter((t) => live.has(t.id));
-      if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash });
+      void this.track(this.retry(feedUrl, content, targets, attempt, hash));
     });
     this.retryTimers.add(timer);
   }
 
+  private async retry(
+    feedUrl: string,
+    content: TopicContent,
+    targets: DeliveryTarget[],
+    attempt: number,
+    hash: string | null,
+  ): Promise<void> {
+    const { store, clock } = this.deps;
+    if (((await store.getResource(feedUrl))?.lastHash ?? null) !== hash) return;
+    // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
+    const live = new Set((await store.liveTargets(feedUrl, clock.now())).map((t) => t.id));
+    const still = targets.filter((t) => live.has(t.id));
+    if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash }).report;
+  }
+
   /** The topic's body for WebSub subscribers when the change came without one. */
   private async readContent(feedUrl: string): Promise<TopicContent | null> {
-    const saved = this.deps.store.savedFeedByUrl(feedUrl);
+    const saved = await this.deps.store.savedFeedByUrl(feedUrl);
     if (saved) return { body: Buffer.from(saved.body), contentType: saved.contentType };
     const res = await this.deps.http.fetchFeed({ url: feedUrl, etag: null, lastModified: null });
     return res.kind === 'ok' ? { body: res.body, contentType: res.contentType } : null;

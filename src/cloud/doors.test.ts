@@ -51,7 +51,7 @@ describe('weblogUpdates', () => {
     expect(answer).toEqual({ kind: 'value', value: { flerror: false, message: 'Thanks for the ping.' } });
     await cloud.cloud.idle();
     expect(notified()).toBe(1);
-    expect(cloud.cloud.store.getResource(feed)).toMatchObject({
+    expect(await cloud.cloud.store.getResource(feed)).toMatchObject({
       siteName: 'My site',
       siteUrl: `${peer.url}/`,
     });

@@ -56,7 +56,7 @@ export async function siteChanged(deps: DoorDeps, signal: SiteSignal): Promise<S
     deps.log.add({ kind: 'pingFailed', feedUrl: signal.siteUrl, detail: feedUrl.reason });
     return { ok: false, message: feedUrl.reason, feedUrl: null };
   }
-  deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
+  await deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
   deps.log.add({ kind: 'weblogUpdates', feedUrl, detail: `${signal.name} (${maskUrl(signal.siteUrl)})` });
   const r = await deps.core.ping(feedUrl);
   return { ok: r.success, message: r.msg, feedUrl };
@@ -148,8 +148,8 @@ export async function pingSiteForm(deps: DoorDeps, base: string, query: URLSearc
 }
 
 /** GET /changes.xml: the resources that changed in the last hour, newest first (weblogs.com's form). */
-export function changesXml(store: CloudStore, now: number): Response {
-  const rows = store.recentChanges(now - CHANGES_WINDOW_MS, MAX_CHANGES);
+export async function changesXml(store: CloudStore, now: number): Promise<Response> {
+  const rows = await store.recentChanges(now - CHANGES_WINDOW_MS, MAX_CHANGES);
   const lines = rows.map((r) => {
     const when = Math.max(0, Math.round((now - r.whenLastUpdate) / 1000));
     return `\t<weblog name="${escapeAttr(r.siteName ?? r.siteUrl ?? r.url)}" url="${escapeAttr(r.siteUrl ?? r.url)}" rssUrl="${escapeAttr(r.url)}" when="${when}"/>`;

@@ -99,7 +99,9 @@ describe('fanOut', () => {
       {
         http,
         clock: systemClock,
-        record: (r) => results.push(...r),
+        record: (r) => {
+          results.push(...r);
+        },
         policy: { allowLoopback: true, allowPrivate: false },
       },
       'http://feed.example/rss',
@@ -126,7 +128,7 @@ describe('fanOut', () => {
     let served = 0;
     let pagesRead = 0;
     across.most = 0;
-    const source = () => {
+    const source = async () => {
       pagesRead++;
       const page = all.slice(served, served + 250);
       served += page.length;
@@ -137,7 +139,9 @@ describe('fanOut', () => {
       {
         http,
         clock: systemClock,
-        record: (r) => ids.push(...r.map((x) => x.id)),
+        record: (r) => {
+          ids.push(...r.map((x) => x.id));
+        },
         limits: { perHost: 4, total: 12 },
         policy: { allowLoopback: true, allowPrivate: false },
       },

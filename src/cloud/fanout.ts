@@ -46,8 +46,8 @@ export interface FanoutReport {
 export interface FanoutDeps {
   http: HttpClient;
   clock: Clock;
-  /** Writes a batch of outcomes (one transaction). */
-  record: (results: DeliveryResult[]) => void;
+  /** Writes a batch of outcomes (one transaction); the fan-out ends when every write has. */
+  record: (results: DeliveryResult[]) => Promise<void> | void;
   /** Called per delivery, for the log. */
   onDelivery?: (sub: DeliveryTarget, result: DeliveryResult) => void;
   limits?: Partial<FanoutLimits>;
@@ -76,7 +76,7 @@ const isRssCloud = (s: DeliveryTarget): s is RssCloudTarget => s.protocol !== 'w
  * The subscribers: all at once, or a function handing out the next page (empty when done), so a
  * fan-out to 100,000 holds a page or two of them in memory, not all 100,000.
  */
-export type TargetSource = readonly DeliveryTarget[] | (() => readonly DeliveryTarget[]);
+export type TargetSource = readonly DeliveryTarget[] | (() => Promise<readonly DeliveryTarget[]>);
 
 export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSource): Promise<FanoutReport> {
   const limits = { ...DEFAULT_FANOUT_LIMITS, ...deps.limits };
@@ -84,8 +84,11 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   const pending: DeliveryResult[] = [];
   let delivered = 0;
   let failed = 0;
+  // Batches are written while deliveries go on; the report waits for every write (a write that
+  // fails fails the fan-out: its outcomes were not kept).
+  const writes: Promise<void>[] = [];
   const flush = () => {
-    if (pending.length > 0) deps.record(pending.splice(0, pending.length));
+    if (pending.length > 0) writes.push(Promise.resolve(deps.record(pending.splice(0, pending.length))));
   };
 
   // Built once per protocol/procedure, not once per subscriber.
@@ -114,6 +117,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   // Plain-http notifications go over the lean keep-alive pool (notify-pool.ts) when the caller
   // gave the host policy it needs; the pool is shared by concurrent fan-outs on the same client.
   const queues = new HostQueues(source, limits.perHost);
+  await queues.ready();
   const lease = deps.policy && !queues.isEmpty() ? leasePool(deps.http, deps.policy, limits.perHost) : null;
   const http = lease ? lease.client : deps.http;
   // Stopping (Cloud.close) ends deliveries in flight at once, as closing the client does.
@@ -202,6 +206,8 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
     lease?.release();
   }
   flush();
+  await Promise.all(writes);
+  if (queues.failure) throw queues.failure;
   return {
     feedUrl,
     subscribers: delivered + failed,
@@ -232,7 +238,9 @@ class HostQueues {
   /** The next page is read when fewer than half a page is queued. */
   private lowWater = 1;
   private readonly perHost: number;
-  private nextPage: (() => readonly DeliveryTarget[]) | null;
+  private nextPage: (() => Promise<readonly DeliveryTarget[]>) | null;
+  /** A page being read (the store is asynchronous); workers with nothing to take sleep meanwhile. */
+  private reading: Promise<void> | null = null;
   /** Called when a page listed hosts that had nothing queued (sleeping workers may take them). */
   onNewHosts: (() => void) | null = null;
 
@@ -250,6 +258,11 @@ class HostQueues {
   /** Nothing queued and no page left to read. */
   isEmpty(): boolean {
     return this.queued === 0 && this.nextPage === null;
+  }
+
+  /** Resolves once the first page is in (or there is none). */
+  async ready(): Promise<void> {
+    while (this.reading) await this.reading;
   }
 
   take(): { sub: DeliveryTarget; queue: HostQueue } | null {
@@ -291,16 +304,33 @@ class HostQueues {
     if (q.active === 0 && !q.listed && this.byHost.get(q.host) === q) this.byHost.delete(q.host);
   }
 
+  /** Starts reading the next page unless one is being read; its subscribers wake sleeping workers. */
   private refill(): void {
-    while (this.nextPage && this.queued < this.lowWater) {
-      const page = this.nextPage();
-      if (page.length === 0) this.nextPage = null;
-      else {
-        this.lowWater = Math.max(1, page.length >> 1);
-        this.add(page);
-      }
-    }
+    if (this.reading || !this.nextPage) return;
+    const next = this.nextPage;
+    this.reading = next().then(
+      (page) => {
+        this.reading = null;
+        if (page.length === 0) this.nextPage = null;
+        else {
+          this.lowWater = Math.max(1, page.length >> 1);
+          this.add(page);
+          if (this.queued < this.lowWater) this.refill();
+        }
+        // Sleepers re-check: the page may have filled hosts still listed, or ended the source.
+        this.onNewHosts?.();
+      },
+      (e: unknown) => {
+        // A page that cannot be read ends the fan-out here (the rest waits for the next change).
+        this.reading = null;
+        this.nextPage = null;
+        this.failure = e;
+        this.onNewHosts?.();
+      },
+    );
   }
+  /** Why reading pages stopped early, if it did. */
+  failure: unknown = null;
 
   private add(subs: readonly DeliveryTarget[]): void {
     let listed = false;

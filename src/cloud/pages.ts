@@ -22,9 +22,8 @@ export interface StatusInfo {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function statusPage(info: StatusInfo): Response {
-  const counts = info.store.counts(info.now);
-  const c = info.store.counters();
+export async function statusPage(info: StatusInfo): Promise<Response> {
+  const [counts, c] = await Promise.all([info.store.counts(info.now), info.store.counters()]);
   const path = new URL(info.publicBase).pathname.replace(/\/+$/, '');
   const e = info.cloudElement;
   const cloudElement = `<cloud domain="${escapeAttr(e.domain)}" port="${e.port}" path="${escapeAttr(e.path)}" registerProcedure="${escapeAttr(e.registerProcedure)}" protocol="${escapeAttr(e.protocol)}"/>`;
@@ -82,14 +81,15 @@ export function logJson(entries: readonly CloudLogEntry[]): Response {
 }
 
 /** The reference cloud's /subscriptions.json: `{version: 2, feeds: {url: {resource, subscriptions}}}`. */
-export function subscriptionsJson(store: CloudStore): Response {
+export async function subscriptionsJson(store: CloudStore): Promise<Response> {
   const feeds: Record<string, { resource: unknown; subscriptions: unknown[] }> = {};
   const entry = (url: string) => {
     const key = maskUrl(url);
     feeds[key] ??= { resource: null, subscriptions: [] };
     return feeds[key];
   };
-  for (const r of store.allResources()) {
+  const [resources, subscriptions] = await Promise.all([store.allResources(), store.allSubscriptions()]);
+  for (const r of resources) {
     entry(r.url).resource = {
       lastHash: r.lastHash,
       lastSize: r.lastSize,
@@ -99,8 +99,7 @@ export function subscriptionsJson(store: CloudStore): Response {
       whenLastUpdate: iso(r.whenLastUpdate),
     };
   }
-  for (const s of store.allSubscriptions())
-    entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'operator'));
+  for (const s of subscriptions) entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'operator'));
   return json({ version: 2, feeds });
 }
 

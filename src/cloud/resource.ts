@@ -35,7 +35,7 @@ export async function checkResource(
 ): Promise<ResourceCheck> {
   const { store } = deps;
   if (!/^https?:\/\//i.test(url)) return { kind: 'unreadable', reason: 'not an http or https URL' };
-  const before = store.getResource(url);
+  const before = await store.getResource(url);
   const now = deps.now();
   if (enforceInterval && deps.minPingIntervalSec > 0 && before?.whenLastCheck != null) {
     const agoSeconds = Math.floor((now - before.whenLastCheck) / 1000);
@@ -43,11 +43,11 @@ export async function checkResource(
       return { kind: 'tooRecent', minSeconds: deps.minPingIntervalSec, agoSeconds };
     }
   }
-  store.touchResource(url, now);
+  await store.touchResource(url, now);
 
-  const saved = store.savedFeedByUrl(url);
+  const saved = await store.savedFeedByUrl(url);
   if (saved) {
-    return record(deps, url, before?.lastHash ?? null, before?.lastSize ?? null, {
+    return record(deps, url, before?.lastHash ?? null, {
       hash: saved.hash,
       size: Buffer.byteLength(saved.body),
       etag: null,
@@ -71,7 +71,7 @@ export async function checkResource(
           : 'HTTP 304 without a previous read';
     return { kind: 'unreadable', reason };
   }
-  return record(deps, url, before?.lastHash ?? null, before?.lastSize ?? null, {
+  return record(deps, url, before?.lastHash ?? null, {
     hash: res.bodyHash,
     size: res.body.byteLength,
     etag: res.etag,
@@ -80,11 +80,14 @@ export async function checkResource(
   });
 }
 
-function record(
+/**
+ * The read is recorded and compared in one step of the store (compare-and-set): when two
+ * instances of a cloud read one change at once, only one of them sees it as changed.
+ */
+async function record(
   deps: ResourceDeps,
   url: string,
   lastHash: string | null,
-  lastSize: number | null,
   read: {
     hash: string;
     size: number;
@@ -92,9 +95,8 @@ function record(
     lastModified: string | null;
     content: TopicContent;
   },
-): ResourceCheck {
+): Promise<ResourceCheck> {
   const { content, ...c } = read;
-  const changed = c.hash !== lastHash || c.size !== lastSize;
-  deps.store.recordContent(url, { ...c, title: null }, changed, deps.now());
+  const changed = await deps.store.recordContent(url, { ...c, title: null }, deps.now());
   return changed ? { kind: 'changed', firstRead: lastHash === null, content } : { kind: 'unchanged' };
 }

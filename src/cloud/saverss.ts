@@ -53,7 +53,7 @@ export async function saveRss(
     log.add({ kind: 'saveRssFailed', detail: reason });
     return { ok: false, message: messages.saveRssNotFeed(reason) };
   }
-  const account = store.getAccount(p.username);
+  const account = await store.getAccount(p.username);
   const name = account?.name ?? p.username;
   const url = savedFeedUrl(publicBase, name);
   const format = parsed.feed.format;
@@ -64,7 +64,7 @@ export async function saveRss(
       : format === 'rss1.0'
         ? 'application/rdf+xml; charset=utf-8'
         : 'application/rss+xml; charset=utf-8';
-  store.saveFeed({
+  await store.saveFeed({
     name,
     publicUrl: url,
     body: p.text,
@@ -72,7 +72,7 @@ export async function saveRss(
     hash: sha256(p.text),
     whenSaved: clock.now(),
   });
-  store.bump('feedsSaved');
+  await store.bump('feedsSaved');
   log.add({ kind: 'saveRss', feedUrl: url, detail: `${size} bytes saved` });
   // Read back through the same check as a ping: hash compare, then fan-out only on change.
   await deps.core.ping(url, { enforceInterval: false });

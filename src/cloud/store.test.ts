@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase } from '../store/sqlite.ts';
-import { CloudStore, MIGRATIONS } from './store.ts';
+import { MIGRATIONS, SqliteCloudStore } from './store.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-it('migrates a pre-WebSub database without losing a subscription, then keeps WebSub rows in the same list', () => {
+it('migrates a pre-WebSub database without losing a subscription, then keeps WebSub rows in the same list', async () => {
   const path = join(dir, 'cloud.sqlite');
   const v1 = openDatabase(path, MIGRATIONS.slice(0, 1));
   // The version-1 schema as an older Tidings wrote it (this file is the one place SQL is seen
@@ -29,9 +29,9 @@ it('migrates a pre-WebSub database without losing a subscription, then keeps Web
   ).run();
   v1.close();
 
-  const store = CloudStore.open(path);
+  const store = SqliteCloudStore.open(path);
   try {
-    expect(store.allSubscriptions()).toEqual([
+    expect(await store.allSubscriptions()).toEqual([
       expect.objectContaining({
         feedUrl: 'http://f.test/rss',
         callbackUrl: 'http://r.test/RPC2',
@@ -44,25 +44,25 @@ it('migrates a pre-WebSub database without losing a subscription, then keeps Web
         state: 'active',
       }),
     ]);
-    expect(store.getResource('http://f.test/rss')).toMatchObject({ lastHash: 'h', siteName: null });
+    expect(await store.getResource('http://f.test/rss')).toMatchObject({ lastHash: 'h', siteName: null });
     const websub = {
       feedUrl: 'http://f.test/rss',
       callbackUrl: 'http://r.test/cb',
       secret: 's',
       leaseSeconds: 300,
     };
-    expect(store.addPendingWebSub(websub, 2000, 8000)).toBe(true);
-    expect(store.addPendingWebSub(websub, 2000, 8000)).toBe(false);
-    expect(store.liveTargets('http://f.test/rss', 3000).map((t) => t.protocol)).toEqual(['xml-rpc']);
-    store.activateWebSub(websub, 2500, 8000);
-    expect(store.liveTargets('http://f.test/rss', 3000)).toEqual([
+    expect(await store.addPendingWebSub(websub, 2000, 8000)).toBe(true);
+    expect(await store.addPendingWebSub(websub, 2000, 8000)).toBe(false);
+    expect((await store.liveTargets('http://f.test/rss', 3000)).map((t) => t.protocol)).toEqual(['xml-rpc']);
+    await store.activateWebSub(websub, 2500, 8000);
+    expect(await store.liveTargets('http://f.test/rss', 3000)).toEqual([
       expect.objectContaining({ protocol: 'xml-rpc' }),
       expect.objectContaining({ protocol: 'websub', callbackUrl: 'http://r.test/cb', secret: 's' }),
     ]);
     // A failed verification of a renewal leaves the active row as it was.
-    store.dropPending(websub.feedUrl, websub.callbackUrl);
-    expect(store.countForCallback('http://r.test/cb')).toBe(1);
+    await store.dropPending(websub.feedUrl, websub.callbackUrl);
+    expect(await store.countForCallback('http://r.test/cb')).toBe(1);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -240,21 +240,177 @@ const LIVE = `state = 'active' AND when_expires > ? AND ct_consecutive_errors < 
 const TARGET_COLUMNS =
   'id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure, secret';
 
-export class CloudStore {
+/** The figures of the status page. */
+export interface StoreCounts {
+  liveSubscriptions: number;
+  liveFeeds: number;
+  allSubscriptions: number;
+  savedFeeds: number;
+  accounts: number;
+}
+
+/** A subscription as the bulk setup writes it (tests, the benches). */
+export type BulkSubscription = Omit<NewSubscription, 'protocol'> & {
+  protocol: SubscriberProtocol;
+  expiresAt: number;
+  consecutiveErrors?: number;
+  secret?: string | null;
+  leaseSeconds?: number | null;
+};
+
+/**
+ * Everything the cloud keeps, behind one asynchronous interface: SqliteCloudStore (below, the
+ * embedded default: one file, one process) and PgCloudStore (store-pg.ts: one PostgreSQL database
+ * shared by every instance of a cloud) pass the same behaviour tests. Each method is one atomic
+ * step (a statement or a transaction), so concurrent callers on any instance never lose a write.
+ */
+export interface CloudStore {
+  /** 'sqlite' or 'postgres' (the status page says which). */
+  readonly kind: 'sqlite' | 'postgres';
+  /** Resolves when the store can be used (PostgreSQL: connected and migrated); rejects with why not. */
+  ready(): Promise<void>;
+  /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
+  upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void>;
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
+  insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void>;
+  /** Subscribers to notify: verified, not expired, fewer than 3 failures in a row. */
+  liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]>;
+  /** The same subscribers, only what delivering needs. */
+  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]>;
+  /** The same, a page at a time in callback-URL order after `afterUrl` (see targetPages). */
+  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]>;
+  getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined>;
+  allSubscriptions(): Promise<SubscriptionRow[]>;
+  /** Delivery outcomes of a fan-out, written in one transaction. */
+  recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
+  removeExpired(now: number): Promise<number>;
+  /** Expired or exhausted subscriptions, then orphan resources unchanged within `retainMs`. */
+  sweep(now: number, retainMs: number): Promise<SweepResult>;
+  /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
+  addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
+  /** A WebSub subscription whose intent was verified: active with its secret and lease. */
+  activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void>;
+  /** Verification failed: a row that never became active goes. */
+  dropPending(feedUrl: string, callbackUrl: string): Promise<void>;
+  removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean>;
+  countForCallback(callbackUrl: string): Promise<number>;
+  /** Every subscription of one feed, pending ones too, oldest first. */
+  subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]>;
+  /** The feed's subscriptions replaced by these, in one transaction (the test API). */
+  replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void>;
+  putResource(
+    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
+  ): Promise<void>;
+  /** Forgets every subscription and resource; accounts and saved feeds stay. */
+  clearFeeds(): Promise<void>;
+  nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void>;
+  recentChanges(since: number, limit: number): Promise<RecentChange[]>;
+  getResource(url: string): Promise<ResourceRow | undefined>;
+  allResources(): Promise<ResourceRow[]>;
+  touchResource(url: string, now: number): Promise<void>;
+  /**
+   * Records a read and says whether it changed the resource (hash or size differ from the last
+   * read), compared and written in one step: of two instances reading one change, one sees it.
+   */
+  recordContent(url: string, c: ContentSeen, now: number): Promise<boolean>;
+  bump(name: CounterName, by?: number): Promise<void>;
+  counters(): Promise<Record<CounterName, number>>;
+  counts(now: number): Promise<StoreCounts>;
+  addAccount(name: string, passwordHash: string, now: number): Promise<void>;
+  setPassword(name: string, passwordHash: string): Promise<boolean>;
+  getAccount(name: string): Promise<AccountRow | undefined>;
+  listAccounts(): Promise<AccountRow[]>;
+  removeAccount(name: string): Promise<boolean>;
+  saveFeed(row: SavedFeedRow): Promise<void>;
+  savedFeedByName(name: string): Promise<SavedFeedRow | undefined>;
+  savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined>;
+  close(): Promise<void>;
+}
+
+/** What a read of a resource found. */
+export interface ContentSeen {
+  hash: string;
+  size: number;
+  etag: string | null;
+  lastModified: string | null;
+  title: string | null;
+}
+
+/**
+ * A page source over liveTargetsPage (each call the next page; empty at the end), so a fan-out
+ * to 100,000 never holds them all.
+ */
+export function targetPages(
+  store: CloudStore,
+  feedUrl: string,
+  now: number,
+  pageSize = 5000,
+): () => Promise<DeliveryTarget[]> {
+  let after = '';
+  let ended = false;
+  return async () => {
+    if (ended) return [];
+    const page = await store.liveTargetsPage(feedUrl, now, after, pageSize);
+    if (page.length < pageSize) ended = true;
+    if (page.length > 0) after = page[page.length - 1]!.callbackUrl;
+    return page;
+  };
+}
+
+/** A whole subscription's values in the column order both stores insert them in. */
+export function seedValues(feedUrl: string, r: SeedSubscription) {
+  return [
+    feedUrl,
+    r.callbackUrl,
+    r.protocol,
+    r.notifyProcedure,
+    r.ctUpdates,
+    r.ctErrors,
+    r.ctConsecutiveErrors,
+    r.lastError ?? null,
+    r.whenCreated,
+    r.whenLastUpdate,
+    r.whenLastError,
+    r.whenExpires,
+    r.secret,
+    r.leaseSeconds,
+    r.state,
+  ] as const;
+}
+
+/** Every counter, zero where the table has no row yet. */
+export function countersFrom(rows: readonly { name: string; value: number }[]): Record<CounterName, number> {
+  const out: Record<string, number> = {
+    pings: 0,
+    changes: 0,
+    registrations: 0,
+    registrationsFailed: 0,
+    notifications: 0,
+    notificationsFailed: 0,
+    feedsSaved: 0,
+  };
+  for (const row of rows) out[row.name] = row.value;
+  return out as Record<CounterName, number>;
+}
+
+export class SqliteCloudStore implements CloudStore {
+  readonly kind = 'sqlite';
   readonly db: DatabaseSync;
   private readonly s: Statements;
+
+  async ready(): Promise<void> {}
 
   constructor(db: DatabaseSync) {
     this.db = db;
     this.s = prepareStatements(db);
   }
 
-  static open(path: string): CloudStore {
-    return new CloudStore(openDatabase(path, MIGRATIONS));
+  static open(path: string): SqliteCloudStore {
+    return new SqliteCloudStore(openDatabase(path, MIGRATIONS));
   }
 
   /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
-  upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): void {
+  async upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void> {
     this.s.upsertSub.run(
       sub.feedUrl,
       sub.callbackUrl,
@@ -267,16 +423,7 @@ export class CloudStore {
   }
 
   /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
-  insertSubscriptions(
-    subs: readonly (Omit<NewSubscription, 'protocol'> & {
-      protocol: SubscriberProtocol;
-      expiresAt: number;
-      consecutiveErrors?: number;
-      secret?: string | null;
-      leaseSeconds?: number | null;
-    })[],
-    now: number,
-  ): void {
+  async insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void> {
     const stmt =
       this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
         ct_consecutive_errors, when_created, when_expires, secret, lease_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -302,12 +449,12 @@ export class CloudStore {
   }
 
   /** Subscribers to notify: not expired, fewer than 3 failures in a row. */
-  liveSubscriptions(feedUrl: string, now: number): SubscriptionRow[] {
+  async liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]> {
     return this.s.live.all(feedUrl, now) as unknown as SubscriptionRow[];
   }
 
   /** The same subscribers, only what delivering needs. */
-  liveTargets(feedUrl: string, now: number): DeliveryTarget[] {
+  async liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]> {
     return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
   }
 
@@ -315,33 +462,25 @@ export class CloudStore {
    * The same, a page at a time in callback-URL order after `afterUrl` (the unique index's order:
    * each page is an index range, no sort), so a fan-out to 100,000 never holds them all.
    */
-  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): DeliveryTarget[] {
+  async liveTargetsPage(
+    feedUrl: string,
+    now: number,
+    afterUrl: string,
+    limit: number,
+  ): Promise<DeliveryTarget[]> {
     return this.s.liveTargetsPage.all(feedUrl, afterUrl, now, limit) as unknown as DeliveryTarget[];
   }
 
-  /** A page source over liveTargetsPage (each call the next page; empty at the end). */
-  liveTargetPages(feedUrl: string, now: number, pageSize = 5000): () => DeliveryTarget[] {
-    let after = '';
-    let ended = false;
-    return () => {
-      if (ended) return [];
-      const page = this.liveTargetsPage(feedUrl, now, after, pageSize);
-      if (page.length < pageSize) ended = true;
-      if (page.length > 0) after = page[page.length - 1]!.callbackUrl;
-      return page;
-    };
-  }
-
-  getSubscription(feedUrl: string, callbackUrl: string): SubscriptionRow | undefined {
+  async getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined> {
     return this.s.getSub.get(feedUrl, callbackUrl) as unknown as SubscriptionRow | undefined;
   }
 
-  allSubscriptions(): SubscriptionRow[] {
+  async allSubscriptions(): Promise<SubscriptionRow[]> {
     return this.s.allSubs.all() as unknown as SubscriptionRow[];
   }
 
   /** Delivery outcomes of a fan-out, written in one transaction (10,000 single-row commits would not be). */
-  recordDeliveries(results: readonly DeliveryResult[]): void {
+  async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
     if (results.length === 0) return;
     let ok = 0;
     transaction(this.db, () => {
@@ -352,12 +491,12 @@ export class CloudStore {
         } else if (r.gone) this.s.deleteById.run(r.id);
         else this.s.failed.run(r.at, r.error ?? null, r.id);
       }
-      if (ok > 0) this.bump('notifications', ok);
-      if (results.length - ok > 0) this.bump('notificationsFailed', results.length - ok);
+      if (ok > 0) this.s.bump.run('notifications', ok);
+      if (results.length - ok > 0) this.s.bump.run('notificationsFailed', results.length - ok);
     });
   }
 
-  removeExpired(now: number): number {
+  async removeExpired(now: number): Promise<number> {
     return Number(this.s.removeExpired.run(now).changes);
   }
 
@@ -365,7 +504,7 @@ export class CloudStore {
    * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
    * in a row go, then resources nobody subscribes to that have not changed within `retainMs`.
    */
-  sweep(now: number, retainMs: number): SweepResult {
+  async sweep(now: number, retainMs: number): Promise<SweepResult> {
     return transaction(this.db, () => {
       const subscriptionsRemoved = Number(this.s.removeExpiredOrExhausted.run(now).changes);
       const resourcesRemoved = Number(this.s.removeOrphanResources.run(now - retainMs).changes);
@@ -374,7 +513,7 @@ export class CloudStore {
   }
 
   /** A WebSub subscribe asked for: a pending row unless the callback already has one (a renewal). */
-  addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): boolean {
+  async addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean> {
     return (
       Number(
         this.s.addPending.run(sub.feedUrl, sub.callbackUrl, now, expiresAt, sub.secret, sub.leaseSeconds)
@@ -384,27 +523,27 @@ export class CloudStore {
   }
 
   /** A WebSub subscription whose intent was verified: active with its secret and lease. */
-  activateWebSub(sub: NewWebSub, now: number, expiresAt: number): void {
+  async activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void> {
     this.s.activate.run(sub.feedUrl, sub.callbackUrl, now, now, expiresAt, sub.secret, sub.leaseSeconds);
   }
 
   /** Verification failed: a row that never became active goes (an active one stays as it was). */
-  dropPending(feedUrl: string, callbackUrl: string): void {
+  async dropPending(feedUrl: string, callbackUrl: string): Promise<void> {
     this.s.dropPending.run(feedUrl, callbackUrl);
   }
 
   /** A verified unsubscribe. */
-  removeSubscription(feedUrl: string, callbackUrl: string): boolean {
+  async removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean> {
     return Number(this.s.deleteSub.run(feedUrl, callbackUrl).changes) > 0;
   }
 
   /** Subscriptions (any feed, pending included) that deliver to this callback: the per-callback cap. */
-  countForCallback(callbackUrl: string): number {
+  async countForCallback(callbackUrl: string): Promise<number> {
     return (this.s.countForCallback.get(callbackUrl) as { n: number }).n;
   }
 
   /** Every subscription of one feed, pending ones too, oldest first. */
-  subscriptionsOf(feedUrl: string): SubscriptionRow[] {
+  async subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]> {
     return this.s.subsOf.all(feedUrl) as unknown as SubscriptionRow[];
   }
 
@@ -412,34 +551,20 @@ export class CloudStore {
    * The feed's subscriptions replaced by these, in one transaction (the test API). The resource
    * row is created when absent, so the feed stays listed with no subscriptions, as the reference's.
    */
-  replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): void {
+  async replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void> {
     transaction(this.db, () => {
       this.s.deleteSubsOf.run(feedUrl);
       this.s.ensureResource.run(feedUrl);
       for (const r of rows) {
-        this.s.insertWhole.run(
-          feedUrl,
-          r.callbackUrl,
-          r.protocol,
-          r.notifyProcedure,
-          r.ctUpdates,
-          r.ctErrors,
-          r.ctConsecutiveErrors,
-          r.lastError ?? null,
-          r.whenCreated,
-          r.whenLastUpdate,
-          r.whenLastError,
-          r.whenExpires,
-          r.secret,
-          r.leaseSeconds,
-          r.state,
-        );
+        this.s.insertWhole.run(...seedValues(feedUrl, r));
       }
     });
   }
 
   /** A resource written whole (the test API's setResource). */
-  putResource(row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>): void {
+  async putResource(
+    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
+  ): Promise<void> {
     this.s.putResource.run(
       row.url,
       row.lastHash,
@@ -452,7 +577,7 @@ export class CloudStore {
   }
 
   /** Forgets every subscription and resource (the test API's clear); accounts and saved feeds stay. */
-  clearFeeds(): void {
+  async clearFeeds(): Promise<void> {
     transaction(this.db, () => {
       this.s.clearSubs.run();
       this.s.clearResources.run();
@@ -460,34 +585,34 @@ export class CloudStore {
   }
 
   /** Remembers the site a weblogUpdates ping or an RSS Ping named for this feed. */
-  nameSite(url: string, siteName: string | null, siteUrl: string | null): void {
+  async nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void> {
     this.s.nameSite.run(url, siteName, siteUrl);
   }
 
   /** Resources that changed at or after `since`, newest first (changes.xml). */
-  recentChanges(since: number, limit: number): RecentChange[] {
+  async recentChanges(since: number, limit: number): Promise<RecentChange[]> {
     return this.s.recentChanges.all(since, limit) as unknown as RecentChange[];
   }
 
-  getResource(url: string): ResourceRow | undefined {
+  async getResource(url: string): Promise<ResourceRow | undefined> {
     return this.s.getResource.get(url) as unknown as ResourceRow | undefined;
   }
 
-  allResources(): ResourceRow[] {
+  async allResources(): Promise<ResourceRow[]> {
     return this.s.allResources.all() as unknown as ResourceRow[];
   }
 
   /** Counts a check of the resource (also what the minimum ping interval measures from). */
-  touchResource(url: string, now: number): void {
+  async touchResource(url: string, now: number): Promise<void> {
     this.s.touchResource.run(url, now);
   }
 
-  recordContent(
-    url: string,
-    c: { hash: string; size: number; etag: string | null; lastModified: string | null; title: string | null },
-    changed: boolean,
-    now: number,
-  ): void {
+  async recordContent(url: string, c: ContentSeen, now: number): Promise<boolean> {
+    // One process, synchronous: the read and the write below cannot interleave with another.
+    const before = this.s.lastContent.get(url) as
+      | { lastHash: string | null; lastSize: number | null }
+      | undefined;
+    const changed = c.hash !== (before?.lastHash ?? null) || c.size !== (before?.lastSize ?? null);
     this.s.recordContent.run(
       c.hash,
       c.size,
@@ -499,33 +624,18 @@ export class CloudStore {
       now,
       url,
     );
+    return changed;
   }
 
-  bump(name: CounterName, by = 1): void {
+  async bump(name: CounterName, by = 1): Promise<void> {
     this.s.bump.run(name, by);
   }
 
-  counters(): Record<CounterName, number> {
-    const out: Record<string, number> = {
-      pings: 0,
-      changes: 0,
-      registrations: 0,
-      registrationsFailed: 0,
-      notifications: 0,
-      notificationsFailed: 0,
-      feedsSaved: 0,
-    };
-    for (const row of this.s.counters.all() as { name: string; value: number }[]) out[row.name] = row.value;
-    return out as Record<CounterName, number>;
+  async counters(): Promise<Record<CounterName, number>> {
+    return countersFrom(this.s.counters.all() as { name: string; value: number }[]);
   }
 
-  counts(now: number): {
-    liveSubscriptions: number;
-    liveFeeds: number;
-    allSubscriptions: number;
-    savedFeeds: number;
-    accounts: number;
-  } {
+  async counts(now: number): Promise<StoreCounts> {
     const live = this.s.countLive.get(now) as { n: number; feeds: number };
     const all = this.s.countAll.get() as { n: number };
     const saved = this.s.countSaved.get() as { n: number };
@@ -534,43 +644,43 @@ export class CloudStore {
       liveFeeds: live.feeds,
       allSubscriptions: all.n,
       savedFeeds: saved.n,
-      accounts: this.listAccounts().length,
+      accounts: this.s.listAccounts.all().length,
     };
   }
 
-  addAccount(name: string, passwordHash: string, now: number): void {
+  async addAccount(name: string, passwordHash: string, now: number): Promise<void> {
     this.s.addAccount.run(name, passwordHash, now);
   }
 
-  setPassword(name: string, passwordHash: string): boolean {
+  async setPassword(name: string, passwordHash: string): Promise<boolean> {
     return Number(this.s.setPassword.run(passwordHash, name).changes) > 0;
   }
 
-  getAccount(name: string): AccountRow | undefined {
+  async getAccount(name: string): Promise<AccountRow | undefined> {
     return this.s.getAccount.get(name) as unknown as AccountRow | undefined;
   }
 
-  listAccounts(): AccountRow[] {
+  async listAccounts(): Promise<AccountRow[]> {
     return this.s.listAccounts.all() as unknown as AccountRow[];
   }
 
-  removeAccount(name: string): boolean {
+  async removeAccount(name: string): Promise<boolean> {
     return Number(this.s.removeAccount.run(name).changes) > 0;
   }
 
-  saveFeed(row: SavedFeedRow): void {
+  async saveFeed(row: SavedFeedRow): Promise<void> {
     this.s.saveFeed.run(row.name, row.publicUrl, row.body, row.contentType, row.hash, row.whenSaved);
   }
 
-  savedFeedByName(name: string): SavedFeedRow | undefined {
+  async savedFeedByName(name: string): Promise<SavedFeedRow | undefined> {
     return this.s.feedByName.get(name) as unknown as SavedFeedRow | undefined;
   }
 
-  savedFeedByUrl(url: string): SavedFeedRow | undefined {
+  async savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined> {
     return this.s.feedByUrl.get(url) as unknown as SavedFeedRow | undefined;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
   }
 }
@@ -642,6 +752,7 @@ function prepareStatements(db: DatabaseSync) {
     allResources: p(`SELECT ${RESOURCE_COLUMNS} FROM resources ORDER BY url`),
     touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
       ON CONFLICT (url) DO UPDATE SET ct_checks = ct_checks + 1, when_last_check = excluded.when_last_check`),
+    lastContent: p('SELECT last_hash AS lastHash, last_size AS lastSize FROM resources WHERE url = ?'),
     recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
       title = COALESCE(?, title), ct_updates = ct_updates + ?, when_last_update = CASE WHEN ? THEN ? ELSE when_last_update END
       WHERE url = ?`),

@@ -69,7 +69,7 @@ describe('the test API', () => {
     const got = await post('/test/getSubscriptions', { feedUrl: feed });
     expect(got.json).toEqual({ success: true, found: true, subscriptions: [websub, rpc] });
     // A seeded WebSub row is delivered to like a verified one.
-    expect(cloud.cloud.store.liveTargets(feed, Date.now()).map((t) => t.protocol)).toEqual([
+    expect((await cloud.cloud.store.liveTargets(feed, Date.now())).map((t) => t.protocol)).toEqual([
       'websub',
       'xml-rpc',
     ]);
@@ -188,7 +188,7 @@ describe('answer timing', () => {
     const callbackUrl = `${peer.url}/slow`;
     for (const pingWaitMs of [0, 3000]) {
       cloud = await startCloud({ pingWaitMs, clock: realClock });
-      cloud.cloud.store.insertSubscriptions(
+      await cloud.cloud.store.insertSubscriptions(
         [{ feedUrl, callbackUrl, protocol: 'http-post', notifyProcedure: null, expiresAt: Date.now() + day }],
         Date.now(),
       );
@@ -196,7 +196,7 @@ describe('answer timing', () => {
       if (pingWaitMs === 0) {
         expect((await answer).text).toMatch(/Thanks for the ping/);
         // Answered while the subscriber still holds its notification: nothing recorded yet.
-        expect(cloud.cloud.store.getSubscription(feedUrl, callbackUrl)).toMatchObject({
+        expect(await cloud.cloud.store.getSubscription(feedUrl, callbackUrl)).toMatchObject({
           ctUpdates: 0,
           ctErrors: 0,
         });
@@ -207,7 +207,7 @@ describe('answer timing', () => {
         release();
         expect((await answer).text).toMatch(/Thanks for the ping/);
         // The answer came after the delivery was recorded, as the reference cloud's does.
-        expect(cloud.cloud.store.getSubscription(feedUrl, callbackUrl)).toMatchObject({ ctUpdates: 1 });
+        expect(await cloud.cloud.store.getSubscription(feedUrl, callbackUrl)).toMatchObject({ ctUpdates: 1 });
       }
       await cloud.cloud.idle();
       await cloud.close();

@@ -21,7 +21,7 @@ const PROTOCOLS: readonly SubscriberProtocol[] = ['http-post', 'https-post', 'xm
 export interface TestApiDeps {
   store: CloudStore;
   /** The sweep (core.sweep with its store result). */
-  sweep: () => unknown;
+  sweep: () => Promise<unknown>;
 }
 
 /** The answer for `/test/{name}`, or null when there is no such route. */
@@ -30,23 +30,26 @@ export async function testApi(deps: TestApiDeps, name: string, body: Buffer): Pr
   if (!route) return null;
   try {
     const input = body.byteLength > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
-    return json(200, { success: true, ...(route(deps, input) ?? {}) });
+    return json(200, { success: true, ...((await route(deps, input)) ?? {}) });
   } catch (e) {
     return json(500, { success: false, error: e instanceof Error ? e.message : String(e) });
   }
 }
 
-type Route = (deps: TestApiDeps, input: Record<string, unknown>) => Record<string, unknown> | undefined;
+type Route = (
+  deps: TestApiDeps,
+  input: Record<string, unknown>,
+) => Promise<Record<string, unknown> | undefined>;
 
 const ROUTES: Record<string, Route> = {
-  clear: ({ store }) => {
-    store.clearFeeds();
+  clear: async ({ store }) => {
+    await store.clearFeeds();
     return undefined;
   },
-  setresource: ({ store }, input) => {
+  setresource: async ({ store }, input) => {
     const url = feedUrlOf(input);
     const r = (input.resource ?? {}) as Record<string, unknown>;
-    store.putResource({
+    await store.putResource({
       url,
       lastHash: typeof r.lastHash === 'string' ? r.lastHash : null,
       lastSize: typeof r.lastSize === 'number' ? r.lastSize : null,
@@ -57,34 +60,34 @@ const ROUTES: Record<string, Route> = {
     });
     return undefined;
   },
-  getresource: ({ store }, input) => {
-    const row = store.getResource(feedUrlOf(input));
+  getresource: async ({ store }, input) => {
+    const row = await store.getResource(feedUrlOf(input));
     return { found: row !== undefined, resource: row ? resourceJson(row) : null };
   },
-  setsubscriptions: ({ store }, input) => {
+  setsubscriptions: async ({ store }, input) => {
     const url = feedUrlOf(input);
     if (!Array.isArray(input.subscriptions)) throw new Error('subscriptions must be an array');
-    store.replaceSubscriptions(url, input.subscriptions.map(fromJson));
+    await store.replaceSubscriptions(url, input.subscriptions.map(fromJson));
     return undefined;
   },
-  getsubscriptions: ({ store }, input) => {
+  getsubscriptions: async ({ store }, input) => {
     const url = feedUrlOf(input);
-    const subs = store.subscriptionsOf(url).filter((s) => s.state === 'active');
-    const found = subs.length > 0 || store.getResource(url) !== undefined;
+    const subs = (await store.subscriptionsOf(url)).filter((s) => s.state === 'active');
+    const found = subs.length > 0 || (await store.getResource(url)) !== undefined;
     return { found, subscriptions: subs.map((sub) => subscriptionJson(sub, 'test')) };
   },
-  getdata: ({ store }) => {
+  getdata: async ({ store }) => {
     const data: Record<string, { resource: unknown; subscriptions: unknown[] }> = {};
     const entry = (url: string) => {
       data[url] ??= { resource: null, subscriptions: [] };
       return data[url];
     };
-    for (const r of store.allResources()) entry(r.url).resource = resourceJson(r);
-    for (const s of store.allSubscriptions())
+    for (const r of await store.allResources()) entry(r.url).resource = resourceJson(r);
+    for (const s of await store.allSubscriptions())
       if (s.state === 'active') entry(s.feedUrl).subscriptions.push(subscriptionJson(s, 'test'));
     return { data };
   },
-  removeexpired: ({ sweep }) => ({ result: sweep() }),
+  removeexpired: async ({ sweep }) => ({ result: await sweep() }),
 };
 
 function feedUrlOf(input: Record<string, unknown>): string {

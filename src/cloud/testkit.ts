@@ -3,6 +3,8 @@
  * like the reference cloud's own e2e mock, over HTTP and HTTPS), a cloud served on loopback, and
  * small clients for REST and XML-RPC calls. Not a test file itself; no mocks of our own parts.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -187,6 +189,28 @@ export interface TestCloud {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * Which store the cloud tests run on: SQLite (a file in the cloud's folder), or, in the
+ * `cloud-pg` test project (vitest.config.mts), a database of its own on the PostgreSQL server
+ * that project's global setup started (pg-global-setup.ts). A folder reused (a restart) names
+ * the same database again.
+ */
+export async function testDatabase(home: string): Promise<string> {
+  const admin = process.env.TIDINGS_TEST_PG_ADMIN;
+  if (!admin) return join(home, 'cloud.sqlite');
+  const name = `c_${createHash('sha1').update(home).digest('hex').slice(0, 16)}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
 /** A cloud with its own temp database, allowed to reach loopback, served on 127.0.0.1. */
 export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: string): Promise<TestCloud> {
   const home = dir ?? mkdtempSync(join(tmpdir(), 'tidings-cloud-'));
@@ -196,7 +220,7 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
   const ca = readFileSync(new URL('./testdata/localhost.crt', import.meta.url));
   const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true }, ca });
   const notifyHttp = createHttpClient({ hostPolicy: { allowLoopback: true }, ca, maxSocketsPerHost: 128 });
-  const dbPath = join(home, 'cloud.sqlite');
+  const dbPath = await testDatabase(home);
   const cloud = createCloud({
     dbPath,
     http: httpClient,
@@ -261,3 +285,31 @@ export function restXml(element: 'notifyResult' | 'result', success: boolean, ms
 }
 
 export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** `tidings cloud` as a child process (src/cloud/cli.ts on this Node). */
+export interface CloudProcess {
+  child: ChildProcess;
+  /** Its origin, from the line it prints once listening. */
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `tidings cloud ARGS`; resolves once it printed the listening line, rejects if it exits first. */
+export function spawnCloudCli(args: readonly string[]): Promise<CloudProcess> {
+  const cli = new URL('./cli.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
+      if (m) resolve({ child, url: m[1]!, exited });
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
+  });
+}

@@ -44,7 +44,7 @@ async function subscribed(path: string, extra: Record<string, string> = {}) {
   });
   expect(res.status).toBe(202);
   await cloud.cloud.idle();
-  const row = cloud.cloud.store.getSubscription(topic, `${peer.url}${path}`);
+  const row = await cloud.cloud.store.getSubscription(topic, `${peer.url}${path}`);
   expect(row).toMatchObject({ protocol: 'websub', state: 'active' });
   return row!;
 }
@@ -65,7 +65,7 @@ describe('subscribe and unsubscribe', () => {
       'hub.lease_seconds': '86400',
     });
     expect(verification!.query['hub.challenge']).toMatch(/^[A-Za-z0-9]{20}$/);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
   });
 
   it('denies a subscription to a topic it cannot read (hub.mode=denied), verifying nothing', async () => {
@@ -84,7 +84,7 @@ describe('subscribe and unsubscribe', () => {
         'hub.reason': 'The hub could not read the topic.',
       },
     ]);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('keeps the topic as given, so a ping naming the same URL reaches it', async () => {
@@ -94,7 +94,7 @@ describe('subscribe and unsubscribe', () => {
     peer.route('POST', '/cb', 200, 'ok');
     await hub({ 'hub.mode': 'subscribe', 'hub.callback': `${peer.url}/cb`, 'hub.topic': bare });
     await cloud.cloud.idle();
-    expect(cloud.cloud.store.allSubscriptions().map((s) => s.feedUrl)).toEqual([bare]);
+    expect((await cloud.cloud.store.allSubscriptions()).map((s) => s.feedUrl)).toEqual([bare]);
   });
 
   it('records nothing when the callback does not echo the challenge exactly (or answers 404)', async () => {
@@ -111,7 +111,7 @@ describe('subscribe and unsubscribe', () => {
     await cloud.cloud.idle();
     expect(peer.hits('GET', '/almost')).toHaveLength(1);
     expect(peer.hits('GET', '/refuses')).toHaveLength(1);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('answers 400 with the reason for a missing or relative callback, an empty topic, an unknown mode, a long secret', async () => {
@@ -155,8 +155,10 @@ describe('subscribe and unsubscribe', () => {
     await ping();
     expect(peer.hits('POST', '/short')).toHaveLength(0);
     expect(peer.hits('POST', '/long')).toHaveLength(1);
-    expect(cloud.cloud.sweep()).toBe(1);
-    expect(cloud.cloud.store.allSubscriptions().map((s) => s.callbackUrl)).toEqual([`${peer.url}/long`]);
+    expect(await cloud.cloud.sweep()).toBe(1);
+    expect((await cloud.cloud.store.allSubscriptions()).map((s) => s.callbackUrl)).toEqual([
+      `${peer.url}/long`,
+    ]);
   });
 
   it('unsubscribes only when the callback confirms the intent', async () => {
@@ -165,12 +167,12 @@ describe('subscribe and unsubscribe', () => {
     const unsub = { 'hub.mode': 'unsubscribe', 'hub.callback': `${peer.url}/cb`, 'hub.topic': topic };
     expect((await hub(unsub)).status).toBe(202);
     await cloud.cloud.idle();
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(1);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(1);
     peer.route('GET', '/cb', 200, echo);
     expect((await hub(unsub)).status).toBe(202);
     await cloud.cloud.idle();
     expect(peer.hits('GET', '/cb').filter((r) => r.query['hub.mode'] === 'unsubscribe')).toHaveLength(2);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('refuses a callback to an address the operator has not opened, before any request', async () => {
@@ -253,7 +255,7 @@ describe('content distribution', () => {
     change('<rss>v2</rss>');
     await ping();
     expect(peer.hits('POST', '/cb')).toHaveLength(1);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(0);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
   it('retries a failed delivery later with the same body, and not after the topic changed again', async () => {
@@ -267,7 +269,7 @@ describe('content distribution', () => {
     await cloud.cloud.idle();
     const posts = peer.hits('POST', '/cb');
     expect(posts.map((p) => p.text)).toEqual(['<rss>v2</rss>', '<rss>v2</rss>']);
-    expect(cloud.cloud.store.getSubscription(topic, `${peer.url}/cb`)).toMatchObject({
+    expect(await cloud.cloud.store.getSubscription(topic, `${peer.url}/cb`)).toMatchObject({
       ctConsecutiveErrors: 0,
     });
 
@@ -344,7 +346,7 @@ describe('one subscriber list, every protocol', () => {
       'xml-rpc',
       [topic],
     ]);
-    expect(cloud.cloud.store.allSubscriptions()).toHaveLength(2);
+    expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(2);
     change('<rss>v2</rss>');
     const res = await hub({ 'hub.mode': 'publish', 'hub.topic': topic });
     expect(res.status).toBe(202);

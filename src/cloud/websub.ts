@@ -131,7 +131,7 @@ export class WebSubHub {
    * POST /websub: 202 for a well-formed request (the work goes on out of band), 400 with the
    * reason otherwise, 429 over the caller's budget.
    */
-  answer(form: URLSearchParams, budget: HubBudget): Response {
+  async answer(form: URLSearchParams, budget: HubBudget): Promise<Response> {
     const { core, log } = this.deps;
     const parsed = parseHubRequest(form, this.deps.leases);
     if (!parsed.ok) {
@@ -149,7 +149,8 @@ export class WebSubHub {
       return plain(202, 'Accepted');
     }
     const { sub } = req;
-    const bad = core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? this.refusal(sub) : null);
+    const bad =
+      core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? await this.refusal(sub) : null);
     if (bad) {
       log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
       return plain(400, bad);
@@ -162,10 +163,10 @@ export class WebSubHub {
   }
 
   /** A refusal to answer with 400 now (the per-callback cap), or null when the request goes on. */
-  private refusal(sub: NewWebSub): string | null {
+  private async refusal(sub: NewWebSub): Promise<string | null> {
     const { store, maxPerCallback } = this.deps;
-    if (store.getSubscription(sub.feedUrl, sub.callbackUrl)) return null; // a renewal
-    if (store.countForCallback(sub.callbackUrl) >= maxPerCallback)
+    if (await store.getSubscription(sub.feedUrl, sub.callbackUrl)) return null; // a renewal
+    if ((await store.countForCallback(sub.callbackUrl)) >= maxPerCallback)
       return `This callback already holds ${maxPerCallback} subscriptions, the most this hub keeps for one callback.`;
     return null;
   }
@@ -182,12 +183,12 @@ export class WebSubHub {
     const { store, core, http, clock, log } = this.deps;
     const started = clock.now();
     const leaseMs = sub.leaseSeconds * 1000;
-    store.addPendingWebSub(sub, clock.now(), clock.now() + leaseMs);
+    await store.addPendingWebSub(sub, clock.now(), clock.now() + leaseMs);
     // The topic is read first, as for an rssCloud registration: its hash is the baseline the
     // next ping compares with, and a topic the hub cannot read is denied (W3C WebSub 5.2).
     const check = await core.readForSubscriber(sub.feedUrl);
     if (check.kind === 'unreadable') {
-      store.dropPending(sub.feedUrl, sub.callbackUrl);
+      await store.dropPending(sub.feedUrl, sub.callbackUrl);
       log.add({
         kind: 'websubFailed',
         feedUrl: sub.feedUrl,
@@ -204,8 +205,8 @@ export class WebSubHub {
       this.deps.delivery(),
     );
     if (!verified.ok) {
-      store.dropPending(sub.feedUrl, sub.callbackUrl);
-      store.bump('registrationsFailed');
+      await store.dropPending(sub.feedUrl, sub.callbackUrl);
+      await store.bump('registrationsFailed');
       log.add({
         kind: 'websubFailed',
         feedUrl: sub.feedUrl,
@@ -214,8 +215,8 @@ export class WebSubHub {
       });
       return;
     }
-    store.activateWebSub(sub, clock.now(), clock.now() + leaseMs);
-    store.bump('registrations');
+    await store.activateWebSub(sub, clock.now(), clock.now() + leaseMs);
+    await store.bump('registrations');
     log.add({
       kind: 'websub',
       feedUrl: sub.feedUrl,
@@ -227,7 +228,7 @@ export class WebSubHub {
 
   private async verifyUnsubscribe(sub: NewWebSub): Promise<void> {
     const { store, http, log } = this.deps;
-    const row = store.getSubscription(sub.feedUrl, sub.callbackUrl);
+    const row = await store.getSubscription(sub.feedUrl, sub.callbackUrl);
     // Nothing to cancel: no request goes out (the hub is not a way to make GETs to anyone).
     if (row?.protocol !== 'websub') {
       log.add({
@@ -253,7 +254,7 @@ export class WebSubHub {
       });
       return;
     }
-    store.removeSubscription(sub.feedUrl, sub.callbackUrl);
+    await store.removeSubscription(sub.feedUrl, sub.callbackUrl);
     log.add({ kind: 'websub', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: 'unsubscribed' });
   }
 

@@ -1,0 +1,236 @@
+/**
+ * bench:cluster: the cloud on one SQLite instance, one PostgreSQL instance and three PostgreSQL
+ * instances (real `tidings cloud` child processes; PostgreSQL started here on loopback, as the
+ * tests do). For each configuration:
+ *   1. 100,000 subscribers of one resource, one ping: seconds until all were delivered;
+ *   2. 10,000 resources with 10 subscribers each, each pinged once as fast as the cloud answers
+ *      (32 callers, requests spread over the instances): pings answered per second, then every
+ *      delivery awaited.
+ * delivered / lost / duplicates count what the subscribers (one loopback server here) received;
+ * peak_rss_mb is the largest peak resident memory of one instance. Subscriptions are inserted
+ * through the store (not timed). Prints one JSON line at the end.
+ *
+ *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg3 runs one configuration)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
+import { openCloudStore } from '../src/cloud/open-store.ts';
+import { startPostgres } from '../src/cloud/pg-testkit.ts';
+import type { BulkSubscription } from '../src/cloud/store.ts';
+
+const CLI = fileURLToPath(new URL('../src/cloud/cli.ts', import.meta.url));
+const BIG = Number(process.env.BENCH_CLUSTER_BIG ?? 100_000);
+const RESOURCES = Number(process.env.BENCH_CLUSTER_RESOURCES ?? 10_000);
+const PER_RESOURCE = 10;
+const CALLERS = 32;
+
+/** Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery. */
+const hits = new Map<string, number>();
+let received = 0;
+const versions = new Map<string, number>();
+const server = http.createServer((req, res) => {
+  const path = (req.url ?? '').split('?')[0]!;
+  if (req.method === 'GET') {
+    res.setHeader('content-type', 'application/rss+xml');
+    res.end(
+      `<rss version="2.0"><channel><title>${path}</title><item><title>v${versions.get(path) ?? 0}</title></item></channel></rss>`,
+    );
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    received++;
+    res.end('ok');
+  });
+});
+server.keepAliveTimeout = 60_000;
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<unknown>;
+}
+
+function startInstance(location: string[]): Promise<Instance> {
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      '--port',
+      '0',
+      '--allow-loopback',
+      '--pings-per-minute',
+      '10000000',
+      '--work-per-minute',
+      '10000000',
+      ...location,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((r) => child.once('exit', r));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
+      if (m) resolve({ child, url: m[1]!, exited });
+    });
+    void exited.then(() => reject(new Error(`instance exited before listening: ${out}`)));
+  });
+}
+
+/** Peak resident memory of a process, from /proc (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : 0;
+}
+
+async function seed(location: string, subs: BulkSubscription[]) {
+  const store = openCloudStore(location);
+  try {
+    await store.ready();
+    for (let i = 0; i < subs.length; i += 20_000)
+      await store.insertSubscriptions(subs.slice(i, i + 20_000), Date.now());
+  } finally {
+    await store.close();
+  }
+}
+
+async function until(cond: () => boolean, quietMs = 2000, maxMs = 600_000): Promise<void> {
+  const start = Date.now();
+  let last = received;
+  let lastChange = Date.now();
+  while (!cond()) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (received !== last) {
+      last = received;
+      lastChange = Date.now();
+    }
+    // Nothing new for a long while: what is missing is lost.
+    if (Date.now() - lastChange > 30_000 || Date.now() - start > maxMs) return;
+  }
+  await new Promise((r) => setTimeout(r, quietMs)); // late duplicates would arrive now
+}
+
+/** Resolves once nothing arrived for `ms`. */
+async function quiet(ms: number): Promise<void> {
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() - since < ms) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (received !== last) {
+      last = received;
+      since = Date.now();
+    }
+  }
+}
+
+async function ping(url: string, feed: string): Promise<boolean> {
+  const res = await fetch(`${url}/ping`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `url=${encodeURIComponent(feed)}`,
+  });
+  return /success="true"/.test(await res.text());
+}
+
+async function runConfig(name: string, location: string, count: number): Promise<Record<string, number>> {
+  hits.clear();
+  received = 0;
+  const expires = Date.now() + SUBSCRIPTION_TTL_MS;
+  const sub = (feedUrl: string, path: string): BulkSubscription => ({
+    feedUrl,
+    callbackUrl: `${base}${path}`,
+    protocol: 'http-post',
+    notifyProcedure: null,
+    expiresAt: expires,
+  });
+  const bigFeed = `${base}/feed/${name}/big.xml`;
+  const all: BulkSubscription[] = [];
+  for (let i = 0; i < BIG; i++) all.push(sub(bigFeed, `/cb/${name}/big/${i}`));
+  for (let r = 0; r < RESOURCES; r++)
+    for (let k = 0; k < PER_RESOURCE; k++)
+      all.push(sub(`${base}/feed/${name}/r${r}.xml`, `/cb/${name}/r${r}/${k}`));
+  await seed(location, all);
+  all.length = 0;
+  const loc = location.startsWith('postgres') ? ['--database', location] : ['--data', join(location, '..')];
+  const instances = await Promise.all(Array.from({ length: count }, () => startInstance(loc)));
+  // The first read of each feed is its baseline (no delivery: nobody is owed the first version).
+  await ping(instances[0]!.url, bigFeed);
+  for (let r = 0; r < RESOURCES; r += CALLERS)
+    await Promise.all(
+      Array.from({ length: Math.min(CALLERS, RESOURCES - r) }, (_, k) =>
+        ping(instances[(r + k) % count]!.url, `${base}/feed/${name}/r${r + k}.xml`),
+      ),
+    );
+  // First reads are changes too (nothing was known before): wait until their deliveries end.
+  await quiet(3000);
+  hits.clear();
+  received = 0;
+
+  // 1. One change to 100,000 subscribers.
+  versions.set(`/feed/${name}/big.xml`, 1);
+  const t0 = performance.now();
+  await ping(instances[0]!.url, bigFeed);
+  await until(() => hits.size >= BIG, 0);
+  const fanoutS = (performance.now() - t0) / 1000;
+  await until(() => true);
+
+  // 2. 10,000 resources pinged as fast as the cloud answers.
+  for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, 1);
+  let next = 0;
+  let answered = 0;
+  const t1 = performance.now();
+  await Promise.all(
+    Array.from({ length: CALLERS }, async (_, c) => {
+      for (let r = next++; r < RESOURCES; r = next++)
+        if (await ping(instances[(r + c) % count]!.url, `${base}/feed/${name}/r${r}.xml`)) answered++;
+    }),
+  );
+  const pingsPerS = RESOURCES / ((performance.now() - t1) / 1000);
+  const expected = BIG + RESOURCES * PER_RESOURCE;
+  await until(() => hits.size >= expected);
+  const peak = Math.max(...instances.map((i) => peakRssMb(i.child.pid!)));
+  for (const i of instances) i.child.kill('SIGTERM');
+  await Promise.all(instances.map((i) => i.exited));
+  const delivered = hits.size;
+  console.log(
+    `${name}: 100k fan-out ${fanoutS.toFixed(2)} s, ${pingsPerS.toFixed(0)} pings/s (${answered} answered), delivered ${delivered}/${expected}, duplicates ${received - delivered}, peak RSS ${peak} MB`,
+  );
+  return {
+    [`${name}_fanout_100k_s`]: Number(fanoutS.toFixed(2)),
+    [`${name}_pings_per_s`]: Math.round(pingsPerS),
+    [`${name}_delivered`]: delivered,
+    [`${name}_lost`]: expected - delivered,
+    [`${name}_duplicates`]: received - delivered,
+    [`${name}_peak_rss_mb`]: peak,
+  };
+}
+
+const only = process.env.BENCH_CLUSTER_ONLY;
+const out: Record<string, number> = {};
+const pg = await startPostgres();
+const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-cluster-'));
+try {
+  if (!only || only === 'sqlite1')
+    Object.assign(out, await runConfig('sqlite1', join(dir, 'cloud.sqlite'), 1));
+  if (!only || only === 'pg1')
+    Object.assign(out, await runConfig('pg1', await pg.createDatabase('bench_pg1'), 1));
+  if (!only || only === 'pg3')
+    Object.assign(out, await runConfig('pg3', await pg.createDatabase('bench_pg3'), 3));
+} finally {
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+  server.closeAllConnections();
+  server.close();
+}
+console.log(JSON.stringify(out));

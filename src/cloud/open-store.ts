@@ -1,0 +1,15 @@
+/**
+ * Which store a cloud keeps its state in, from one string: a PostgreSQL URL (postgres:// or
+ * postgresql://) opens the shared store every instance of a cloud uses; anything else is the
+ * SQLite file of a cloud on one machine (the embedded default: no database to install).
+ */
+import { type CloudStore, SqliteCloudStore } from './store.ts';
+import { PgCloudStore } from './store-pg.ts';
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export function openCloudStore(location: string): CloudStore {
+  return isPostgresUrl(location) ? new PgCloudStore(location) : SqliteCloudStore.open(location);
+}

@@ -1,0 +1,122 @@
+/**
+ * A real PostgreSQL server for tests and the cluster bench: initdb in a temporary folder, the
+ * server on 127.0.0.1 and a unix socket in that folder, stopped and removed by stop(). Debian's
+ * `postgresql` package provides the binaries (scripts/test.cjs installs it when missing, as it
+ * does Chromium). The server refuses to run as root: as root, the folder is given to the
+ * `postgres` user and every binary runs through `runuser -u postgres`.
+ *
+ * One server serves a whole test run; each cloud gets a database of its own (createDatabase).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The folder holding initdb, pg_ctl and postgres, or a sentence saying why there is none. */
+export function findPostgresBin(): { dir: string } | { missing: string } {
+  const fromEnv = process.env.TIDINGS_PG_BIN;
+  const candidates = fromEnv
+    ? [fromEnv]
+    : existsSync('/usr/lib/postgresql')
+      ? readdirSync('/usr/lib/postgresql')
+          .sort((a, b) => Number(b) - Number(a))
+          .map((v) => join('/usr/lib/postgresql', v, 'bin'))
+      : [];
+  for (const dir of candidates)
+    if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return { dir };
+  return {
+    missing: `PostgreSQL binaries not found (looked in ${fromEnv ?? '/usr/lib/postgresql/*/bin'}; install Debian's postgresql package or set TIDINGS_PG_BIN)`,
+  };
+}
+
+export interface TestPostgres {
+  /** postgres://tidings@127.0.0.1:PORT/postgres (the maintenance database). */
+  adminUrl: string;
+  port: number;
+  /** A new empty database; its URL. */
+  createDatabase(name?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Runs a PostgreSQL binary, as the postgres user when we are root. */
+function pgRun(bin: string, args: string[]): Promise<{ stdout: string }> {
+  return isRoot() ? run('runuser', ['-u', 'postgres', '--', bin, ...args]) : run(bin, args);
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const found = findPostgresBin();
+  if ('missing' in found) throw new Error(found.missing);
+  const home = mkdtempSync(join(tmpdir(), 'tidings-pg-'));
+  const data = join(home, 'data');
+  if (isRoot()) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(home, uid, gid);
+  }
+  chmodSync(home, 0o700);
+  await pgRun(join(found.dir, 'initdb'), [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'tidings',
+    '--no-sync',
+    '-E',
+    'UTF8',
+  ]);
+  const port = await freePort();
+  // fsync off: a test server's data need not survive a power cut, and it is the disk we share.
+  const opts = `-k ${home} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  await pgRun(join(found.dir, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(home, 'server.log'),
+    '-o',
+    opts,
+    '-w',
+    'start',
+  ]);
+  const adminUrl = `postgres://tidings@127.0.0.1:${port}/postgres`;
+  let n = 0;
+  return {
+    adminUrl,
+    port,
+    async createDatabase(name) {
+      const db = name ?? `t${process.pid}_${Date.now().toString(36)}_${n++}`;
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${db.replace(/"/g, '')}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://tidings@127.0.0.1:${port}/${db}`;
+    },
+    async stop() {
+      await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(
+        () => undefined,
+      );
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The PostgreSQL store's own promises, beyond the behaviour suite it shares with SQLite: the
+ * schema is made once when several instances start at once, a database newer than this code is
+ * refused with a readable reason, and a change read by two instances at once is one change.
+ */
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
+import { testDatabase } from './testkit.ts';
+
+let url: string;
+const open: PgCloudStore[] = [];
+beforeEach(async () => {
+  url = await testDatabase(`/tmp/store-pg-${Date.now()}-${Math.random()}`);
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+const store = () => {
+  const s = new PgCloudStore(url, { maxConnections: 4 });
+  open.push(s);
+  return s;
+};
+
+it('creates the schema once when eight instances start at the same moment', async () => {
+  const stores = Array.from({ length: 8 }, store);
+  await Promise.all(stores.map((s) => s.ready()));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const v = await client.query('SELECT version FROM cloud_schema');
+    expect(v.rows).toEqual([{ version: PG_MIGRATIONS.at(-1)!.version }]);
+  } finally {
+    await client.end();
+  }
+  // Every instance works on the one schema.
+  await Promise.all(stores.map((s, i) => s.bump('pings', i + 1)));
+  expect((await stores[0]!.counters()).pings).toBe(36);
+});
+
+it('refuses a database whose schema is newer than this code, saying so', async () => {
+  await store().ready();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('UPDATE cloud_schema SET version = 999');
+  await client.end();
+  await expect(store().ready()).rejects.toThrow(/version 999, newer than this Tidings knows/);
+});
+
+it('a read recorded by two instances at once is one change', async () => {
+  const [a, b] = [store(), store()];
+  await a.touchResource('http://f.test/rss', 1);
+  for (let round = 0; round < 20; round++) {
+    const c = { hash: `h${round}`, size: round, etag: null, lastModified: null, title: null };
+    const seen = await Promise.all([
+      a.recordContent('http://f.test/rss', c, 2),
+      b.recordContent('http://f.test/rss', c, 2),
+    ]);
+    expect(seen.filter(Boolean)).toHaveLength(1);
+  }
+  expect((await a.getResource('http://f.test/rss'))!.ctUpdates).toBe(20);
+});
+
+it('an unreachable database is a readable error, not a crash', async () => {
+  const s = new PgCloudStore('postgres://tidings@127.0.0.1:1/nowhere');
+  open.push(s);
+  await expect(s.counters()).rejects.toThrow(/ECONNREFUSED|connect/);
+});

@@ -1,0 +1,677 @@
+/**
+ * The cloud's state in PostgreSQL: the store every instance of one cloud shares (`tidings cloud
+ * --database postgres://...`). Same behaviour as SqliteCloudStore (the same tests run on both);
+ * what differs is that many processes write at once, so every step is one statement or one
+ * transaction, and whatever compares-then-writes does it in one statement (recordContent).
+ *
+ * The schema is created and migrated on first use, versioned in cloud_schema, under a
+ * transaction-scoped advisory lock: instances starting together apply each migration once.
+ * `pg` is loaded on first use, so a cloud on SQLite never loads it.
+ */
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { CloudLogEntry } from './log.ts';
+import {
+  type AccountRow,
+  type BulkSubscription,
+  type CloudStore,
+  type ContentSeen,
+  type CounterName,
+  countersFrom,
+  type DeliveryResult,
+  type DeliveryTarget,
+  MAX_CONSECUTIVE_ERRORS,
+  type NewSubscription,
+  type NewWebSub,
+  type RecentChange,
+  type ResourceRow,
+  type SavedFeedRow,
+  type SeedSubscription,
+  type StoreCounts,
+  type SubscriptionRow,
+  type SweepResult,
+  seedValues,
+} from './store.ts';
+
+/** Advisory lock keys (one namespace: the first number). */
+export const LOCKS = { migrate: [7_403_001, 1], sweep: [7_403_001, 2] } as const;
+
+export interface PgMigration {
+  version: number;
+  sql: string;
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE resources (
+  url TEXT PRIMARY KEY,
+  last_hash TEXT,
+  last_size BIGINT,
+  etag TEXT,
+  last_modified TEXT,
+  title TEXT,
+  ct_checks BIGINT NOT NULL DEFAULT 0,
+  when_last_check BIGINT,
+  ct_updates BIGINT NOT NULL DEFAULT 0,
+  when_last_update BIGINT,
+  site_name TEXT,
+  site_url TEXT
+);
+CREATE INDEX resources_updated ON resources(when_last_update);
+CREATE TABLE subscriptions (
+  id BIGSERIAL PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  callback_url TEXT NOT NULL,
+  protocol TEXT NOT NULL CHECK (protocol IN ('http-post', 'https-post', 'xml-rpc', 'websub')),
+  notify_procedure TEXT,
+  ct_updates BIGINT NOT NULL DEFAULT 0,
+  ct_errors BIGINT NOT NULL DEFAULT 0,
+  ct_consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  when_created BIGINT NOT NULL,
+  when_last_update BIGINT,
+  when_last_error BIGINT,
+  when_expires BIGINT NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER,
+  state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'pending')),
+  UNIQUE (feed_url, callback_url)
+);
+CREATE INDEX subscriptions_expiry ON subscriptions(when_expires);
+CREATE INDEX subscriptions_callback ON subscriptions(callback_url);
+-- Account names compare without case, as SQLite's COLLATE NOCASE: one lower-cased key each.
+CREATE TABLE accounts (
+  name TEXT PRIMARY KEY,
+  password_hash TEXT NOT NULL,
+  when_created BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX accounts_name_nocase ON accounts(lower(name));
+CREATE TABLE saved_feeds (
+  name TEXT PRIMARY KEY REFERENCES accounts(name) ON DELETE CASCADE ON UPDATE CASCADE,
+  public_url TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  when_saved BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX saved_feeds_name_nocase ON saved_feeds(lower(name));
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+`,
+  },
+  {
+    // The fan-out as a queue every instance draws from (cluster.ts): a change, and one row per
+    // subscriber it is owed to, leased by the instance delivering it.
+    version: 2,
+    sql: `
+CREATE TABLE changes (
+  id BIGSERIAL PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  content BYTEA,
+  content_type TEXT,
+  subscribers INTEGER NOT NULL DEFAULT 0,
+  delivered INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  when_created BIGINT NOT NULL
+);
+CREATE TABLE deliveries (
+  id BIGSERIAL PRIMARY KEY,
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  subscription_id BIGINT NOT NULL,
+  leased_until BIGINT,
+  leased_by TEXT,
+  UNIQUE (change_id, subscription_id)
+);
+CREATE INDEX deliveries_leased_by ON deliveries(leased_by) WHERE leased_by IS NOT NULL;
+`,
+  },
+  {
+    // The log every instance writes and /viewLog reads: the same page from every instance.
+    version: 3,
+    sql: `
+CREATE TABLE log_entries (
+  id BIGSERIAL PRIMARY KEY,
+  entry JSONB NOT NULL
+);
+`,
+  },
+];
+
+/** Log entries kept across the cloud (the sweep trims the rest). */
+export const LOG_KEPT = 1000;
+
+const SUB_COLUMNS = `id, feed_url AS "feedUrl", callback_url AS "callbackUrl", protocol,
+  notify_procedure AS "notifyProcedure", ct_updates AS "ctUpdates", ct_errors AS "ctErrors",
+  ct_consecutive_errors AS "ctConsecutiveErrors", last_error AS "lastError", when_created AS "whenCreated",
+  when_last_update AS "whenLastUpdate", when_last_error AS "whenLastError", when_expires AS "whenExpires",
+  secret, lease_seconds AS "leaseSeconds", state`;
+const RESOURCE_COLUMNS = `url, last_hash AS "lastHash", last_size AS "lastSize", etag, last_modified AS "lastModified",
+  title, ct_checks AS "ctChecks", when_last_check AS "whenLastCheck", ct_updates AS "ctUpdates",
+  when_last_update AS "whenLastUpdate", site_name AS "siteName", site_url AS "siteUrl"`;
+const TARGET_COLUMNS = `id, callback_url AS "callbackUrl", protocol, notify_procedure AS "notifyProcedure", secret`;
+const FEED_COLUMNS = `name, public_url AS "publicUrl", body, content_type AS "contentType", hash, when_saved AS "whenSaved"`;
+const ACCOUNT_COLUMNS = `name, password_hash AS "passwordHash", when_created AS "whenCreated"`;
+/** Delivered to: verified, not expired, fewer than 3 failures in a row ($n: now). */
+const live = (n: number) =>
+  `state = 'active' AND when_expires > $${n} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
+
+type Queryable = Pick<Pool, 'query'> | PoolClient;
+
+export interface PgStoreOptions {
+  /** Connections this instance keeps (default 20). */
+  maxConnections?: number;
+}
+
+export class PgCloudStore implements CloudStore {
+  readonly kind = 'postgres';
+  readonly url: string;
+  private readonly opening: Promise<Pool>;
+  private pool: Pool | null = null;
+  private closed = false;
+
+  constructor(url: string, opts: PgStoreOptions = {}) {
+    this.url = url;
+    this.opening = openPool(url, opts.maxConnections ?? 20).then((pool) => {
+      this.pool = pool;
+      return pool;
+    });
+    // A failure to open is reported by the first call that needs the database, not as an
+    // unhandled rejection here.
+    this.opening.catch(() => undefined);
+  }
+
+  /** Resolves when connected and migrated (rejects with the reason it could not). */
+  async ready(): Promise<void> {
+    await this.opening;
+  }
+
+  private async q<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    const pool = this.pool ?? (await this.opening);
+    return (await pool.query<R>(sql, params)).rows;
+  }
+
+  private async count(sql: string, params: unknown[] = []): Promise<number> {
+    const pool = this.pool ?? (await this.opening);
+    return (await pool.query(sql, params)).rowCount ?? 0;
+  }
+
+  /** Runs `fn` in one transaction on one connection. */
+  async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    const pool = this.pool ?? (await this.opening);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The pool (after migrations), for the cluster's queue (cluster.ts). */
+  async connection(): Promise<Pool> {
+    return this.pool ?? (await this.opening);
+  }
+
+  /** Log entries of every instance, in one statement. */
+  async appendLog(entries: readonly CloudLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.q('INSERT INTO log_entries (entry) SELECT unnest($1::jsonb[])', [
+      entries.map((e) => JSON.stringify(e)),
+    ]);
+  }
+
+  /** The newest entries of the whole cloud, newest first. */
+  async recentLog(limit: number): Promise<CloudLogEntry[]> {
+    const rows = await this.q<{ entry: CloudLogEntry }>(
+      'SELECT entry FROM log_entries ORDER BY id DESC LIMIT $1',
+      [limit],
+    );
+    return rows.map((r) => r.entry);
+  }
+
+  async upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void> {
+    await this.q(
+      `INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+        when_created, when_last_update, when_expires) VALUES ($1, $2, $3, $4, 1, $5, $5, $6)
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+        notify_procedure = excluded.notify_procedure, ct_updates = subscriptions.ct_updates + 1,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires, secret = NULL, lease_seconds = NULL, state = 'active'`,
+      [sub.feedUrl, sub.callbackUrl, sub.protocol, sub.notifyProcedure, now, expiresAt],
+    );
+  }
+
+  async insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void> {
+    // One statement per 10,000 rows over arrays (unnest), not one round trip per row.
+    for (let from = 0; from < subs.length; from += 10_000) {
+      const slice = subs.slice(from, from + 10_000);
+      await this.q(
+        `INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
+          ct_consecutive_errors, when_created, when_expires, secret, lease_seconds)
+        SELECT f, c, p, np, ce, $1, e, s, l FROM unnest($2::text[], $3::text[], $4::text[], $5::text[],
+          $6::int[], $7::bigint[], $8::text[], $9::int[]) AS t(f, c, p, np, ce, e, s, l)
+        ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+          notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
+          when_expires = excluded.when_expires, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+          state = 'active'`,
+        [
+          now,
+          slice.map((s) => s.feedUrl),
+          slice.map((s) => s.callbackUrl),
+          slice.map((s) => s.protocol),
+          slice.map((s) => s.notifyProcedure),
+          slice.map((s) => s.consecutiveErrors ?? 0),
+          slice.map((s) => s.expiresAt),
+          slice.map((s) => s.secret ?? null),
+          slice.map((s) => s.leaseSeconds ?? null),
+        ],
+      );
+    }
+  }
+
+  liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]> {
+    return this.q(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = $1 AND ${live(2)} ORDER BY id`, [
+      feedUrl,
+      now,
+    ]);
+  }
+
+  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]> {
+    return this.q(
+      `SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = $1 AND ${live(2)} ORDER BY id`,
+      [feedUrl, now],
+    );
+  }
+
+  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]> {
+    // COLLATE "C": byte order, the order SQLite's index has and the page cursor relies on.
+    return this.q(
+      `SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = $1 AND callback_url COLLATE "C" > $3
+        AND ${live(2)} ORDER BY callback_url COLLATE "C" LIMIT $4`,
+      [feedUrl, now, afterUrl, limit],
+    );
+  }
+
+  async getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined> {
+    const rows = await this.q<SubscriptionRow>(
+      `SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = $1 AND callback_url = $2`,
+      [feedUrl, callbackUrl],
+    );
+    return rows[0];
+  }
+
+  allSubscriptions(): Promise<SubscriptionRow[]> {
+    return this.q(`SELECT ${SUB_COLUMNS} FROM subscriptions ORDER BY feed_url COLLATE "C", id`);
+  }
+
+  async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.transaction((c) => writeDeliveries(c, results));
+    await bumpDelivered(this, results);
+  }
+
+  removeExpired(now: number): Promise<number> {
+    return this.count('DELETE FROM subscriptions WHERE when_expires <= $1', [now]);
+  }
+
+  /**
+   * The sweep, once across the cloud: an instance that finds another sweeping (the advisory
+   * lock taken) leaves it to that one and reports nothing removed.
+   */
+  async sweep(now: number, retainMs: number): Promise<SweepResult> {
+    return this.transaction(async (c) => {
+      const locked = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [
+        ...LOCKS.sweep,
+      ]);
+      if (!locked.rows[0]?.ok) return { subscriptionsRemoved: 0, resourcesRemoved: 0 };
+      const subs = await c.query(
+        `DELETE FROM subscriptions WHERE when_expires <= $1 OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
+        [now],
+      );
+      const resources = await c.query(
+        `DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < $1)
+          AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
+          AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`,
+        [now - retainMs],
+      );
+      await c.query('DELETE FROM log_entries WHERE id <= (SELECT MAX(id) FROM log_entries) - $1', [LOG_KEPT]);
+      // Changes fully delivered whose instance went away before reading the report.
+      await c.query(
+        `DELETE FROM changes WHERE when_created < $1
+          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.change_id = changes.id)`,
+        [now - 3_600_000],
+      );
+      return { subscriptionsRemoved: subs.rowCount ?? 0, resourcesRemoved: resources.rowCount ?? 0 };
+    });
+  }
+
+  async addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean> {
+    const n = await this.count(
+      `INSERT INTO subscriptions (feed_url, callback_url, protocol, when_created, when_expires, secret,
+        lease_seconds, state) VALUES ($1, $2, 'websub', $3, $4, $5, $6, 'pending')
+      ON CONFLICT (feed_url, callback_url) DO NOTHING`,
+      [sub.feedUrl, sub.callbackUrl, now, expiresAt, sub.secret, sub.leaseSeconds],
+    );
+    return n > 0;
+  }
+
+  async activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void> {
+    await this.q(
+      `INSERT INTO subscriptions (feed_url, callback_url, protocol, ct_updates, when_created,
+        when_last_update, when_expires, secret, lease_seconds, state) VALUES ($1, $2, 'websub', 0, $3, $3, $4, $5, $6, 'active')
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = 'websub', notify_procedure = NULL,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires, secret = excluded.secret,
+        lease_seconds = excluded.lease_seconds, state = 'active'`,
+      [sub.feedUrl, sub.callbackUrl, now, expiresAt, sub.secret, sub.leaseSeconds],
+    );
+  }
+
+  async dropPending(feedUrl: string, callbackUrl: string): Promise<void> {
+    await this.q(
+      `DELETE FROM subscriptions WHERE feed_url = $1 AND callback_url = $2 AND state = 'pending'`,
+      [feedUrl, callbackUrl],
+    );
+  }
+
+  async removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean> {
+    return (
+      (await this.count('DELETE FROM subscriptions WHERE feed_url = $1 AND callback_url = $2', [
+        feedUrl,
+        callbackUrl,
+      ])) > 0
+    );
+  }
+
+  async countForCallback(callbackUrl: string): Promise<number> {
+    const rows = await this.q<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM subscriptions WHERE callback_url = $1',
+      [callbackUrl],
+    );
+    return rows[0]!.n;
+  }
+
+  subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]> {
+    return this.q(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = $1 ORDER BY id`, [feedUrl]);
+  }
+
+  async replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query('DELETE FROM subscriptions WHERE feed_url = $1', [feedUrl]);
+      await c.query('INSERT INTO resources (url) VALUES ($1) ON CONFLICT (url) DO NOTHING', [feedUrl]);
+      for (const r of rows) {
+        await c.query(
+          `INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+            ct_errors, ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error,
+            when_expires, secret, lease_seconds, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+          ON CONFLICT (feed_url, callback_url) DO NOTHING`,
+          [...seedValues(feedUrl, r)],
+        );
+      }
+    });
+  }
+
+  async putResource(
+    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
+  ): Promise<void> {
+    await this.q(
+      `INSERT INTO resources (url, last_hash, last_size, ct_checks, when_last_check, ct_updates,
+        when_last_update) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      ON CONFLICT (url) DO UPDATE SET last_hash = excluded.last_hash, last_size = excluded.last_size,
+        ct_checks = excluded.ct_checks, when_last_check = excluded.when_last_check,
+        ct_updates = excluded.ct_updates, when_last_update = excluded.when_last_update`,
+      [
+        row.url,
+        row.lastHash,
+        row.lastSize,
+        row.ctChecks,
+        row.whenLastCheck,
+        row.ctUpdates,
+        row.whenLastUpdate,
+      ],
+    );
+  }
+
+  async clearFeeds(): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query('DELETE FROM subscriptions');
+      await c.query('DELETE FROM resources');
+    });
+  }
+
+  async nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void> {
+    await this.q(
+      `INSERT INTO resources (url, site_name, site_url) VALUES ($1, $2, $3)
+      ON CONFLICT (url) DO UPDATE SET site_name = COALESCE(excluded.site_name, resources.site_name),
+        site_url = COALESCE(excluded.site_url, resources.site_url)`,
+      [url, siteName, siteUrl],
+    );
+  }
+
+  recentChanges(since: number, limit: number): Promise<RecentChange[]> {
+    return this.q(
+      `SELECT url, site_name AS "siteName", site_url AS "siteUrl", when_last_update AS "whenLastUpdate"
+      FROM resources WHERE when_last_update >= $1 ORDER BY when_last_update DESC LIMIT $2`,
+      [since, limit],
+    );
+  }
+
+  async getResource(url: string): Promise<ResourceRow | undefined> {
+    return (await this.q<ResourceRow>(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE url = $1`, [url]))[0];
+  }
+
+  allResources(): Promise<ResourceRow[]> {
+    return this.q(`SELECT ${RESOURCE_COLUMNS} FROM resources ORDER BY url COLLATE "C"`);
+  }
+
+  async touchResource(url: string, now: number): Promise<void> {
+    await this.q(
+      `INSERT INTO resources (url, ct_checks, when_last_check) VALUES ($1, 1, $2)
+      ON CONFLICT (url) DO UPDATE SET ct_checks = resources.ct_checks + 1, when_last_check = excluded.when_last_check`,
+      [url, now],
+    );
+  }
+
+  async recordContent(url: string, c: ContentSeen, now: number): Promise<boolean> {
+    // The row is locked by the UPDATE; `old` is what it held before. Two instances writing the
+    // same read one after the other: the second finds the hash already there, unchanged.
+    const rows = await this.q<{ changed: boolean }>(
+      `WITH old AS (SELECT last_hash, last_size FROM resources WHERE url = $7 FOR UPDATE)
+      UPDATE resources SET last_hash = $1, last_size = $2, etag = $3, last_modified = $4,
+        title = COALESCE($5, title),
+        ct_updates = ct_updates + (CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN 1 ELSE 0 END),
+        when_last_update = CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN $6 ELSE when_last_update END
+      FROM old WHERE resources.url = $7
+      RETURNING (old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint) AS changed`,
+      [c.hash, c.size, c.etag, c.lastModified, c.title, now, url],
+    );
+    return rows[0]?.changed ?? false;
+  }
+
+  async bump(name: CounterName, by = 1): Promise<void> {
+    await this.q(
+      'INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value',
+      [name, by],
+    );
+  }
+
+  async counters(): Promise<Record<CounterName, number>> {
+    return countersFrom(await this.q<{ name: string; value: number }>('SELECT name, value FROM counters'));
+  }
+
+  async counts(now: number): Promise<StoreCounts> {
+    const rows = await this.q<StoreCounts>(
+      `SELECT (SELECT COUNT(*) FROM subscriptions WHERE ${live(1)}) AS "liveSubscriptions",
+        (SELECT COUNT(DISTINCT feed_url) FROM subscriptions WHERE ${live(1)}) AS "liveFeeds",
+        (SELECT COUNT(*) FROM subscriptions) AS "allSubscriptions",
+        (SELECT COUNT(*) FROM saved_feeds) AS "savedFeeds",
+        (SELECT COUNT(*) FROM accounts) AS accounts`,
+      [now],
+    );
+    return rows[0]!;
+  }
+
+  async addAccount(name: string, passwordHash: string, now: number): Promise<void> {
+    await this.q('INSERT INTO accounts (name, password_hash, when_created) VALUES ($1, $2, $3)', [
+      name,
+      passwordHash,
+      now,
+    ]);
+  }
+
+  async setPassword(name: string, passwordHash: string): Promise<boolean> {
+    return (
+      (await this.count('UPDATE accounts SET password_hash = $1 WHERE lower(name) = lower($2)', [
+        passwordHash,
+        name,
+      ])) > 0
+    );
+  }
+
+  async getAccount(name: string): Promise<AccountRow | undefined> {
+    return (
+      await this.q<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE lower(name) = lower($1)`, [
+        name,
+      ])
+    )[0];
+  }
+
+  listAccounts(): Promise<AccountRow[]> {
+    return this.q(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY lower(name)`);
+  }
+
+  async removeAccount(name: string): Promise<boolean> {
+    return (await this.count('DELETE FROM accounts WHERE lower(name) = lower($1)', [name])) > 0;
+  }
+
+  async saveFeed(row: SavedFeedRow): Promise<void> {
+    await this.q(
+      `INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (name) DO UPDATE SET public_url = excluded.public_url, body = excluded.body,
+        content_type = excluded.content_type, hash = excluded.hash, when_saved = excluded.when_saved`,
+      [row.name, row.publicUrl, row.body, row.contentType, row.hash, row.whenSaved],
+    );
+  }
+
+  async savedFeedByName(name: string): Promise<SavedFeedRow | undefined> {
+    return (
+      await this.q<SavedFeedRow>(`SELECT ${FEED_COLUMNS} FROM saved_feeds WHERE lower(name) = lower($1)`, [
+        name,
+      ])
+    )[0];
+  }
+
+  async savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined> {
+    return (
+      await this.q<SavedFeedRow>(`SELECT ${FEED_COLUMNS} FROM saved_feeds WHERE public_url = $1`, [url])
+    )[0];
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const pool = await this.opening.catch(() => null);
+    await pool?.end();
+  }
+}
+
+/**
+ * Delivery outcomes as three set-based statements (inside a transaction). The counters are not
+ * bumped here: a counter is one row every instance writes, so it is bumped after the commit
+ * (bumpDelivered), in a statement of its own, never holding its lock across a transaction.
+ */
+export async function writeDeliveries(c: Queryable, results: readonly DeliveryResult[]): Promise<void> {
+  const ok = results.filter((r) => r.ok);
+  const gone = results.filter((r) => !r.ok && r.gone);
+  const failed = results.filter((r) => !r.ok && !r.gone);
+  if (ok.length > 0)
+    await c.query(
+      `UPDATE subscriptions s SET ct_updates = s.ct_updates + 1, ct_consecutive_errors = 0, when_last_update = v.at
+      FROM unnest($1::bigint[], $2::bigint[]) AS v(id, at) WHERE s.id = v.id`,
+      [ok.map((r) => r.id), ok.map((r) => r.at)],
+    );
+  if (gone.length > 0)
+    await c.query('DELETE FROM subscriptions WHERE id = ANY($1::bigint[])', [gone.map((r) => r.id)]);
+  if (failed.length > 0)
+    await c.query(
+      `UPDATE subscriptions s SET ct_errors = s.ct_errors + 1, ct_consecutive_errors = s.ct_consecutive_errors + 1,
+        when_last_error = v.at, last_error = v.err
+      FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS v(id, at, err) WHERE s.id = v.id`,
+      [failed.map((r) => r.id), failed.map((r) => r.at), failed.map((r) => r.error ?? null)],
+    );
+}
+
+/** The notification counters for a batch of outcomes already written. */
+export async function bumpDelivered(store: CloudStore, results: readonly DeliveryResult[]): Promise<void> {
+  const ok = results.filter((r) => r.ok).length;
+  if (ok > 0) await store.bump('notifications', ok);
+  if (results.length - ok > 0) await store.bump('notificationsFailed', results.length - ok);
+}
+
+/** Connects, then brings the schema up to date under the migration lock. */
+async function openPool(url: string, max: number): Promise<Pool> {
+  const { default: pg } = await import('pg');
+  // BIGINT and COUNT(*) come back as numbers (milliseconds and counts fit in 2^53).
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === 20
+        ? (v: string) => Number(v)
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({ connectionString: url, max, types, application_name: 'tidings-cloud' });
+  // An idle connection dropped by the server (restart, failover) is replaced on next use; the
+  // error must not crash the process.
+  pool.on('error', () => undefined);
+  try {
+    await migrate(pool);
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+  return pool;
+}
+
+/**
+ * Applies the migrations this database lacks, each in one transaction holding the migration
+ * lock: an instance that starts while another migrates waits, then finds the work done.
+ */
+export async function migrate(
+  pool: Pool,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.migrate]);
+    await client.query('CREATE TABLE IF NOT EXISTS cloud_schema (version INTEGER NOT NULL)');
+    const found = await client.query<{ version: number }>('SELECT version FROM cloud_schema');
+    let version = found.rows[0]?.version ?? 0;
+    if (found.rows.length === 0) await client.query('INSERT INTO cloud_schema (version) VALUES (0)');
+    const newest = migrations.at(-1)?.version ?? 0;
+    if (version > newest)
+      throw new Error(
+        `this database's cloud schema is version ${version}, newer than this Tidings knows (${newest}): upgrade Tidings`,
+      );
+    for (const m of migrations) {
+      if (m.version <= version) continue;
+      await client.query(m.sql);
+      await client.query('UPDATE cloud_schema SET version = $1', [m.version]);
+      version = m.version;
+    }
+    await client.query('COMMIT');
+    return version;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
