@@ -82,6 +82,8 @@ base(
       await expect(pings.filter({ hasText: 'own cloud (its WebSub hub too)' })).toContainText('ok', {
         timeout: 15_000,
       });
+      await w.getByTestId('post-card').first().getByTestId('post-log').locator('summary').click();
+      await expect(pings.first()).toBeVisible();
       await screenshot(w, 'websub-writer-my-posts');
 
       // Settings > Real time lists the subscription: WebSub, through whom, live, the last delivery.

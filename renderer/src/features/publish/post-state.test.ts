@@ -65,7 +65,7 @@ describe('settingsPatch', () => {
 
 describe('pingName', () => {
   it('names the own cloud in words (it reaches WebSub readers too), others by kind and address', () => {
-    expect(pingName({ kind: 'cloud', endpoint: 'own' })).toBe(
+    expect(pingName({ kind: 'cloud', endpoint: 'own cloud' })).toBe(
       "rssCloud ping → this app's own cloud (its WebSub hub too)",
     );
     expect(pingName({ kind: 'hub', endpoint: 'https://hub.example/' })).toBe(

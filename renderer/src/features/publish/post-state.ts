@@ -24,11 +24,11 @@ export const PING_LABEL: Record<PostPingState['kind'], string> = {
 };
 
 /**
- * A ping's row name: what was told, and where. The own cloud's ping ('own') reaches its rssCloud
- * and WebSub subscribers alike (one door notifies both), so it says so rather than "→ own".
+ * A ping's row name: what was told, and where. The own cloud's ping (post-view's 'own cloud') reaches its rssCloud
+ * and WebSub subscribers alike (one door notifies both), so it says so rather than "→ own cloud".
  */
 export function pingName(p: Pick<PostPingState, 'kind' | 'endpoint'>): string {
-  if (p.kind === 'cloud' && p.endpoint === 'own')
+  if (p.kind === 'cloud' && p.endpoint === 'own cloud')
     return `${PING_LABEL.cloud} → this app's own cloud (its WebSub hub too)`;
   return `${PING_LABEL[p.kind]} → ${p.endpoint}`;
 }
