@@ -12,7 +12,7 @@ import { type Browser, test as base, type Page } from '@playwright/test';
 import { freePort } from '../src/net/test-server.ts';
 import { expect, test } from './support/fixtures.ts';
 import { editPublishSettings, postFromComposer, startHostingWriter } from './support/publish.ts';
-import { addFeed, axeViolations, SIZES, screenshot, showAll } from './support/reading.ts';
+import { addFeed, axeViolations, numberedItems, SIZES, screenshot, showAll } from './support/reading.ts';
 import { startTidings, type TidingsProcess } from './support/servers.ts';
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
@@ -105,7 +105,7 @@ base(
   },
 );
 
-const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const background = (page: Page) => page.evaluate('getComputedStyle(document.body).backgroundColor');
 const WHITE = 'rgb(255, 255, 255)';
 const DARK = 'rgb(22, 24, 29)';
 
@@ -168,19 +168,13 @@ test('a one-feed view shows every item of a big update, with no "N more from" ca
   host,
   tidings,
 }) => {
-  const items = (prefix: string, n: number, hour: number) =>
-    Array.from(
-      { length: n },
-      (_, i) =>
-        `<item><title>${prefix} ${i}</title><guid>${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2026, 10, 20, hour, 59 - i)).toUTCString()}</pubDate><description>d</description></item>`,
-    ).join('');
   const feed = (body: string) =>
     `<?xml version="1.0"?><rss version="2.0"><channel><title>Big Feed</title><link>${host.url}/</link><description>x</description>${body}</channel></rss>`;
-  host.set('/big.xml', feed(items('Start', 1, 13)));
+  host.set('/big.xml', feed(numberedItems('Start', 1, 13)));
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/big.xml`, 'Big Feed');
   // A big live update: 25 new items in one fetch (the all-feeds river caps such a group at 10).
-  host.set('/big.xml', feed(items('Big', 25, 12) + items('Start', 1, 13)));
+  host.set('/big.xml', feed(numberedItems('Big', 25, 12) + numberedItems('Start', 1, 13)));
   const row = page.getByTestId('feed-row').filter({ hasText: 'Big Feed' });
   await row.click();
   await row.getByTestId('feed-menu-button').click();
