@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, PNG, showAll, silence } from './support/reading.ts';
+import { addFeed, axeViolations, numberedItems, PNG, showAll, silence } from './support/reading.ts';
 import type { FeedHost } from './support/servers.ts';
 
 const SHOTS = 'test-results/screenshots';
@@ -272,21 +272,15 @@ test('a big live update shows ten items and "N more from this feed"; oldest firs
   host,
   tidings,
 }) => {
-  const items = (prefix: string, n: number, hour: number) =>
-    Array.from(
-      { length: n },
-      (_, i) =>
-        `<item><title>${prefix} ${i}</title><guid>${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2026, 10, 20, hour, 59 - i)).toUTCString()}</pubDate><description>d</description></item>`,
-    ).join('');
   const feed = (title: string, body: string) =>
     `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><link>${host.url}/</link><description>x</description>${body}</channel></rss>`;
-  host.set('/quiet.xml', feed('Quiet Feed', items('Quiet', 2, 1)));
-  host.set('/big.xml', feed('Big Feed', items('Start', 1, 13)));
+  host.set('/quiet.xml', feed('Quiet Feed', numberedItems('Quiet', 2, 1)));
+  host.set('/big.xml', feed('Big Feed', numberedItems('Start', 1, 13)));
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/quiet.xml`, 'Quiet Feed');
   await addFeed(page, `${host.url}/big.xml`, 'Big Feed');
   // A first fetch is a backlog placed by date (issue 17); the cap is for a big live update.
-  host.set('/big.xml', feed('Big Feed', items('Big', 25, 12) + items('Start', 1, 13)));
+  host.set('/big.xml', feed('Big Feed', numberedItems('Big', 25, 12) + numberedItems('Start', 1, 13)));
   const bigRow = page.getByTestId('feed-row').filter({ hasText: 'Big Feed' });
   await bigRow.click();
   await bigRow.getByTestId('feed-menu-button').click();

@@ -45,6 +45,15 @@ export function serveLibrary(host: FeedHost): { path: string; title: string }[] 
   return feeds;
 }
 
+/** `n` plain RSS items "<prefix> 0".."<prefix> n-1", a minute apart within `hour` of 20 Nov 2026. */
+export function numberedItems(prefix: string, n: number, hour: number): string {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `<item><title>${prefix} ${i}</title><guid>${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2026, 10, 20, hour, 59 - i)).toUTCString()}</pubDate><description>d</description></item>`,
+  ).join('');
+}
+
 /** Subscribes through the add-feed form and waits for the feed's row. */
 export async function addFeed(page: Page, url: string, title: string): Promise<void> {
   await page.getByTestId('add-feed-input').fill(url);

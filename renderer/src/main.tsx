@@ -3,9 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { getClient } from './api/client';
 import { App } from './app/App';
 import { whenRiverFirstLoaded } from './app/first-render';
+import { applyTheme, storedTheme } from './lib/theme';
 import { connectStore } from './store/connect';
 import { StoreProvider } from './store/context';
 import { createAppStore } from './store/store';
+
+// The theme before anything paints, so a dark choice never flashes light.
+applyTheme(storedTheme());
 
 const client = getClient();
 const store = createAppStore(client);

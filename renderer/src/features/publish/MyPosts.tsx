@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { PostView } from '../../../../src/app/api';
 import { useApp } from '../../store/context';
-import { outcomeLine, PING_LABEL, STATE_LABEL, TARGET_LABEL } from './post-state';
+import { outcomeLine, pingName, STATE_LABEL, TARGET_LABEL } from './post-state';
 import './publish.css';
 import { usePaintedOnMount } from '../../components/use-first-paint';
 
@@ -245,9 +245,7 @@ function PublishLog({ post }: { post: PostView }) {
               className={p.ok === false ? 'failed' : ''}
               data-testid="post-ping"
             >
-              <th scope="row">
-                {PING_LABEL[p.kind]} → {p.endpoint}
-              </th>
+              <th scope="row">{pingName(p)}</th>
               <td className="url">{p.url}</td>
               <td>{outcomeLine(p, now)}</td>
             </tr>

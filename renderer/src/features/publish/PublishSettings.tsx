@@ -1,7 +1,7 @@
 /**
  * Settings for the writer's feed, composed into the Settings panel by the app: the feed's
  * title/description/link, the limit, where it is saved (hosting, a folder, a remote cloud's
- * saveRss), which cloud its <cloud> names, extra ping sinks, and its public URLs with Copy.
+ * saveRss), which cloud its <cloud> names, extra ping sinks, the WebSub hubs, and its public URLs with Copy.
  * Loads and saves through its own API commands; the core validates and answers with the reason.
  */
 import { type FormEvent, useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import type { PublishInfo, PublishSettings as Settings } from '../../../../src/a
 import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
 import { FeedFields } from './FeedFields';
+import { HubFields } from './HubFields';
 import { PingFields } from './PingFields';
 import { PublicUrls } from './PublicUrls';
 import { settingsPatch } from './settings-patch';
@@ -22,6 +23,7 @@ export function PublishSettings() {
   // Whether readers can reach this app now (a tunnel open or a public address): the own
   // notification service's line must not promise what the tunnel being off cannot keep.
   const [reachable, setReachable] = useState(false);
+  const [ownHub, setOwnHub] = useState<string | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   useEffect(() => {
@@ -42,7 +44,11 @@ export function PublishSettings() {
         () => {},
       );
       client.realtimeInfo().then(
-        (r) => live && setReachable(r.publicUrl !== null),
+        (r) => {
+          if (!live) return;
+          setReachable(r.publicUrl !== null);
+          setOwnHub(r.hub);
+        },
         () => {},
       );
     };
@@ -99,6 +105,7 @@ export function PublishSettings() {
         <FeedFields draft={draft} set={set} />
         <TargetFields draft={draft} set={set} />
         <PingFields draft={draft} set={set} reachable={reachable} />
+        <HubFields draft={draft} set={set} ownHub={ownHub} />
         <fieldset>
           <legend>Public addresses</legend>
           <PublicUrls info={info} />

@@ -1,7 +1,7 @@
 /** The words My posts shows for a save or ping, and the settings patch the section sends. */
 import { describe, expect, it } from 'vitest';
 import type { PublishSettings } from '../../../../src/app/api';
-import { outcomeLine } from './post-state';
+import { outcomeLine, pingName } from './post-state';
 import { settingsPatch } from './settings-patch';
 
 const base = { ok: null, message: null, at: null, nextRetryAt: null };
@@ -60,5 +60,16 @@ describe('settingsPatch', () => {
       pingSinks: draft.pingSinks,
     });
     expect(settingsPatch(saved, { ...saved, hosting: { enabled: true, private: null } })).toEqual({});
+  });
+});
+
+describe('pingName', () => {
+  it('names the own cloud in words (it reaches WebSub readers too), others by kind and address', () => {
+    expect(pingName({ kind: 'cloud', endpoint: 'own cloud' })).toBe(
+      "rssCloud ping → this app's own cloud (its WebSub hub too)",
+    );
+    expect(pingName({ kind: 'hub', endpoint: 'https://hub.example/' })).toBe(
+      'WebSub hub → https://hub.example/',
+    );
   });
 });

@@ -23,6 +23,16 @@ export const PING_LABEL: Record<PostPingState['kind'], string> = {
   hub: 'WebSub hub',
 };
 
+/**
+ * A ping's row name: what was told, and where. The own cloud's ping (post-view's 'own cloud') reaches its rssCloud
+ * and WebSub subscribers alike (one door notifies both), so it says so rather than "→ own cloud".
+ */
+export function pingName(p: Pick<PostPingState, 'kind' | 'endpoint'>): string {
+  if (p.kind === 'cloud' && p.endpoint === 'own cloud')
+    return `${PING_LABEL.cloud} → this app's own cloud (its WebSub hub too)`;
+  return `${PING_LABEL[p.kind]} → ${p.endpoint}`;
+}
+
 const clock = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour12: false });
 
 /** One line for a save or a ping: what it answered, when, and when it is retried. */

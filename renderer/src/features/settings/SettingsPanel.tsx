@@ -12,6 +12,8 @@ import { Checkbox } from '../../components/Checkbox';
 import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { useApp } from '../../store/context';
+import { RealtimeSubscriptions } from './RealtimeSubscriptions';
+import { ThemeField } from './ThemeField';
 import './settings.css';
 
 const IMAGE_CHOICES: { value: ImagePolicy; label: string; hint: string }[] = [
@@ -180,6 +182,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
               </span>
               <span className="settings-note">Starred items are kept forever.</span>
             </label>
+            <ThemeField />
           </section>
         )}
         <section className="settings-section" aria-labelledby="settings-mute-title">
@@ -247,6 +250,17 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
                 {info.cloud.domain}:{info.cloud.port}
                 {info.cloud.path} ({info.cloud.protocol}).
               </p>
+            )}
+            {info?.hub && (
+              <p className="settings-note" data-testid="settings-own-hub">
+                Your hub (WebSub), for readers whose apps use WebSub: {info.hub}
+              </p>
+            )}
+            <h4 className="settings-subhead">Feeds read in real time</h4>
+            {info ? (
+              <RealtimeSubscriptions subscriptions={info.subscriptions} />
+            ) : (
+              <p className="settings-note">Checking…</p>
             )}
           </section>
         )}

@@ -1,0 +1,73 @@
+/**
+ * Settings > Your feed > WebSub hubs: the hubs the feed names (atom:link rel="hub", JSON Feed
+ * `hubs`) and tells of each post. 'own' in the list is this app's own hub (its notification
+ * service speaks WebSub too); other entries are hub addresses. `ownHub`: the own hub's address
+ * now (null while no public address), shown so the writer sees what readers will be given.
+ */
+import type { PublishSettings as Settings } from '../../../../src/app/api';
+
+export function HubFields({
+  draft,
+  set,
+  ownHub,
+}: {
+  draft: Settings;
+  set(patch: Partial<Settings>): void;
+  ownHub: string | null;
+}) {
+  const own = draft.hubs.includes('own');
+  const others = draft.hubs.filter((h) => h !== 'own');
+  const withOthers = (next: string[]) => set({ hubs: [...(own ? ['own'] : []), ...next] });
+  return (
+    <fieldset data-testid="publish-hubs">
+      <legend>WebSub hubs</legend>
+      <p className="settings-note">
+        Readers whose apps use WebSub (instead of rssCloud) learn of each post at once through a hub.
+      </p>
+      <label className="settings-check">
+        <input
+          type="checkbox"
+          checked={own}
+          onChange={(e) => set({ hubs: e.target.checked ? ['own', ...others] : others })}
+          data-testid="publish-hub-own"
+        />
+        <span>
+          This app's own hub
+          <span className="settings-note settings-hint" data-testid="publish-own-hub-note">
+            {ownHub
+              ? `At ${ownHub}.`
+              : 'No public address yet: turn on the tunnel or give a public address (Real time above).'}
+          </span>
+        </span>
+      </label>
+      {others.map((hub, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; the index is the row.
+        <div className="settings-pair" key={i}>
+          <input
+            type="url"
+            aria-label={`Hub ${i + 1} address`}
+            value={hub}
+            placeholder="https://hub.example.org/"
+            onChange={(e) => withOthers(others.map((h, j) => (j === i ? e.target.value : h)))}
+            data-testid="publish-hub-url"
+          />
+          <button
+            type="button"
+            className="link-button danger"
+            onClick={() => withOthers(others.filter((_, j) => j !== i))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => withOthers([...others, ''])}
+        data-testid="publish-hub-add"
+      >
+        + Another hub
+      </button>
+    </fieldset>
+  );
+}
