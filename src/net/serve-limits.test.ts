@@ -70,6 +70,23 @@ describe('serve() limits', () => {
     expect(s.connections().open).toBe(0);
   });
 
+  it('closes a silent connection without an answer, and answers 408 to one that began a request', async () => {
+    // A tunnel client opens connections before it has requests for them: a 408 written on one of
+    // them became the answer to the next request sent through it.
+    const s = await start({ headersTimeoutMs: 400, requestTimeoutMs: 2_000 });
+    const heard = new Map<net.Socket, string>();
+    const silent = await connect(s);
+    const begun = await connect(s);
+    for (const socket of [silent, begun]) {
+      heard.set(socket, '');
+      socket.on('data', (d: Buffer) => heard.set(socket, heard.get(socket) + d.toString()));
+    }
+    begun.write('GET / HTTP/1.1\r\n');
+    await waitFor(() => silent.closed === true && begun.closed === true, 3_000, 'both sockets closed');
+    expect(heard.get(silent)).toBe('');
+    expect(heard.get(begun)).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it('cuts a request whose body trickles in past the request timeout', async () => {
     const s = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
     const socket = await connect(s);

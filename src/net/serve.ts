@@ -6,7 +6,7 @@
  * connection caps (serve-limits.ts) keep slow or numerous clients from starving everyone else.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
   type ConnectionStats,
@@ -217,6 +217,13 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
   // is refused is destroyed (an end() alone waits for a peer that may never close).
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    // A connection that never sent a byte is closed without an answer. A tunnel client (and any
+    // proxy) opens connections ahead of the requests it will carry: a 408 written on one of them
+    // was read as the answer to the next request sent through it ("it answered 408").
+    if (timedOut && (socket as Socket).bytesRead === 0) {
+      socket.destroy();
+      return;
+    }
     refuseSocket(socket, timedOut ? '408 Request Timeout' : '400 Bad Request');
   });
 
