@@ -1,6 +1,7 @@
 import type { ApiResult, FeedView, SubscribeInput, TidingsApi } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
 import { coalesce } from '../lib/coalesce';
+import { offerCoreUndo } from './core-undo';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -110,9 +111,10 @@ export const createFeedsSlice =
 
       async unsubscribe(feedId) {
         try {
-          await api.unsubscribe(feedId);
+          const ticket = await api.unsubscribe(feedId);
           set((state) => ({ feeds: state.feeds.filter((f) => f.id !== feedId) }));
           get().forgetFeed(feedId);
+          offerCoreUndo(get, api, ticket);
         } catch (err) {
           reportError(get, err, 'Could not unsubscribe');
         }
