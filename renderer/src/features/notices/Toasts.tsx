@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { CloseIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 import type { Toast } from '../../store/ui-slice';
