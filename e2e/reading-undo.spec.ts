@@ -193,3 +193,33 @@ test('a mute filter is taken back with the items it muted', async ({ page, host,
   await page.getByTestId('feed-settings').click();
   await expect(page.getByTestId('feed-settings-dialog').getByTestId('mute-filter')).toHaveCount(0);
 });
+
+test('marking a folder or a feed read from the sidebar can be undone', async ({ page, host, tidings }) => {
+  test.setTimeout(120_000);
+  const feeds = serveLibrary(host);
+  await page.goto(tidings.openUrl);
+  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await newFolder(page, 'Reading');
+  await moveFeed(page, 'Tech Weekly', 'Reading');
+  await moveFeed(page, 'A Personal Blog', 'Reading');
+  await expect(feedRow(page, 'A Personal Blog')).toHaveAttribute('aria-level', '2');
+  const all = page.getByTestId('feed-all');
+  await expect(all).toContainText('9');
+
+  await folderRow(page, 'Reading').getByTestId('folder-menu-button').click();
+  await page.getByTestId('folder-mark-read').click();
+  await expect(all).toContainText('3');
+  await toastAtEverySize(page, 'Marked 6 items read', 'undo-folder-read');
+  await page.getByTestId('feed-list').focus();
+  await page.keyboard.press('z');
+  await expect(page.getByTestId('undo-toast')).toHaveCount(0);
+  await expect(all).toContainText('9');
+
+  await feedRow(page, 'Loopback News').getByTestId('feed-menu-button').click();
+  await page.getByTestId('feed-mark-read').click();
+  await expect(page.getByTestId('undo-toast')).toContainText('Marked 3 items read');
+  await expect(all).toContainText('6');
+  await page.getByTestId('undo-toast').getByTestId('undo-button').click();
+  await expect(all).toContainText('9');
+  await expect(feedRow(page, 'Loopback News').locator('.count')).toHaveText('3 unread');
+});

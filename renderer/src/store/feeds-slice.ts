@@ -129,9 +129,12 @@ export const createFeedsSlice =
       },
 
       async markFeedAllRead(feedId) {
+        // What is about to be marked, for the Undo toast (issue 17).
+        const unread = await get().unreadIdsIn({ feedId, folderId: null });
         // The command goes through the river slice, which shows it at once and undoes it on failure.
         if (await get().markFeedRead(feedId)) {
           set((state) => ({ feeds: state.feeds.map((f) => (f.id === feedId ? { ...f, unread: 0 } : f)) }));
+          get().offerReadUndo(unread);
         } else {
           // The optimistic "all read" could not be undone item by item: ask the core again.
           void get().refreshHead();

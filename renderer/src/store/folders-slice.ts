@@ -79,7 +79,10 @@ export const createFoldersSlice =
 
       async markFolderRead(folderId) {
         try {
+          // What is about to be marked, for the Undo toast (issue 17).
+          const unread = await get().unreadIdsIn({ feedId: null, folderId });
           await api.markFolderRead(folderId);
+          get().offerReadUndo(unread);
           set((state) => ({
             folders: state.folders.map((f) => (f.id === folderId ? { ...f, unread: 0 } : f)),
           }));
