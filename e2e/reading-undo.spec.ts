@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { addFeed, axeViolations, SIZES, screenshot, serveLibrary, showAll } from './support/reading.ts';
-import { rssFeed } from './support/servers.ts';
+import { type FeedHost, rssFeed } from './support/servers.ts';
 
 /** The toast says what happened, at every size, reachable and clean for axe. */
 async function toastAtEverySize(page: Page, text: string, name: string): Promise<void> {
@@ -21,6 +21,12 @@ async function toastAtEverySize(page: Page, text: string, name: string): Promise
     expect.soft(await axeViolations(page), `${name} ${size.name}`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** The three library feeds, subscribed through the form. */
+async function openLibrary(page: Page, host: FeedHost, openUrl: string): Promise<void> {
+  await page.goto(openUrl);
+  for (const feed of serveLibrary(host)) await addFeed(page, `${host.url}${feed.path}`, feed.title);
 }
 
 const feedRow = (page: Page, title: string) => page.getByTestId('feed-row').filter({ hasText: title });
@@ -87,9 +93,7 @@ test('an unsubscribe comes back with its items, their read and starred marks, an
   tidings,
 }) => {
   test.setTimeout(120_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await newFolder(page, 'Reading');
   await moveFeed(page, 'Tech Weekly', 'Reading');
   await expect(feedRow(page, 'Tech Weekly')).toHaveAttribute('aria-level', '2');
@@ -126,9 +130,7 @@ test('a deleted folder comes back with its subfolder and its feeds in place', as
   tidings,
 }) => {
   test.setTimeout(120_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await newFolder(page, 'Reading');
   await newFolder(page, 'Tech', 'Reading');
   await moveFeed(page, 'Tech Weekly', '\u00a0\u00a0Tech');
@@ -196,9 +198,7 @@ test('a mute filter is taken back with the items it muted', async ({ page, host,
 
 test('marking a folder or a feed read from the sidebar can be undone', async ({ page, host, tidings }) => {
   test.setTimeout(120_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await newFolder(page, 'Reading');
   await moveFeed(page, 'Tech Weekly', 'Reading');
   await moveFeed(page, 'A Personal Blog', 'Reading');
