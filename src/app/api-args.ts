@@ -136,6 +136,7 @@ const fetchLogQuery = object<FetchLogQuery>({
 export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> } = {
   subscribe: [subscribeInput],
   unsubscribe: [id],
+  undo: [id],
   listFeeds: [],
   importOpml: [text],
   exportOpml: [],

@@ -504,9 +504,27 @@ export interface PublishInfo {
   hubs: string[];
 }
 
+/**
+ * A bulk change the core can take back exactly (issue 17, point 9): pass `undoId` to `undo`.
+ * Valid for the session, until 20 newer changes replaced it (src/app/undo.ts).
+ */
+export interface UndoTicket {
+  undoId: number;
+  /** What was done, for the toast: "Unsubscribed from Example". */
+  message: string;
+}
+
+/** A new mute filter, and the way to take it back with whatever it muted. */
+export interface MuteFilterAdded extends MuteFilter {
+  undo: UndoTicket;
+}
+
 export interface TidingsApi {
   subscribe(input: SubscribeInput): Promise<ApiResult<FeedView>>;
-  unsubscribe(feedId: number): Promise<void>;
+  /** Removes the feed with its items; the ticket puts it all back (null: no such feed). */
+  unsubscribe(feedId: number): Promise<UndoTicket | null>;
+  /** Takes back a change whose ticket it is: once; an error when it cannot (expired, conflict). */
+  undo(undoId: number): Promise<ApiResult<true>>;
   listFeeds(): Promise<FeedView[]>;
   importOpml(text: string): Promise<ApiResult<OpmlImportReport>>;
   exportOpml(): Promise<string>;
@@ -559,7 +577,7 @@ export interface TidingsApi {
   /** Nest a folder under another (null: top level). Refuses moving into its own subtree. */
   moveFolder(folderId: number, parentId: number | null): Promise<ApiResult<FolderView>>;
   /** Deletes the folder; its feeds and subfolders move up to its parent (nothing is unsubscribed). */
-  deleteFolder(folderId: number): Promise<ApiResult<true>>;
+  deleteFolder(folderId: number): Promise<ApiResult<UndoTicket>>;
   /** Marks every item in the folder and its subfolders read. */
   markFolderRead(folderId: number): Promise<void>;
   /** Marks every item read (Shift+A in All). */
@@ -569,7 +587,7 @@ export interface TidingsApi {
   saveSearch(input: SavedSearchInput): Promise<ApiResult<SavedSearch>>;
   deleteSavedSearch(id: number): Promise<void>;
   listMuteFilters(): Promise<MuteFilter[]>;
-  addMuteFilter(input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
+  addMuteFilter(input: MuteFilterInput): Promise<ApiResult<MuteFilterAdded>>;
   updateMuteFilter(id: number, input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
   deleteMuteFilter(id: number): Promise<void>;
   /** Undo a mute on one item: shown again, and unread again if the filter had marked it read. */
@@ -633,6 +651,7 @@ export interface TidingsClient extends TidingsApi {
 export const API_METHODS = [
   'subscribe',
   'unsubscribe',
+  'undo',
   'listFeeds',
   'importOpml',
   'exportOpml',

@@ -129,7 +129,10 @@ describe('folders', () => {
     await app.updateFeed(a.id, { folderId: mid.value.id });
     await app.updateFeed(b.id, { folderId: low.value.id });
 
-    expect(await app.deleteFolder(mid.value.id)).toEqual({ ok: true, value: true });
+    expect(await app.deleteFolder(mid.value.id)).toMatchObject({
+      ok: true,
+      value: { message: 'Deleted the folder “Mid”' },
+    });
     expect((await app.listFolders()).map((f) => f.path)).toEqual(['Top', 'Top/Low']);
     expect((await feedRow(a.id)).folderPath).toBe('Top');
     expect((await feedRow(b.id)).folderPath).toBe('Top/Low');

@@ -18,6 +18,7 @@ import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
 import { emitStatus, replanPolling } from './refresh.ts';
 import { searchItems } from './search.ts';
+import type { UndoLog } from './undo.ts';
 
 type ReadingApi = Pick<
   TidingsApi,
@@ -97,6 +98,12 @@ function foldersChanged(ctx: AppContext): void {
   ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
 }
 
+/** Folders and the feeds' places in them changed. */
+function placesChanged(ctx: AppContext): void {
+  foldersChanged(ctx);
+  ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+}
+
 function filtersChanged(ctx: AppContext): void {
   ctx.events.emit('filters.changed', {
     savedSearches: ctx.store.listSavedSearches().length,
@@ -165,7 +172,7 @@ const muteFields = (input: MuteFilterInput) => ({
   action: input?.action,
 });
 
-export function readingApi(ctx: AppContext): ReadingApi {
+export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
   const { store } = ctx;
   return {
     updateFeed: async (feedId, patch) => toApi(updateFeed(ctx, feedId, patch ?? {})),
@@ -192,11 +199,20 @@ export function readingApi(ctx: AppContext): ReadingApi {
       return ok(folderView(ctx, folderId));
     },
     deleteFolder: async (folderId) => {
+      const snap = store.snapshotFolder(folderId);
       const r = store.deleteFolder(folderId);
-      if (!r.ok) return toApi(r);
-      foldersChanged(ctx);
-      ctx.events.emit('feeds.changed', { count: store.listFeeds().length });
-      return ok(true as const);
+      if (!r.ok || !snap) return toApi(r as Result<never>);
+      placesChanged(ctx);
+      const title = String(snap.folders[0]?.title ?? '');
+      return ok(
+        undoLog.record(`Deleted the folder “${title}”`, {
+          restore: () => {
+            const back = store.restoreFolder(snap);
+            if (back.ok) placesChanged(ctx);
+            return back;
+          },
+        }),
+      );
     },
     markFolderRead: async (folderId) => {
       const ids = store.feedIdsInFolder(folderId);
@@ -225,7 +241,19 @@ export function readingApi(ctx: AppContext): ReadingApi {
       const r = store.addMuteFilter(muteFields(input));
       if (!r.ok) return toApi(r);
       filtersChanged(ctx);
-      return ok(toMuteFilter(r.value));
+      const filter = toMuteFilter(r.value);
+      const undo = undoLog.record(`Muted “${filter.pattern}”`, {
+        restore: () => {
+          // The filter goes, and every item it muted meanwhile shows again, unread as it came.
+          store.deleteMuteFilter(filter.id);
+          for (const feedId of new Set(store.unmuteByFilter(filter.id).map((id) => store.getItemFeedId(id))))
+            if (feedId !== null) emitStatus(ctx, feedId);
+          filtersChanged(ctx);
+          foldersChanged(ctx);
+          return ok(true as const);
+        },
+      });
+      return ok({ ...filter, undo });
     },
     updateMuteFilter: async (id, input) => {
       const r = store.updateMuteFilter(id, muteFields(input));

@@ -8,6 +8,7 @@ import { detectFormat } from '../feed/detect.ts';
 import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
+import type { FeedSnapshot } from '../store/undo.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -151,6 +152,18 @@ export function unsubscribe(ctx: AppContext, feedId: number): void {
   ctx.scheduler.remove(feedId);
   ctx.store.removeFeed(feedId);
   ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+}
+
+/** Undo of an unsubscribe: the feed is back as it was, polled again from where it stood. */
+export function restoreFeed(ctx: AppContext, snap: FeedSnapshot): Result<true> {
+  const r = ctx.store.restoreFeed(snap);
+  if (!r.ok) return r;
+  const feedId = snap.feed.id as number;
+  ctx.scheduler.restore(feedId, (snap.feed.next_due_at as number | null) ?? ctx.clock.now());
+  ctx.realtime?.onFeedChanged(feedId);
+  ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
+  ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
+  return r;
 }
 
 export function importOpml(ctx: AppContext, text: string): Result<OpmlImportReport> {

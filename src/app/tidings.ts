@@ -38,7 +38,8 @@ import {
 } from './realtime-wiring.ts';
 import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
 import { river, toRiverItem } from './river.ts';
-import { cancelSubscribe, exportOpml, importOpml, subscribe, unsubscribe } from './subscribe.ts';
+import { cancelSubscribe, exportOpml, importOpml, restoreFeed, subscribe, unsubscribe } from './subscribe.ts';
+import { UndoLog } from './undo.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface TidingsOptions {
@@ -110,6 +111,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     });
   const events = new Emitter<TidingsEvents>();
   const hosts = new Map<number, string>();
+  const undoLog = new UndoLog();
   const rtSettings = realtimeSettings(store, options.realtime ?? null);
   const settings = (): Settings => ({
     pollIntervalMin: store.getSetting('pollIntervalMin', DEFAULT_SETTINGS.pollIntervalMin),
@@ -205,11 +207,19 @@ export function createTidings(options: TidingsOptions): Tidings {
 
     subscribe: async (input) => toApiResult(await subscribe(ctx, input)),
     unsubscribe: async (feedId) => {
+      const snap = store.snapshotFeed(feedId);
       hosts.delete(feedId);
       ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
+      // The fetch log is a diagnostic: it goes at once (an undo starts the feed's log afresh).
       ctx.fetchLog.forget(feedId);
+      if (!snap) return null;
+      const name = String(snap.feed.custom_title ?? snap.feed.title ?? snap.feed.url);
+      return undoLog.record(`Unsubscribed from ${name}`, {
+        restore: () => restoreFeed(ctx, snap),
+      });
     },
+    undo: async (undoId) => toApiResult(undoLog.undo(undoId)),
     listFeeds: async () => store.listFeeds().map((f) => feedViewOf(ctx, f)),
     importOpml: async (text) => toApiResult(importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
@@ -289,7 +299,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     realtimeInfo: async () => realtimeInfoOf(ctx),
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
-    ...readingApi(ctx),
+    ...readingApi(ctx, undoLog),
   };
   return api;
 }

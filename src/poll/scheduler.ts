@@ -96,6 +96,12 @@ export class Scheduler {
     this.wake();
   }
 
+  /** A removed feed is back (undo of an unsubscribe): due at `at`, even if its old run is still going. */
+  restore(feedId: number, at: number): void {
+    this.removedWhileRunning.delete(feedId);
+    this.schedule(feedId, at);
+  }
+
   /** The one "fetch now" entry point: queue now, or one follow-up if running, or nothing if queued. */
   fetchNow(feedId: number): void {
     if (this.removedWhileRunning.has(feedId)) return;

@@ -36,6 +36,7 @@ import type {
   RiverQuery,
   UpsertResult,
 } from './types.ts';
+import * as undo from './undo.ts';
 
 export type { FeedSettingsRow } from './feeds.ts';
 export type { FolderTotals } from './folders.ts';
@@ -146,6 +147,26 @@ export class Store {
   /** Its feeds and subfolders move up to its parent. */
   deleteFolder(id: number): Result<true> {
     return folders.deleteFolder(this.ctx, id);
+  }
+  /** The feed with everything that goes when it is removed, for an undo (src/store/undo.ts). */
+  snapshotFeed(id: number): undo.FeedSnapshot | null {
+    return undo.snapshotFeed(this.ctx, id);
+  }
+  restoreFeed(snap: undo.FeedSnapshot): Result<true> {
+    return undo.restoreFeed(this.ctx, snap);
+  }
+  /** The folder's subtree and its feeds' places, for an undo of deleteFolder. */
+  snapshotFolder(id: number): undo.FolderSnapshot | null {
+    return undo.snapshotFolder(this.ctx, id);
+  }
+  restoreFolder(snap: undo.FolderSnapshot): Result<true> {
+    return undo.restoreFolder(this.ctx, snap);
+  }
+  /** Undo of a mute filter: every item it muted shows again, unread as it came; their ids. */
+  unmuteByFilter(filterId: number): number[] {
+    const ids = undo.mutedByFilter(this.ctx, filterId);
+    for (const id of ids) mute.unmuteItem(this.ctx, id);
+    return ids;
   }
   /** The folder and every folder under it. */
   folderSubtree(id: number): number[] {

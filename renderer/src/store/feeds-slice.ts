@@ -1,6 +1,7 @@
 import type { ApiResult, FeedView, SubscribeInput, TidingsApi } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
 import { coalesce } from '../lib/coalesce';
+import { offerCoreUndo } from './core-undo';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -110,9 +111,10 @@ export const createFeedsSlice =
 
       async unsubscribe(feedId) {
         try {
-          await api.unsubscribe(feedId);
+          const ticket = await api.unsubscribe(feedId);
           set((state) => ({ feeds: state.feeds.filter((f) => f.id !== feedId) }));
           get().forgetFeed(feedId);
+          offerCoreUndo(get, api, ticket);
         } catch (err) {
           reportError(get, err, 'Could not unsubscribe');
         }
@@ -127,9 +129,12 @@ export const createFeedsSlice =
       },
 
       async markFeedAllRead(feedId) {
+        // What is about to be marked, for the Undo toast (issue 17).
+        const unread = await get().unreadIdsIn({ feedId, folderId: null });
         // The command goes through the river slice, which shows it at once and undoes it on failure.
         if (await get().markFeedRead(feedId)) {
           set((state) => ({ feeds: state.feeds.map((f) => (f.id === feedId ? { ...f, unread: 0 } : f)) }));
+          get().offerReadUndo(unread);
         } else {
           // The optimistic "all read" could not be undone item by item: ask the core again.
           void get().refreshHead();

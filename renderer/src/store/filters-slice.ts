@@ -1,12 +1,14 @@
 import type {
   ApiResult,
   MuteFilter,
+  MuteFilterAdded,
   MuteFilterInput,
   SavedSearch,
   SavedSearchInput,
   TidingsApi,
 } from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
+import { offerCoreUndo } from './core-undo';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -17,7 +19,7 @@ export interface FiltersSlice {
   loadFilters(): Promise<void>;
   saveSearch(input: SavedSearchInput): Promise<ApiResult<SavedSearch>>;
   deleteSavedSearch(id: number): Promise<void>;
-  addMuteFilter(input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
+  addMuteFilter(input: MuteFilterInput): Promise<ApiResult<MuteFilterAdded>>;
   updateMuteFilter(id: number, input: MuteFilterInput): Promise<ApiResult<MuteFilter>>;
   deleteMuteFilter(id: number): Promise<void>;
   /** "Undo" on a muted item: it shows again (and is unread again if the filter had read it). */
@@ -72,7 +74,10 @@ export const createFiltersSlice =
       async addMuteFilter(input) {
         const result = await change(() => api.addMuteFilter(input));
         // Reload so whatever the core muted with the new rule shows as muted at once.
-        if (result.ok) void get().loadRiver();
+        if (result.ok) {
+          void get().loadRiver();
+          offerCoreUndo(get, api, result.value.undo);
+        }
         return result;
       },
 

@@ -1,6 +1,14 @@
-import type { ApiResult, FeedSettingsPatch, FeedView, FolderView, TidingsApi } from '../../../src/app/api';
+import type {
+  ApiResult,
+  FeedSettingsPatch,
+  FeedView,
+  FolderView,
+  TidingsApi,
+  UndoTicket,
+} from '../../../src/app/api';
 import { errorMessage } from '../api/api-error';
 import { coalesce } from '../lib/coalesce';
+import { offerCoreUndo } from './core-undo';
 import { reportError } from './report-error';
 import type { SliceCreator } from './types';
 
@@ -15,7 +23,7 @@ export interface FoldersSlice {
   createFolder(title: string, parentId?: number | null): Promise<ApiResult<FolderView>>;
   renameFolder(folderId: number, title: string): Promise<ApiResult<FolderView>>;
   moveFolder(folderId: number, parentId: number | null): Promise<ApiResult<FolderView>>;
-  deleteFolder(folderId: number): Promise<ApiResult<true>>;
+  deleteFolder(folderId: number): Promise<ApiResult<UndoTicket>>;
   markFolderRead(folderId: number): Promise<void>;
   /** Title, folder, interval, notifications, images: the answer replaces the feed's row. */
   updateFeed(feedId: number, patch: FeedSettingsPatch): Promise<ApiResult<FeedView>>;
@@ -64,13 +72,17 @@ export const createFoldersSlice =
           // Its feeds moved up a level: their rows change, and a river of that folder is gone.
           void get().loadFeeds();
           if (get().filter.folderId === folderId) get().setFilter({ folderId: null });
+          offerCoreUndo(get, api, result.value);
         }
         return result;
       },
 
       async markFolderRead(folderId) {
         try {
+          // What is about to be marked, for the Undo toast (issue 17).
+          const unread = await get().unreadIdsIn({ feedId: null, folderId });
           await api.markFolderRead(folderId);
+          get().offerReadUndo(unread);
           set((state) => ({
             folders: state.folders.map((f) => (f.id === folderId ? { ...f, unread: 0 } : f)),
           }));

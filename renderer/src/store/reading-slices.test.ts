@@ -96,7 +96,7 @@ describe('folders', () => {
     const listFeeds = vi.fn(async () => [feed(1)]);
     const store = createAppStore(
       apiWith({
-        deleteFolder: async () => ({ ok: true, value: true }),
+        deleteFolder: async () => ({ ok: true, value: { undoId: 1, message: 'Deleted the folder “News”' } }),
         listFeeds,
         listFolders: async () => [],
         river: riverPage,

@@ -36,6 +36,12 @@ export interface RiverFilter {
   sort: RiverSort;
 }
 
+/** One feed or one folder (with its subfolders), for marking read from the sidebar. */
+export interface ReadScope {
+  feedId: number | null;
+  folderId: number | null;
+}
+
 export interface RiverSlice {
   filter: RiverFilter;
   groups: RiverGroup[];
@@ -78,6 +84,10 @@ export interface RiverSlice {
   expandGroup(group: RiverGroup): Promise<void>;
   /** Shift+A: the feed, folder, or everything, as the river shows it. */
   markViewRead(): Promise<void>;
+  /** What marking a feed or folder read is about to mark (for its Undo): unread ids, from the core. */
+  unreadIdsIn(scope: ReadScope): Promise<number[]>;
+  /** The Undo toast for items just marked read: `z` marks them unread again. */
+  offerReadUndo(ids: number[]): void;
   /** Undo a mute filter on one item. */
   unmuteItem(itemId: number): Promise<void>;
   nowPlaying: Episode | null;
@@ -224,9 +234,10 @@ export const createRiverSlice =
     ): Promise<void> {
       const ids = new Set(itemIds);
       const { groups, searchResults } = get();
+      // Items not loaded here (an Undo of a folder marked read from the sidebar) go to the core too.
       const needed = [...ids].filter((id) => {
         const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
-        return item !== undefined && item.read !== read;
+        return item === undefined || item.read !== read;
       });
       if (needed.length === 0) {
         if (also) set(also);
@@ -243,14 +254,15 @@ export const createRiverSlice =
       refreshCountsSoon();
     }
 
-    /** The unread items of the current view, from the core (not only the loaded ones). */
-    async function unreadIdsInView(): Promise<number[]> {
+    /** The unread items of the current view (or of one feed or folder), from the core (not only the loaded ones). */
+    async function unreadIdsInView(scope?: ReadScope): Promise<number[]> {
       const ids: number[] = [];
       let cursor: string | null = null;
       try {
         for (let page = 0; page < UNDO_PAGES; page++) {
           const answer: RiverPage = await api.river({
             ...query(cursor),
+            ...scope,
             limit: 200,
             groupCap: null,
             unreadOnly: true,
@@ -506,6 +518,9 @@ export const createRiverSlice =
           reportError(get, err, 'Could not load the rest of that update');
         }
       },
+
+      unreadIdsIn: (scope) => unreadIdsInView(scope),
+      offerReadUndo: (ids) => offerMarkedUndo(ids),
 
       async markViewRead() {
         const { feedId, folderId, show } = get().filter;

@@ -1,13 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { CloseIcon } from '../../components/icons';
 import { useApp } from '../../store/context';
 import type { Toast } from '../../store/ui-slice';
 
 /** Info toasts leave on their own; warnings and errors stay until dismissed. */
 const INFO_LIFETIME_MS = 8000;
-
-/** How long a bulk change can be undone from its toast (`z` works as long as it is the last). */
-const UNDO_LIFETIME_MS = 30_000;
 
 export function Toasts() {
   const notices = useApp((s) => s.notices);
@@ -24,18 +21,13 @@ export function Toasts() {
 }
 
 /**
- * A bulk change just made, with the way back: the Undo button or `z`. The toast leaves after a
- * while; `z` still undoes the last bulk change until another replaces it.
+ * A bulk change just made, with the way back: the Undo button or `z`. It stays until undone,
+ * dismissed, or replaced by the next bulk change: the way back has no time limit (WCAG 2.2.1),
+ * and a toast that left on its own would race whoever reads slowly (or a loaded test machine).
  */
 function UndoToast({ message }: { message: string }) {
   const runUndo = useApp((s) => s.runUndo);
   const offerUndo = useApp((s) => s.offerUndo);
-  const [shown, setShown] = useState(true);
-  useEffect(() => {
-    const timer = setTimeout(() => setShown(false), UNDO_LIFETIME_MS);
-    return () => clearTimeout(timer);
-  }, []);
-  if (!shown) return null;
   return (
     <div className="toast toast-info" role="status" data-testid="undo-toast">
       <span className="toast-message">{message}.</span>
