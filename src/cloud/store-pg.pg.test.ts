@@ -36,6 +36,7 @@ it('creates the schema once when eight instances start at the same moment', asyn
   }
   // Every instance works on the one schema.
   await Promise.all(stores.map((s, i) => s.bump('pings', i + 1)));
+  await Promise.all(stores.map((s) => s.flushCounters()));
   expect((await stores[0]!.counters()).pings).toBe(36);
 });
 
@@ -66,4 +67,26 @@ it('an unreachable database is a readable error, not a crash', async () => {
   const s = new PgCloudStore('postgres://tidings@127.0.0.1:1/nowhere');
   open.push(s);
   await expect(s.counters()).rejects.toThrow(/ECONNREFUSED|connect/);
+});
+
+it('counts of several instances are written without a read, and read the same from each', async () => {
+  const [a, b] = [store(), store()];
+  await Promise.all([a.ready(), b.ready()]);
+  await a.bump('pings', 2);
+  await b.bump('pings', 3);
+  await b.bump('changes');
+  // Neither reads: their counts are written on their own, within the interval.
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (;;) {
+      const r = await c.query("SELECT value::int AS v FROM counters WHERE name = 'pings'");
+      if (r.rows[0]?.v === 5) break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  } finally {
+    await c.end();
+  }
+  expect(await a.counters()).toEqual(await b.counters());
+  expect((await a.counters()).changes).toBe(1);
 });

@@ -10,6 +10,7 @@
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { CloudLogEntry } from './log.ts';
+import { PgCounterBuffer } from './pg-counters.ts';
 import {
   type AccountRow,
   type BulkSubscription,
@@ -171,6 +172,7 @@ export class PgCloudStore implements CloudStore {
   private readonly opening: Promise<Pool>;
   private pool: Pool | null = null;
   private closed = false;
+  private readonly counted = new PgCounterBuffer(() => this.connection());
 
   constructor(url: string, opts: PgStoreOptions = {}) {
     this.url = url;
@@ -496,15 +498,20 @@ export class PgCloudStore implements CloudStore {
     return rows[0]?.changed ?? false;
   }
 
+  /** Added in memory and written with the others every 200 ms (pg-counters.ts). */
   async bump(name: CounterName, by = 1): Promise<void> {
-    await this.q(
-      'INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value',
-      [name, by],
-    );
+    this.counted.add(name, by);
   }
 
+  /** Writes this instance's counts first: its own are exact, other instances' at most 200 ms behind. */
   async counters(): Promise<Record<CounterName, number>> {
+    await this.counted.flush();
     return countersFrom(await this.q<{ name: string; value: number }>('SELECT name, value FROM counters'));
+  }
+
+  /** Writes the counts this instance holds (a test, or before reading across instances). */
+  flushCounters(): Promise<void> {
+    return this.counted.flush();
   }
 
   async counts(now: number): Promise<StoreCounts> {
@@ -579,14 +586,15 @@ export class PgCloudStore implements CloudStore {
     if (this.closed) return;
     this.closed = true;
     const pool = await this.opening.catch(() => null);
+    if (pool) await this.counted.close();
     await pool?.end();
   }
 }
 
 /**
- * Delivery outcomes as three set-based statements (inside a transaction). The counters are not
- * bumped here: a counter is one row every instance writes, so it is bumped after the commit
- * (bumpDelivered), in a statement of its own, never holding its lock across a transaction.
+ * Delivery outcomes as three set-based statements (inside a transaction). The counters are
+ * bumped after the commit (bumpDelivered), added up in memory and written with the others
+ * (pg-counters.ts).
  */
 export async function writeDeliveries(c: Queryable, results: readonly DeliveryResult[]): Promise<void> {
   const ok = results.filter((r) => r.ok);
