@@ -173,7 +173,10 @@ it('delivers one ping to 10,000 subscribers exactly once each, whichever instanc
   await seed(feed, 10_000, '/big');
   await postForm(`${three[1]!.url}/ping`, { url: feed });
   await waitFor('10,000 deliveries', () => subs.hits.size === 10_000);
-  await waitFor('an empty queue', async () => (await query('SELECT 1 FROM deliveries LIMIT 1')).length === 0);
+  await waitFor(
+    'an empty queue',
+    async () => (await query('SELECT 1 FROM delivery_chunks WHERE NOT done LIMIT 1')).length === 0,
+  );
   expect(subs.total).toBe(10_000);
   expect(subs.duplicates()).toBe(0);
 });
@@ -193,7 +196,10 @@ it('loses nothing when an instance is killed mid fan-out; repeats no more than i
   await waitFor('a quarter delivered', () => subs.total >= 2500);
   await stop(three[2]!, 'SIGKILL');
   await waitFor('10,000 delivered', () => subs.hits.size === 10_000, 120_000);
-  await waitFor('an empty queue', async () => (await query('SELECT 1 FROM deliveries LIMIT 1')).length === 0);
+  await waitFor(
+    'an empty queue',
+    async () => (await query('SELECT 1 FROM delivery_chunks WHERE NOT done LIMIT 1')).length === 0,
+  );
   // The killed instance held at most 4 batches (core: DEFAULT_QUEUE_LIMITS.batches).
   expect(subs.duplicates()).toBeLessThanOrEqual(4 * batch);
 });
@@ -235,7 +241,10 @@ it('a rolling restart of all three under a steady ping load loses no notificatio
   await delay(300);
   running = false;
   await load;
-  await waitFor('an empty queue', async () => (await query('SELECT 1 FROM deliveries LIMIT 1')).length === 0);
+  await waitFor(
+    'an empty queue',
+    async () => (await query('SELECT 1 FROM delivery_chunks WHERE NOT done LIMIT 1')).length === 0,
+  );
   const changesCounted = async () =>
     (await query<{ value: number }>("SELECT value::int FROM counters WHERE name = 'changes'"))[0]!.value;
   expect(answered).toBeGreaterThan(20);

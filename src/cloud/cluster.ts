@@ -1,12 +1,16 @@
 /**
  * Several instances, one cloud (PostgreSQL): the fan-out is a queue in the database that every
- * instance draws from. A change is written once (`changes`) with one row per live subscriber
- * (`deliveries`, unique per change and subscriber: one change is delivered once per subscriber).
- * An instance claims a batch with FOR UPDATE SKIP LOCKED and a lease (database time, so clocks
- * of the instances need not agree); a delivered row is deleted in the transaction that records
- * its outcome. A killed instance's claimed rows become free when the lease ends and another
- * instance delivers them: it may repeat at most what it held. Stopping hands back what was not
- * delivered yet.
+ * instance draws from. A change is written once (`changes`) with its live subscribers split into
+ * chunks of up to `batch` subscription ids (`delivery_chunks`, made in the same statement: one
+ * change is delivered once per subscriber). An instance claims chunks with FOR UPDATE SKIP LOCKED
+ * and a lease (database time, so clocks of the instances need not agree); a delivered chunk is
+ * marked done in the statement that records its outcomes (queue-outcomes.ts). A killed instance's
+ * claimed chunks become free when the lease ends and another instance delivers them: it may repeat
+ * at most what it held. Stopping hands back what was not delivered yet.
+ *
+ * Why chunks and not one row per subscriber: a change to 100,000 was 100,000 rows inserted,
+ * claimed, deleted, and a tally row every batch of every instance updated; it is now 100 rows, and
+ * the change's report sums its chunks' tallies once at the end.
  *
  * Instances hear of new work through LISTEN/NOTIFY and also look every `pollMs` (a lease that
  * ended makes no notification).
@@ -16,17 +20,26 @@ import type { Client, Pool } from 'pg';
 import type { TopicContent } from './deliver.ts';
 import type { FanoutReport } from './fanout.ts';
 import type { CloudLog, CloudLogEntry } from './log.ts';
-import type { DeliveryResult, DeliveryTarget } from './store.ts';
-import { bumpDelivered, type PgCloudStore, writeDeliveries } from './store-pg.ts';
+import { OutcomeWriter } from './queue-outcomes.ts';
+import { type DeliveryResult, type DeliveryTarget, MAX_CONSECUTIVE_ERRORS } from './store.ts';
+import { bumpDelivered, type PgCloudStore } from './store-pg.ts';
 
 const CHANNEL = 'tidings_deliveries';
 /** Milliseconds now, by the database's clock (every instance's leases on one clock). */
 const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+/**
+ * Chunks one claim looks at (locked for the claim's statement only). A claim takes as many of
+ * them as fit in `batch` subscribers: one chunk of a big change, or many changes of few subscribers.
+ */
+const CLAIM_LOOKAHEAD = 32;
 
 export interface QueueLimits {
-  /** Deliveries claimed at once (the most a killed instance may repeat is `batch` x `batches`). */
+  /**
+   * Subscribers in one chunk and in one claim (the most a killed instance may repeat is
+   * `batch` x `batches`).
+   */
   batch: number;
-  /** Batches one instance delivers at a time. */
+  /** Claims one instance delivers at a time. */
   batches: number;
   /** How long a claim lasts before another instance may take it over. */
   leaseMs: number;
@@ -36,7 +49,7 @@ export interface QueueLimits {
 
 export const DEFAULT_QUEUE_LIMITS: QueueLimits = { batch: 1000, batches: 4, leaseMs: 60_000, pollMs: 1000 };
 
-/** Delivers one claimed batch of one change (core.ts: the fan-out with its limits and log). */
+/** Delivers one claimed chunk of one change (core.ts: the fan-out with its limits and log). */
 export type BatchDeliverer = (
   feedUrl: string,
   content: TopicContent | null,
@@ -45,7 +58,9 @@ export type BatchDeliverer = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-interface Claimed {
+/** One subscriber of a claimed chunk (`id` null: the subscription was removed since). */
+interface ClaimedRow {
+  chunkId: number;
   changeId: number;
   feedUrl: string;
   id: number | null;
@@ -55,6 +70,13 @@ interface Claimed {
   secret: string | null;
 }
 
+interface Chunk {
+  id: number;
+  changeId: number;
+  feedUrl: string;
+  targets: DeliveryTarget[];
+}
+
 export class DeliveryQueue {
   /** This instance's name in leases. */
   readonly instanceId = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -62,9 +84,12 @@ export class DeliveryQueue {
   private readonly deliver: BatchDeliverer;
   readonly limits: QueueLimits;
   private pool: Pool | null = null;
+  private outcomes: OutcomeWriter | null = null;
   private listener: Client | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private pumping = false;
+  /** The pump under way: stop() waits for it, so no claim lands after the hand-back. */
+  private pumpRun: Promise<void> = Promise.resolve();
   private again = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
@@ -87,6 +112,7 @@ export class DeliveryQueue {
 
   private async begin(): Promise<void> {
     this.pool = await this.store.connection();
+    this.outcomes = new OutcomeWriter(this.pool, this.instanceId);
     if (this.stopping.signal.aborted) return;
     try {
       const { default: pg } = await import('pg');
@@ -112,8 +138,9 @@ export class DeliveryQueue {
   }
 
   /**
-   * A change for every live subscriber of the feed: one row each, in one statement, and a
-   * notification to every instance. Resolves with the change's id and how many rows it made.
+   * A change for every live subscriber of the feed, as chunks of `batch` subscription ids, and a
+   * notification to every instance, in one statement (nothing is written when nobody is owed it).
+   * Resolves with the change's id and how many subscribers it is owed to.
    */
   async enqueue(
     feedUrl: string,
@@ -121,26 +148,27 @@ export class DeliveryQueue {
     now: number,
   ): Promise<{ changeId: number; subscribers: number }> {
     await this.start();
-    const rows = await this.store.transaction(async (c) => {
-      const r = await c.query<{ id: number; n: number }>(
-        `WITH ch AS (INSERT INTO changes (feed_url, content, content_type, when_created) VALUES ($1, $2, $3, $4) RETURNING id),
-        ins AS (INSERT INTO deliveries (change_id, subscription_id)
-          SELECT ch.id, s.id FROM ch, subscriptions s WHERE s.feed_url = $1 AND s.state = 'active'
-            AND s.when_expires > $4 AND s.ct_consecutive_errors < 3
-          RETURNING 1)
-        SELECT (SELECT id FROM ch) AS id, (SELECT COUNT(*) FROM ins) AS n`,
-        [feedUrl, content?.body ?? null, content?.contentType ?? null, now],
-      );
-      const row = r.rows[0]!;
-      if (row.n === 0) await c.query('DELETE FROM changes WHERE id = $1', [row.id]);
-      else {
-        await c.query('UPDATE changes SET subscribers = $2 WHERE id = $1', [row.id, row.n]);
-        await c.query(`SELECT pg_notify('${CHANNEL}', '')`);
-      }
-      return row;
-    });
-    if (rows.n > 0) this.kick();
-    return { changeId: rows.id, subscribers: rows.n };
+    const pool = this.pool ?? (await this.store.connection());
+    const r = await pool.query<{ id: number | null; n: number }>(
+      // The live subscribers are picked first (materialized: by the feed's index; numbering them
+      // in the same step made the planner walk the whole table in id order).
+      `WITH live AS MATERIALIZED (
+        SELECT id FROM subscriptions
+        WHERE feed_url = $1 AND state = 'active' AND when_expires > $4 AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
+      subs AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1) / $5 AS chunk FROM live),
+      ch AS (
+        INSERT INTO changes (feed_url, content, content_type, when_created, subscribers)
+        SELECT $1, $2, $3, $4, n FROM (SELECT COUNT(*) AS n FROM subs) c WHERE n > 0 RETURNING id, subscribers),
+      chunks AS (
+        INSERT INTO delivery_chunks (change_id, subscription_ids, size)
+        SELECT ch.id, array_agg(subs.id ORDER BY subs.id), COUNT(*) FROM ch, subs GROUP BY ch.id, subs.chunk)
+      SELECT ch.id, ch.subscribers AS n, pg_notify('${CHANNEL}', '') FROM ch`,
+      [feedUrl, content?.body ?? null, content?.contentType ?? null, now, this.limits.batch],
+    );
+    const row = r.rows[0];
+    if (!row) return { changeId: 0, subscribers: 0 };
+    this.kick();
+    return { changeId: row.id!, subscribers: row.n };
   }
 
   /** Resolves when every delivery of the change was made, by any instance (or at stop). */
@@ -167,7 +195,10 @@ export class DeliveryQueue {
     }, 25);
   }
 
-  /** One query for every change this instance waits on: those with no row left are done. */
+  /**
+   * One statement for every change this instance waits on: those whose chunks are all done are
+   * removed (their chunks with them) and reported with their chunks' tallies summed.
+   */
   private async settleWaiters(): Promise<void> {
     if (!this.pool || this.waiters.size === 0) return;
     const ids = [...this.waiters.keys()];
@@ -177,9 +208,13 @@ export class DeliveryQueue {
       delivered: number;
       failed: number;
     }>(
-      `DELETE FROM changes WHERE id = ANY($1::bigint[])
-        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.change_id = changes.id)
-      RETURNING id, subscribers, delivered, failed`,
+      `WITH fin AS (
+        SELECT ch.id, ch.subscribers, COALESCE(SUM(c.delivered), 0)::int AS delivered,
+          COALESCE(SUM(c.failed), 0)::int AS failed
+        FROM changes ch LEFT JOIN delivery_chunks c ON c.change_id = ch.id
+        WHERE ch.id = ANY($1::bigint[]) GROUP BY ch.id HAVING bool_and(c.done) IS NOT FALSE)
+      DELETE FROM changes USING fin WHERE changes.id = fin.id
+      RETURNING fin.id, fin.subscribers, fin.delivered, fin.failed`,
       [ids],
     );
     for (const row of done.rows) {
@@ -198,14 +233,14 @@ export class DeliveryQueue {
   private async renew(): Promise<void> {
     if (this.inFlight.size === 0 || !this.pool) return;
     await this.pool
-      .query(`UPDATE deliveries SET leased_until = ${DB_NOW} + $1 WHERE leased_by = $2`, [
+      .query(`UPDATE delivery_chunks SET leased_until = ${DB_NOW} + $1 WHERE leased_by = $2 AND NOT done`, [
         this.limits.leaseMs,
         this.instanceId,
       ])
       .catch(() => undefined);
   }
 
-  /** Looks for work now (after a notification, an enqueue, a batch done, or the poll). */
+  /** Looks for work now (after a notification, an enqueue, a claim done, or the poll). */
   kick(): void {
     if (this.stopping.signal.aborted || !this.pool) return;
     if (this.pumping) {
@@ -213,7 +248,7 @@ export class DeliveryQueue {
       return;
     }
     this.pumping = true;
-    void this.pump()
+    this.pumpRun = this.pump()
       .catch(() => undefined) // the database is away: the poll tries again
       .finally(() => {
         this.pumping = false;
@@ -226,78 +261,97 @@ export class DeliveryQueue {
 
   private async pump(): Promise<void> {
     while (!this.stopping.signal.aborted && this.inFlight.size < this.limits.batches) {
-      const claimed = await this.claim();
-      if (claimed.length === 0) return;
-      // A batch that fails (the database went away while writing outcomes) stays leased and is
+      const chunks = await this.claim();
+      // Claimed while stopping: left leased, for stop() to hand back (it waits for this pump).
+      if (chunks.length === 0 || this.stopping.signal.aborted) return;
+      // A claim that fails (the database went away while writing outcomes) stays leased and is
       // delivered again when its lease ends.
-      const batch = this.run(claimed)
+      const work = Promise.all(chunks.map((c) => this.runChunk(c)))
+        .then(() => undefined)
         .catch(() => undefined)
         .finally(() => {
-          this.inFlight.delete(batch);
+          this.inFlight.delete(work);
           this.kick();
         });
-      this.inFlight.add(batch);
+      this.inFlight.add(work);
     }
   }
 
-  private async claim(): Promise<Claimed[]> {
-    const r = await this.pool!.query<Claimed>(
-      // The pick is materialized: run once, so a claim never takes more than `batch` rows.
+  /**
+   * Claims free chunks (never leased, or whose lease ended) holding at most `batch` subscribers
+   * (at least one chunk), and reads their subscribers in the same statement.
+   */
+  private async claim(): Promise<Chunk[]> {
+    const r = await this.pool!.query<ClaimedRow>(
+      // The pick is materialized: run once, so a claim never takes more than it picked.
       `WITH picked AS MATERIALIZED (
-        SELECT id FROM deliveries WHERE leased_until IS NULL OR leased_until < ${DB_NOW}
-          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED),
+        SELECT id, size FROM delivery_chunks WHERE NOT done AND (leased_until IS NULL OR leased_until < ${DB_NOW})
+          ORDER BY id LIMIT ${CLAIM_LOOKAHEAD} FOR UPDATE SKIP LOCKED),
+      fits AS (
+        SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id) AS upto, row_number() OVER (ORDER BY id) AS nth FROM picked) p
+        WHERE upto <= $3 OR nth = 1),
       claimed AS (
-        UPDATE deliveries d SET leased_until = ${DB_NOW} + $1, leased_by = $2
-        FROM picked WHERE d.id = picked.id
-        RETURNING d.change_id, d.subscription_id)
-      SELECT c.change_id AS "changeId", ch.feed_url AS "feedUrl", s.id, s.callback_url AS "callbackUrl",
-        s.protocol, s.notify_procedure AS "notifyProcedure", s.secret
-      FROM claimed c JOIN changes ch ON ch.id = c.change_id LEFT JOIN subscriptions s ON s.id = c.subscription_id`,
+        UPDATE delivery_chunks c SET leased_until = ${DB_NOW} + $1, leased_by = $2
+        FROM fits WHERE c.id = fits.id
+        RETURNING c.id, c.change_id, c.subscription_ids)
+      SELECT c.id AS "chunkId", c.change_id AS "changeId", ch.feed_url AS "feedUrl", s.id,
+        s.callback_url AS "callbackUrl", s.protocol, s.notify_procedure AS "notifyProcedure", s.secret
+      FROM claimed c JOIN changes ch ON ch.id = c.change_id
+        CROSS JOIN LATERAL unnest(c.subscription_ids) AS u(sid)
+        LEFT JOIN subscriptions s ON s.id = u.sid`,
       [this.limits.leaseMs, this.instanceId, this.limits.batch],
     );
-    return r.rows;
-  }
-
-  /** Delivers a claimed batch change by change; each outcome and its row's removal in one transaction. */
-  private async run(claimed: Claimed[]): Promise<void> {
-    const byChange = new Map<number, Claimed[]>();
-    for (const c of claimed) {
-      const list = byChange.get(c.changeId) ?? [];
-      list.push(c);
-      byChange.set(c.changeId, list);
+    const chunks = new Map<number, Chunk>();
+    for (const row of r.rows) {
+      let chunk = chunks.get(row.chunkId);
+      if (!chunk) {
+        chunk = { id: row.chunkId, changeId: row.changeId, feedUrl: row.feedUrl, targets: [] };
+        chunks.set(row.chunkId, chunk);
+      }
+      // A subscription removed since the change was queued: nothing to deliver.
+      if (row.id !== null)
+        chunk.targets.push({
+          id: row.id,
+          callbackUrl: row.callbackUrl,
+          protocol: row.protocol,
+          notifyProcedure: row.notifyProcedure,
+          secret: row.secret,
+        });
     }
-    // The changes of a batch go out side by side (10,000 changes of 10 subscribers each would
-    // otherwise wait on one another's slowest subscriber).
-    await Promise.all([...byChange].map(([changeId, rows]) => this.runChange(changeId, rows)));
+    return [...chunks.values()];
   }
 
-  private async runChange(changeId: number, rows: Claimed[]): Promise<void> {
-    // A subscription removed since the change was queued: nothing to deliver.
-    const gone = rows.filter((r) => r.id === null);
-    if (gone.length > 0)
-      await this.pool!.query(
-        'DELETE FROM deliveries WHERE change_id = $1 AND subscription_id IS NOT NULL AND leased_by = $2 AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = deliveries.subscription_id)',
-        [changeId, this.instanceId],
+  /**
+   * Delivers one chunk (the chunks of a claim go out side by side: 100 changes of 10 subscribers
+   * would otherwise wait on one another's slowest subscriber), then settles it: its outcomes and
+   * its end in one statement. Stopped midway, what was not delivered goes back to the queue.
+   */
+  private async runChunk(chunk: Chunk): Promise<void> {
+    const results: DeliveryResult[] = [];
+    if (chunk.targets.length > 0) {
+      // The body is only read for WebSub subscribers (rssCloud ones are told the URL).
+      const content = chunk.targets.some((t) => t.protocol === 'websub')
+        ? await this.contentOf(chunk.changeId)
+        : null;
+      await this.deliver(
+        chunk.feedUrl,
+        content,
+        chunk.targets,
+        async (batch) => {
+          for (const r of batch) results.push(r);
+        },
+        this.stopping.signal,
       );
-    const targets: DeliveryTarget[] = rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
-        id: r.id!,
-        callbackUrl: r.callbackUrl,
-        protocol: r.protocol,
-        notifyProcedure: r.notifyProcedure,
-        secret: r.secret,
-      }));
-    if (targets.length === 0) return;
-    // The body is only read for WebSub subscribers (rssCloud ones are told the URL).
-    const content = targets.some((t) => t.protocol === 'websub') ? await this.contentOf(changeId) : null;
-    await this.deliver(
-      rows[0]!.feedUrl,
-      content,
-      targets,
-      (results) => this.record(changeId, results),
-      this.stopping.signal,
-    );
+    }
+    const reached = new Set(results.map((r) => r.id));
+    await this.outcomes!.settle({
+      chunkId: chunk.id,
+      changeId: chunk.changeId,
+      feedUrl: chunk.feedUrl,
+      results,
+      remaining: chunk.targets.filter((t) => !reached.has(t.id)).map((t) => t.id),
+    });
+    await bumpDelivered(this.store, results);
   }
 
   private async contentOf(changeId: number): Promise<TopicContent | null> {
@@ -311,23 +365,6 @@ export class DeliveryQueue {
       : null;
   }
 
-  private async record(changeId: number, results: DeliveryResult[]): Promise<void> {
-    const ok = results.filter((r) => r.ok).length;
-    await this.store.transaction(async (c) => {
-      await c.query('DELETE FROM deliveries WHERE change_id = $1 AND subscription_id = ANY($2::bigint[])', [
-        changeId,
-        results.map((r) => r.id),
-      ]);
-      await writeDeliveries(c, results);
-      await c.query('UPDATE changes SET delivered = delivered + $2, failed = failed + $3 WHERE id = $1', [
-        changeId,
-        ok,
-        results.length - ok,
-      ]);
-    });
-    await bumpDelivered(this.store, results);
-  }
-
   /**
    * Stops claiming; deliveries in flight finish (each within its own deadline), what was
    * claimed and not delivered is handed back for another instance, waiters are let go.
@@ -338,13 +375,15 @@ export class DeliveryQueue {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.renewTimer) clearInterval(this.renewTimer);
     if (this.waitTimer) clearTimeout(this.waitTimer);
-    await Promise.allSettled([...this.inFlight]);
     await this.started?.catch(() => undefined);
+    await this.pumpRun;
+    await Promise.allSettled([...this.inFlight]);
     if (this.pool)
       await this.pool
-        .query('UPDATE deliveries SET leased_until = NULL, leased_by = NULL WHERE leased_by = $1', [
-          this.instanceId,
-        ])
+        .query(
+          'UPDATE delivery_chunks SET leased_until = NULL, leased_by = NULL WHERE leased_by = $1 AND NOT done',
+          [this.instanceId],
+        )
         .then(() => this.pool!.query(`SELECT pg_notify('${CHANNEL}', '')`))
         .catch(() => undefined);
     await this.listener?.end().catch(() => undefined);

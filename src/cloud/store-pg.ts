@@ -139,6 +139,39 @@ CREATE TABLE log_entries (
 );
 `,
   },
+  {
+    // The queue's unit becomes a chunk of a change's subscribers (cluster.ts): one row per up to
+    // --delivery-batch subscription ids instead of one per subscriber, so a change to 100,000
+    // is 100 rows to write, claim and settle, not 100,000. A chunk keeps its outcome tallies and
+    // is marked done in the statement that records its outcomes; the change's report sums them
+    // (no row every batch of every instance updates). Rows still queued move over, one chunk each.
+    // Subscriptions get free room on their pages (fillfactor) so that recording a delivery is a
+    // HOT update that need not touch the four indexes.
+    version: 4,
+    sql: `
+CREATE TABLE delivery_chunks (
+  id BIGSERIAL PRIMARY KEY,
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  subscription_ids BIGINT[] NOT NULL,
+  size INTEGER NOT NULL,
+  delivered INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  done BOOLEAN NOT NULL DEFAULT false,
+  leased_until BIGINT,
+  leased_by TEXT
+);
+CREATE INDEX delivery_chunks_waiting ON delivery_chunks(id) WHERE NOT done;
+CREATE INDEX delivery_chunks_change ON delivery_chunks(change_id);
+CREATE INDEX delivery_chunks_leased_by ON delivery_chunks(leased_by) WHERE leased_by IS NOT NULL AND NOT done;
+INSERT INTO delivery_chunks (change_id, subscription_ids, size)
+  SELECT change_id, array_agg(subscription_id ORDER BY subscription_id), COUNT(*) FROM deliveries GROUP BY change_id;
+INSERT INTO delivery_chunks (change_id, subscription_ids, size, delivered, failed, done)
+  SELECT id, '{}', 0, delivered, failed, true FROM changes;
+DROP TABLE deliveries;
+ALTER TABLE changes DROP COLUMN delivered, DROP COLUMN failed;
+ALTER TABLE subscriptions SET (fillfactor = 80);
+`,
+  },
 ];
 
 /** Log entries kept across the cloud (the sweep trims the rest). */
@@ -348,7 +381,7 @@ export class PgCloudStore implements CloudStore {
       // Changes fully delivered whose instance went away before reading the report.
       await c.query(
         `DELETE FROM changes WHERE when_created < $1
-          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.change_id = changes.id)`,
+          AND NOT EXISTS (SELECT 1 FROM delivery_chunks d WHERE d.change_id = changes.id AND NOT d.done)`,
         [now - 3_600_000],
       );
       return { subscriptionsRemoved: subs.rowCount ?? 0, resourcesRemoved: resources.rowCount ?? 0 };
@@ -593,8 +626,8 @@ export class PgCloudStore implements CloudStore {
 
 /**
  * Delivery outcomes as three set-based statements (inside a transaction). The counters are
- * bumped after the commit (bumpDelivered), added up in memory and written with the others
- * (pg-counters.ts).
+ * bumped after the commit (bumpDelivered); the queue settles its chunks in one statement of its
+ * own (queue-outcomes.ts).
  */
 export async function writeDeliveries(c: Queryable, results: readonly DeliveryResult[]): Promise<void> {
   const ok = results.filter((r) => r.ok);

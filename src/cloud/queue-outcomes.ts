@@ -1,0 +1,130 @@
+/**
+ * Settling delivered chunks of the shared queue (cluster.ts): each chunk's outcomes are written
+ * to its subscriptions and the chunk is marked done (or, after a stop mid-chunk, left with the
+ * subscribers it still owes, unleased) in ONE statement, so a chunk is either settled with its
+ * outcomes or not at all: a killed instance repeats at most the chunks it held, never one it
+ * settled. Chunks that end while a write is under way are written together in the next one (one
+ * round trip for many small changes).
+ *
+ * Two outcomes for one subscription in one statement would update its row twice (PostgreSQL keeps
+ * one): a subscription belongs to one feed, so a write takes chunks of at most one change per
+ * feed, and a later change of the same feed waits for the next write.
+ */
+import type { Pool } from 'pg';
+import type { DeliveryResult } from './store.ts';
+
+export interface ChunkSettlement {
+  chunkId: number;
+  changeId: number;
+  feedUrl: string;
+  results: readonly DeliveryResult[];
+  /** Subscription ids of the chunk not delivered (stopped mid-chunk): handed back, unleased. */
+  remaining: readonly number[];
+}
+
+/** Outcome kinds in the statement's arrays. */
+const OK = 0;
+const FAILED = 1;
+const GONE = 2;
+
+const SETTLE_SQL = `
+WITH v AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[]) AS t(id, at, kind, err)),
+ok AS (
+  UPDATE subscriptions s SET ct_updates = s.ct_updates + 1, ct_consecutive_errors = 0, when_last_update = v.at
+  FROM v WHERE v.kind = ${OK} AND s.id = v.id RETURNING 1),
+failed AS (
+  UPDATE subscriptions s SET ct_errors = s.ct_errors + 1, ct_consecutive_errors = s.ct_consecutive_errors + 1,
+    when_last_error = v.at, last_error = v.err
+  FROM v WHERE v.kind = ${FAILED} AND s.id = v.id RETURNING 1),
+gone AS (DELETE FROM subscriptions s USING v WHERE v.kind = ${GONE} AND s.id = v.id RETURNING 1),
+chunks AS (
+  UPDATE delivery_chunks c SET delivered = c.delivered + k.delivered, failed = c.failed + k.failed,
+    subscription_ids = k.remaining::bigint[], size = cardinality(k.remaining::bigint[]),
+    done = cardinality(k.remaining::bigint[]) = 0, leased_until = NULL, leased_by = NULL
+  FROM unnest($5::bigint[], $6::int[], $7::int[], $8::text[]) AS k(id, delivered, failed, remaining)
+  WHERE c.id = k.id AND c.leased_by = $9 AND NOT c.done RETURNING 1)
+SELECT (SELECT COUNT(*) FROM chunks) AS settled`;
+
+/** PostgreSQL's "deadlock detected": two writes took the same rows in opposite orders; tried again. */
+const DEADLOCK = '40P01';
+
+export class OutcomeWriter {
+  private readonly pool: Pool;
+  private readonly instanceId: string;
+  private waiting: { s: ChunkSettlement; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private writing = false;
+
+  constructor(pool: Pool, instanceId: string) {
+    this.pool = pool;
+    this.instanceId = instanceId;
+  }
+
+  /** Resolves when the chunk's outcomes are written (rejects when the database would not take them). */
+  settle(s: ChunkSettlement): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ s, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const changeOfFeed = new Map<string, number>();
+        const group: typeof this.waiting = [];
+        const later: typeof this.waiting = [];
+        for (const w of this.waiting) {
+          const change = changeOfFeed.get(w.s.feedUrl);
+          if (change === undefined || change === w.s.changeId) {
+            changeOfFeed.set(w.s.feedUrl, w.s.changeId);
+            group.push(w);
+          } else later.push(w);
+        }
+        this.waiting = later;
+        try {
+          await this.write(group.map((w) => w.s));
+          for (const w of group) w.resolve();
+        } catch (e) {
+          for (const w of group) w.reject(e);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async write(group: readonly ChunkSettlement[]): Promise<void> {
+    const ids: number[] = [];
+    const at: number[] = [];
+    const kind: number[] = [];
+    const err: (string | null)[] = [];
+    for (const s of group)
+      for (const r of s.results) {
+        ids.push(r.id);
+        at.push(r.at);
+        kind.push(r.ok ? OK : r.gone ? GONE : FAILED);
+        err.push(r.ok ? null : (r.error ?? null));
+      }
+    const params = [
+      ids,
+      at,
+      kind,
+      err,
+      group.map((s) => s.chunkId),
+      group.map((s) => s.results.filter((r) => r.ok).length),
+      group.map((s) => s.results.filter((r) => !r.ok).length),
+      group.map((s) => `{${s.remaining.join(',')}}`),
+      this.instanceId,
+    ];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.pool.query(SETTLE_SQL, params);
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== DEADLOCK || attempt >= 5) throw e;
+      }
+    }
+  }
+}

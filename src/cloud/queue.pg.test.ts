@@ -1,0 +1,208 @@
+/**
+ * The shared delivery queue (cluster.ts) on a real PostgreSQL, without HTTP: deliverers that
+ * answer in memory. A change is split into chunks of `batch` subscribers; three queues (three
+ * instances) on one database deliver each subscriber once; outcomes and the chunk's end are one
+ * write; a queue stopped mid-chunk hands back exactly what it did not deliver.
+ */
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
+import type { DeliveryResult } from './store.ts';
+import { PgCloudStore } from './store-pg.ts';
+import { delay, testDatabase } from './testkit.ts';
+
+const FEED = 'http://feed.test/rss';
+let url: string;
+const stores: PgCloudStore[] = [];
+const queues: DeliveryQueue[] = [];
+
+beforeEach(async () => {
+  url = await testDatabase(`/tmp/queue-pg-${Date.now()}-${Math.random()}`);
+});
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((q) => q.stop()));
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+function open(): PgCloudStore {
+  const s = new PgCloudStore(url, { maxConnections: 6 });
+  stores.push(s);
+  return s;
+}
+
+function queue(store: PgCloudStore, deliver: BatchDeliverer, batch = 1000): DeliveryQueue {
+  const q = new DeliveryQueue(store, deliver, { batch, pollMs: 50 });
+  queues.push(q);
+  return q;
+}
+
+async function seed(store: PgCloudStore, n: number, feedUrl = FEED): Promise<void> {
+  await store.insertSubscriptions(
+    Array.from({ length: n }, (_, i) => ({
+      feedUrl,
+      callbackUrl: `http://cb.test/${feedUrl.length}/${i}`,
+      protocol: 'http-post' as const,
+      notifyProcedure: null,
+      expiresAt: Date.now() + 3_600_000,
+    })),
+    Date.now(),
+  );
+}
+
+async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+/** Delivers every target at once, all successful; counts each subscriber reached. */
+function counting(reached: Map<number, number>): BatchDeliverer {
+  return async (_feed, _content, targets, record) => {
+    for (const t of targets) reached.set(t.id, (reached.get(t.id) ?? 0) + 1);
+    await record(targets.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
+  };
+}
+
+it('splits a change into chunks of `batch` subscribers and three instances deliver each subscriber once', async () => {
+  const [a, b, c] = [open(), open(), open()];
+  await a.ready();
+  await seed(a, 2500);
+  const reached = new Map<number, number>();
+  const three = [a, b, c].map((s) => queue(s, counting(reached)));
+  await Promise.all(three.map((q) => q.start()));
+  const { changeId, subscribers } = await three[1]!.enqueue(FEED, null, Date.now());
+  expect(subscribers).toBe(2500);
+  const report = await three[1]!.done(changeId, FEED);
+  expect(report).toMatchObject({ subscribers: 2500, delivered: 2500, failed: 0 });
+  expect(reached.size).toBe(2500);
+  expect([...reached.values()].every((n) => n === 1)).toBe(true);
+  // The report removed the change and its chunks.
+  expect(await sql('SELECT 1 FROM delivery_chunks')).toEqual([]);
+  const subs = await sql<{ n: number }>('SELECT COUNT(*)::int AS n FROM subscriptions WHERE ct_updates = 1');
+  expect(subs[0]!.n).toBe(2500);
+});
+
+it('queues a change as ceil(subscribers / batch) chunks', async () => {
+  const s = open();
+  await s.ready();
+  await seed(s, 2500);
+  // A deliverer that holds its chunk until the queue stops: the chunks stay to be looked at.
+  const q = queue(
+    s,
+    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
+    1000,
+  );
+  const { subscribers } = await q.enqueue(FEED, null, Date.now());
+  expect(subscribers).toBe(2500);
+  const chunks = await sql<{ size: number; n: number }>(
+    'SELECT size, cardinality(subscription_ids) AS n FROM delivery_chunks ORDER BY id',
+  );
+  expect(chunks.map((c) => c.size)).toEqual([1000, 1000, 500]);
+  expect(chunks.map((c) => c.n)).toEqual([1000, 1000, 500]);
+});
+
+it('writes failures and gone subscribers with the chunk, and reports them', async () => {
+  const s = open();
+  await s.ready();
+  await seed(s, 30);
+  const q = queue(s, async (_f, _c, targets, record) => {
+    const results: DeliveryResult[] = targets.map((t, i) =>
+      i % 3 === 0
+        ? { id: t.id, ok: true, at: 5 }
+        : i % 3 === 1
+          ? { id: t.id, ok: false, at: 6, error: 'HTTP 500' }
+          : { id: t.id, ok: false, at: 7, error: 'HTTP 410', gone: true },
+    );
+    await record(results);
+  });
+  const { changeId } = await q.enqueue(FEED, null, Date.now());
+  expect(await q.done(changeId, FEED)).toMatchObject({ subscribers: 30, delivered: 10, failed: 20 });
+  const rows = await sql<{ errors: number; last: string | null }>(
+    'SELECT ct_errors::int AS errors, last_error AS last FROM subscriptions ORDER BY id',
+  );
+  expect(rows).toHaveLength(20); // the 10 gone were removed
+  expect(rows.filter((r) => r.errors === 1 && r.last === 'HTTP 500')).toHaveLength(10);
+  await s.flushCounters();
+  const counters = await s.counters();
+  expect(counters.notifications).toBe(10);
+  expect(counters.notificationsFailed).toBe(20);
+});
+
+it('stopped mid-chunk, hands back exactly the subscribers it did not reach; another instance delivers those', async () => {
+  const [a, b] = [open(), open()];
+  await a.ready();
+  await seed(a, 100);
+  const reached = new Map<number, number>();
+  let half: () => void = () => undefined;
+  const halfDone = new Promise<void>((r) => {
+    half = r;
+  });
+  // Delivers the first 40 of its chunk, then waits for the stop (as fanOut's workers do).
+  let firstCalls = 0;
+  const first = queue(a, async (_f, _c, targets, record, signal) => {
+    firstCalls++;
+    const some = targets.slice(0, 40);
+    for (const t of some) reached.set(t.id, (reached.get(t.id) ?? 0) + 1);
+    await record(some.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
+    half();
+    await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+  });
+  const { changeId } = await first.enqueue(FEED, null, Date.now());
+  await halfDone;
+  await first.stop();
+  const left = await sql<{ n: number; leased: string | null }>(
+    'SELECT size AS n, leased_by AS leased FROM delivery_chunks WHERE NOT done',
+  );
+  expect(left).toEqual([{ n: 60, leased: null }]);
+  const second = queue(b, counting(reached));
+  await second.start();
+  await waitFor(
+    'the rest delivered',
+    async () => (await sql('SELECT 1 FROM delivery_chunks WHERE NOT done')).length === 0,
+  );
+  expect(reached.size).toBe(100);
+  expect([...reached.values()].every((n) => n === 1)).toBe(true);
+  // Nothing was claimed by the stopping instance after its hand-back.
+  expect(firstCalls).toBe(1);
+  const report = await second.done(changeId, FEED);
+  expect(report).toMatchObject({ subscribers: 100, delivered: 100, failed: 0 });
+});
+
+it('a subscriber of two changes of one feed settled at once is counted twice', async () => {
+  const s = open();
+  await s.ready();
+  await seed(s, 5);
+  // Both changes are queued before any claim; both chunks end together: two writes, not one
+  // statement updating each subscription twice (which would keep one of the updates).
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const q = queue(s, async (_f, _c, targets, record) => {
+    await gate;
+    await record(targets.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
+  });
+  const one = await q.enqueue(FEED, null, Date.now());
+  const two = await q.enqueue(FEED, null, Date.now());
+  await waitFor(
+    'both chunks claimed',
+    async () =>
+      (await sql('SELECT 1 FROM delivery_chunks WHERE leased_by IS NOT NULL AND NOT done')).length === 2,
+  );
+  release();
+  await Promise.all([q.done(one.changeId, FEED), q.done(two.changeId, FEED)]);
+  const rows = await sql<{ n: number }>('SELECT ct_updates::int AS n FROM subscriptions');
+  expect(rows.map((r) => r.n)).toEqual([2, 2, 2, 2, 2]);
+});
