@@ -21,10 +21,51 @@ import type { TopicContent } from './deliver.ts';
 import type { FanoutReport } from './fanout.ts';
 import type { CloudLog, CloudLogEntry } from './log.ts';
 import { OutcomeWriter } from './queue-outcomes.ts';
-import { type DeliveryResult, type DeliveryTarget, MAX_CONSECUTIVE_ERRORS } from './store.ts';
-import { bumpDelivered, type PgCloudStore } from './store-pg.ts';
+import {
+  type ContentSeen,
+  type DeliveryResult,
+  type DeliveryTarget,
+  MAX_CONSECUTIVE_ERRORS,
+} from './store.ts';
+import { bumpDelivered, type PgCloudStore, RECORD_CONTENT_CTES, recordContentParams } from './store-pg.ts';
 
 const CHANNEL = 'tidings_deliveries';
+
+/**
+ * CTEs that queue a change of the feed for its live subscribers when `when` holds: `ch` is the
+ * change (none when nobody is owed it), its chunks of `batch` subscription ids are inserted, and
+ * every instance is notified (at commit). Placeholders name the statement's parameters. The live
+ * subscribers are picked first (materialized, by the feed's index: numbering them in the same step
+ * made the planner walk the whole table in id order).
+ */
+function queueChangeCtes(p: {
+  feed: string;
+  content: string;
+  contentType: string;
+  now: string;
+  batch: string;
+  when: string;
+}): string {
+  return `live AS MATERIALIZED (
+    SELECT id FROM subscriptions
+    WHERE ${p.when} AND feed_url = ${p.feed} AND state = 'active' AND when_expires > ${p.now}
+      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
+  subs AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1) / ${p.batch} AS chunk FROM live),
+  ch AS (
+    INSERT INTO changes (feed_url, content, content_type, when_created, subscribers)
+    SELECT ${p.feed}, ${p.content}, ${p.contentType}, ${p.now}, n FROM (SELECT COUNT(*) AS n FROM subs) c
+    WHERE n > 0 RETURNING id, subscribers),
+  chunks AS (
+    INSERT INTO delivery_chunks (change_id, subscription_ids, size)
+    SELECT ch.id, array_agg(subs.id ORDER BY subs.id), COUNT(*) FROM ch, subs GROUP BY ch.id, subs.chunk),
+  notified AS (SELECT pg_notify('${CHANNEL}', '') FROM ch)`; // a plain CTE runs only when read: the SELECT reads it
+}
+
+/** A change in the queue (changeId 0: nobody was owed it, nothing was queued). */
+export interface QueuedChange {
+  changeId: number;
+  subscribers: number;
+}
 /** Milliseconds now, by the database's clock (every instance's leases on one clock). */
 const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 /**
@@ -142,33 +183,43 @@ export class DeliveryQueue {
    * notification to every instance, in one statement (nothing is written when nobody is owed it).
    * Resolves with the change's id and how many subscribers it is owed to.
    */
-  async enqueue(
-    feedUrl: string,
-    content: TopicContent | null,
-    now: number,
-  ): Promise<{ changeId: number; subscribers: number }> {
+  async enqueue(feedUrl: string, content: TopicContent | null, now: number): Promise<QueuedChange> {
     await this.start();
     const pool = this.pool ?? (await this.store.connection());
-    const r = await pool.query<{ id: number | null; n: number }>(
-      // The live subscribers are picked first (materialized: by the feed's index; numbering them
-      // in the same step made the planner walk the whole table in id order).
-      `WITH live AS MATERIALIZED (
-        SELECT id FROM subscriptions
-        WHERE feed_url = $1 AND state = 'active' AND when_expires > $4 AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
-      subs AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1) / $5 AS chunk FROM live),
-      ch AS (
-        INSERT INTO changes (feed_url, content, content_type, when_created, subscribers)
-        SELECT $1, $2, $3, $4, n FROM (SELECT COUNT(*) AS n FROM subs) c WHERE n > 0 RETURNING id, subscribers),
-      chunks AS (
-        INSERT INTO delivery_chunks (change_id, subscription_ids, size)
-        SELECT ch.id, array_agg(subs.id ORDER BY subs.id), COUNT(*) FROM ch, subs GROUP BY ch.id, subs.chunk)
-      SELECT ch.id, ch.subscribers AS n, pg_notify('${CHANNEL}', '') FROM ch`,
+    const r = await pool.query<{ id: number | null; n: number | null }>(
+      `WITH ${queueChangeCtes({ feed: '$1', content: '$2', contentType: '$3', now: '$4', batch: '$5', when: 'true' })}
+      SELECT id, subscribers AS n, (SELECT COUNT(*) FROM notified) AS notified FROM ch`,
       [feedUrl, content?.body ?? null, content?.contentType ?? null, now, this.limits.batch],
     );
-    const row = r.rows[0];
-    if (!row) return { changeId: 0, subscribers: 0 };
+    return this.queued(r.rows[0]);
+  }
+
+  /**
+   * A read recorded (compare-and-set, as store.recordContent) and, when it changed the resource,
+   * the change queued, in one statement: the round trip under every changed ping saved.
+   */
+  async recordAndEnqueue(
+    url: string,
+    c: ContentSeen,
+    now: number,
+    content: TopicContent,
+  ): Promise<{ changed: boolean; queued: QueuedChange }> {
+    await this.start();
+    const pool = this.pool ?? (await this.store.connection());
+    const r = await pool.query<{ changed: boolean | null; id: number | null; n: number | null }>(
+      `WITH ${RECORD_CONTENT_CTES},
+      ${queueChangeCtes({ feed: '$7', content: '$8', contentType: '$9', now: '$6', batch: '$10', when: 'EXISTS (SELECT 1 FROM rec WHERE changed)' })}
+      SELECT (SELECT changed FROM rec) AS changed, (SELECT id FROM ch) AS id, (SELECT subscribers FROM ch) AS n,
+        (SELECT COUNT(*) FROM notified) AS notified`,
+      [...recordContentParams(url, c, now), content.body, content.contentType, this.limits.batch],
+    );
+    return { changed: r.rows[0]?.changed ?? false, queued: this.queued(r.rows[0]) };
+  }
+
+  private queued(row: { id: number | null; n: number | null } | undefined): QueuedChange {
+    if (!row?.id) return { changeId: 0, subscribers: 0 };
     this.kick();
-    return { changeId: row.id!, subscribers: row.n };
+    return { changeId: row.id, subscribers: row.n ?? 0 };
   }
 
   /** Resolves when every delivery of the change was made, by any instance (or at stop). */

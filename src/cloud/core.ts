@@ -10,7 +10,7 @@ import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { HostPolicy } from '../net/types.ts';
 import type { Outcome } from './answers.ts';
-import type { BatchDeliverer, DeliveryQueue } from './cluster.ts';
+import type { BatchDeliverer, DeliveryQueue, QueuedChange } from './cluster.ts';
 import { type TopicContent, verifyHandler } from './deliver.ts';
 import { type FanoutLimits, type FanoutReport, fanOut, type TargetSource } from './fanout.ts';
 import type { CloudLog } from './log.ts';
@@ -136,7 +136,8 @@ export class CloudCore {
     const check = await (joined ?? this.check(feedUrl, true));
     // The subscribers of this change are read before the new one is added: it is not told of
     // the read that made it a subscriber.
-    if (check.kind === 'changed' && !joined) await this.startFanout(feedUrl, check.content).listed;
+    if (check.kind === 'changed' && !joined)
+      await this.startFanout(feedUrl, check.content, { queued: check.queued }).listed;
     return check;
   }
 
@@ -176,7 +177,7 @@ export class CloudCore {
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
     if (check.kind === 'changed') {
-      const fanout = this.startFanout(feedUrl, check.content);
+      const fanout = this.startFanout(feedUrl, check.content, { queued: check.queued });
       await fanout.listed;
       await this.waitBriefly(fanout.report);
     }
@@ -234,6 +235,10 @@ export class CloudCore {
           store: this.deps.store,
           now: () => this.deps.clock.now(),
           minPingIntervalSec: this.deps.minPingIntervalSec,
+          // Several instances: the change is queued in the statement that records the read.
+          ...(this.deps.queue
+            ? { recordChange: this.deps.queue.recordAndEnqueue.bind(this.deps.queue) }
+            : {}),
         },
         url,
         enforceInterval,
@@ -257,8 +262,13 @@ export class CloudCore {
   private startFanout(
     feedUrl: string,
     content: TopicContent | null,
-    retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null },
+    opts: {
+      retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null } | undefined;
+      /** Queued already, with the read that found the change (ResourceDeps.recordChange). */
+      queued?: QueuedChange | undefined;
+    } = {},
   ): { report: Promise<FanoutReport>; listed: Promise<void> } {
+    const { retry, queued: already } = opts;
     const { store, clock, log, queue } = this.deps;
     let listedNow: () => void = () => undefined;
     const listed = new Promise<void>((resolve) => {
@@ -268,7 +278,8 @@ export class CloudCore {
       if (queue && !retry) {
         // Several instances (cluster.ts): the change becomes rows of the shared queue, which
         // every instance delivers from; the report waits for the last of them.
-        const queued = await queue.enqueue(feedUrl, content, clock.now()).finally(listedNow);
+        const queued = already ?? (await queue.enqueue(feedUrl, content, clock.now()));
+        listedNow();
         await store.bump('changes');
         return queued.subscribers === 0
           ? { feedUrl, subscribers: 0, delivered: 0, failed: 0, elapsedMs: 0 }
@@ -397,7 +408,8 @@ export class CloudCore {
     // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
     const live = new Set((await store.liveTargets(feedUrl, clock.now())).map((t) => t.id));
     const still = targets.filter((t) => live.has(t.id));
-    if (still.length > 0) void this.startFanout(feedUrl, content, { targets: still, attempt, hash }).report;
+    if (still.length > 0)
+      void this.startFanout(feedUrl, content, { retry: { targets: still, attempt, hash } }).report;
   }
 
   /** The topic's body for WebSub subscribers when the change came without one. */

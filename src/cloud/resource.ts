@@ -7,11 +7,17 @@
 import { createHash } from 'node:crypto';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { TopicContent } from './deliver.ts';
-import type { CloudStore } from './store.ts';
+import type { CheckStart, CloudStore, ContentSeen } from './store.ts';
 
 export type ResourceCheck =
   /** `content`: the body as read, what WebSub subscribers receive (no second read). */
-  | { kind: 'changed'; firstRead: boolean; content: TopicContent }
+  | {
+      kind: 'changed';
+      firstRead: boolean;
+      content: TopicContent;
+      /** Already queued for delivery with the read (ResourceDeps.recordChange). */
+      queued?: { changeId: number; subscribers: number };
+    }
   | { kind: 'unchanged' }
   | { kind: 'tooRecent'; minSeconds: number; agoSeconds: number }
   | { kind: 'unreadable'; reason: string };
@@ -22,6 +28,16 @@ export interface ResourceDeps {
   now: () => number;
   /** 0: no minimum. */
   minPingIntervalSec: number;
+  /**
+   * Records the read as store.recordContent does and, when it changed the resource, queues the
+   * change for delivery in the same step (a cloud on PostgreSQL: cluster.ts). Absent: recordContent.
+   */
+  recordChange?: (
+    url: string,
+    c: ContentSeen,
+    now: number,
+    content: TopicContent,
+  ) => Promise<{ changed: boolean; queued: { changeId: number; subscribers: number } }>;
 }
 
 export function sha256(text: string | Uint8Array): string {
@@ -33,19 +49,12 @@ export async function checkResource(
   url: string,
   enforceInterval: boolean,
 ): Promise<ResourceCheck> {
-  const { store } = deps;
   if (!/^https?:\/\//i.test(url)) return { kind: 'unreadable', reason: 'not an http or https URL' };
-  const before = await store.getResource(url);
-  const now = deps.now();
-  if (enforceInterval && deps.minPingIntervalSec > 0 && before?.whenLastCheck != null) {
-    const agoSeconds = Math.floor((now - before.whenLastCheck) / 1000);
-    if (agoSeconds < deps.minPingIntervalSec) {
-      return { kind: 'tooRecent', minSeconds: deps.minPingIntervalSec, agoSeconds };
-    }
+  const minSeconds = enforceInterval ? deps.minPingIntervalSec : 0;
+  const { before, saved, tooRecent, now } = await begin(deps, url, minSeconds);
+  if (tooRecent && before?.whenLastCheck != null) {
+    return { kind: 'tooRecent', minSeconds, agoSeconds: Math.floor((now - before.whenLastCheck) / 1000) };
   }
-  await store.touchResource(url, now);
-
-  const saved = await store.savedFeedByUrl(url);
   if (saved) {
     return record(deps, url, before?.lastHash ?? null, {
       hash: saved.hash,
@@ -81,6 +90,31 @@ export async function checkResource(
 }
 
 /**
+ * The resource as it was; unless checked less than `minSeconds` ago, the check counted and the
+ * feed saved at that URL. One step where the store offers it (PostgreSQL: one round trip instead
+ * of four, under every ping of every instance).
+ */
+async function begin(
+  deps: ResourceDeps,
+  url: string,
+  minSeconds: number,
+): Promise<CheckStart & { now: number }> {
+  const { store } = deps;
+  if (store.beginCheck) {
+    const now = deps.now();
+    return { ...(await store.beginCheck(url, now, minSeconds)), now };
+  }
+  const before = await store.getResource(url);
+  const now = deps.now();
+  if (minSeconds > 0 && before?.whenLastCheck != null) {
+    if (Math.floor((now - before.whenLastCheck) / 1000) < minSeconds)
+      return { before, tooRecent: true, saved: undefined, now };
+  }
+  await store.touchResource(url, now);
+  return { before, tooRecent: false, saved: await store.savedFeedByUrl(url), now };
+}
+
+/**
  * The read is recorded and compared in one step of the store (compare-and-set): when two
  * instances of a cloud read one change at once, only one of them sees it as changed.
  */
@@ -97,6 +131,13 @@ async function record(
   },
 ): Promise<ResourceCheck> {
   const { content, ...c } = read;
-  const changed = await deps.store.recordContent(url, { ...c, title: null }, deps.now());
+  const seen = { ...c, title: null };
+  if (deps.recordChange) {
+    const r = await deps.recordChange(url, seen, deps.now(), content);
+    return r.changed
+      ? { kind: 'changed', firstRead: lastHash === null, content, queued: r.queued }
+      : { kind: 'unchanged' };
+  }
+  const changed = await deps.store.recordContent(url, seen, deps.now());
   return changed ? { kind: 'changed', firstRead: lastHash === null, content } : { kind: 'unchanged' };
 }

@@ -90,3 +90,29 @@ it('counts of several instances are written without a read, and read the same fr
   expect(await a.counters()).toEqual(await b.counters());
   expect((await a.counters()).changes).toBe(1);
 });
+
+it('begins a read in one step: the row before, the check counted unless too recent, the saved feed', async () => {
+  const s = store();
+  const first = await s.beginCheck('http://f.test/rss', 10_000, 5);
+  expect(first).toEqual({ before: undefined, tooRecent: false, saved: undefined });
+  // 4.999 s later: too recent, nothing counted.
+  const soon = await s.beginCheck('http://f.test/rss', 14_999, 5);
+  expect(soon.tooRecent).toBe(true);
+  expect(soon.before).toMatchObject({ ctChecks: 1, whenLastCheck: 10_000 });
+  expect((await s.getResource('http://f.test/rss'))!.ctChecks).toBe(1);
+  // No minimum: counted again, and the row as it was before this check.
+  const again = await s.beginCheck('http://f.test/rss', 14_999, 0);
+  expect(again).toMatchObject({ tooRecent: false, before: { ctChecks: 1, whenLastCheck: 10_000 } });
+  expect(await s.getResource('http://f.test/rss')).toMatchObject({ ctChecks: 2, whenLastCheck: 14_999 });
+  await s.addAccount('ann', 'x', 1);
+  const feed = {
+    name: 'ann',
+    publicUrl: 'http://f.test/ann.xml',
+    body: '<rss/>',
+    contentType: 'application/rss+xml',
+    hash: 'h',
+    whenSaved: 2,
+  };
+  await s.saveFeed(feed);
+  expect((await s.beginCheck(feed.publicUrl, 20_000, 0)).saved).toEqual(feed);
+});

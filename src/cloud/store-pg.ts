@@ -14,6 +14,7 @@ import { PgCounterBuffer } from './pg-counters.ts';
 import {
   type AccountRow,
   type BulkSubscription,
+  type CheckStart,
   type CloudStore,
   type ContentSeen,
   type CounterName,
@@ -188,6 +189,31 @@ const RESOURCE_COLUMNS = `url, last_hash AS "lastHash", last_size AS "lastSize",
 const TARGET_COLUMNS = `id, callback_url AS "callbackUrl", protocol, notify_procedure AS "notifyProcedure", secret`;
 const FEED_COLUMNS = `name, public_url AS "publicUrl", body, content_type AS "contentType", hash, when_saved AS "whenSaved"`;
 const ACCOUNT_COLUMNS = `name, password_hash AS "passwordHash", when_created AS "whenCreated"`;
+/**
+ * recordContent as CTEs (`rec` says whether the read changed the resource), for the queue to
+ * add the change in the same statement (cluster.ts). Parameters $1-$7: recordContentParams.
+ * The row is locked first; `old` is what it held before. Two instances writing the same read
+ * one after the other: the second finds the hash already there, unchanged.
+ */
+export const RECORD_CONTENT_CTES = `old AS (SELECT last_hash, last_size FROM resources WHERE url = $7 FOR UPDATE),
+  rec AS (
+    UPDATE resources SET last_hash = $1, last_size = $2, etag = $3, last_modified = $4,
+      title = COALESCE($5, title),
+      ct_updates = ct_updates + (CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN 1 ELSE 0 END),
+      when_last_update = CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN $6 ELSE when_last_update END
+    FROM old WHERE resources.url = $7
+    RETURNING (old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint) AS changed)`;
+
+export const recordContentParams = (url: string, c: ContentSeen, now: number): unknown[] => [
+  c.hash,
+  c.size,
+  c.etag,
+  c.lastModified,
+  c.title,
+  now,
+  url,
+];
+
 /** Delivered to: verified, not expired, fewer than 3 failures in a row ($n: now). */
 const live = (n: number) =>
   `state = 'active' AND when_expires > $${n} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
@@ -515,18 +541,32 @@ export class PgCloudStore implements CloudStore {
     );
   }
 
+  async beginCheck(url: string, now: number, minIntervalSec: number): Promise<CheckStart> {
+    // `before` is the row as the statement began (the touch in the same statement is not in it).
+    // The interval test is resource.ts's: whole seconds since the last check below the minimum.
+    const rows = await this.q<{ before: ResourceRow | null; tooRecent: boolean; saved: SavedFeedRow | null }>(
+      `WITH before AS (SELECT ${RESOURCE_COLUMNS} FROM resources WHERE url = $1),
+      recent AS (SELECT 1 FROM before WHERE $3::int > 0 AND "whenLastCheck" IS NOT NULL
+        AND floor(($2::bigint - "whenLastCheck") / 1000.0) < $3::int),
+      touch AS (
+        INSERT INTO resources (url, ct_checks, when_last_check) SELECT $1, 1, $2 WHERE NOT EXISTS (SELECT 1 FROM recent)
+        ON CONFLICT (url) DO UPDATE SET ct_checks = resources.ct_checks + 1, when_last_check = excluded.when_last_check
+        RETURNING 1)
+      SELECT (SELECT row_to_json(before) FROM before) AS before,
+        EXISTS (SELECT 1 FROM recent) AS "tooRecent",
+        (SELECT row_to_json(f) FROM (SELECT ${FEED_COLUMNS} FROM saved_feeds WHERE public_url = $1) f
+          WHERE NOT EXISTS (SELECT 1 FROM recent)) AS saved,
+        (SELECT COUNT(*) FROM touch) AS touched`,
+      [url, now, minIntervalSec],
+    );
+    const row = rows[0]!;
+    return { before: row.before ?? undefined, tooRecent: row.tooRecent, saved: row.saved ?? undefined };
+  }
+
   async recordContent(url: string, c: ContentSeen, now: number): Promise<boolean> {
-    // The row is locked by the UPDATE; `old` is what it held before. Two instances writing the
-    // same read one after the other: the second finds the hash already there, unchanged.
     const rows = await this.q<{ changed: boolean }>(
-      `WITH old AS (SELECT last_hash, last_size FROM resources WHERE url = $7 FOR UPDATE)
-      UPDATE resources SET last_hash = $1, last_size = $2, etag = $3, last_modified = $4,
-        title = COALESCE($5, title),
-        ct_updates = ct_updates + (CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN 1 ELSE 0 END),
-        when_last_update = CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN $6 ELSE when_last_update END
-      FROM old WHERE resources.url = $7
-      RETURNING (old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint) AS changed`,
-      [c.hash, c.size, c.etag, c.lastModified, c.title, now, url],
+      `WITH ${RECORD_CONTENT_CTES} SELECT changed FROM rec`,
+      recordContentParams(url, c, now),
     );
     return rows[0]?.changed ?? false;
   }

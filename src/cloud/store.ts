@@ -152,6 +152,14 @@ export interface ResourceRow {
   siteUrl: string | null;
 }
 
+/** What beginCheck found. */
+export interface CheckStart {
+  before: ResourceRow | undefined;
+  /** The last check was too recent: nothing was written, and `saved` was not read. */
+  tooRecent: boolean;
+  saved: SavedFeedRow | undefined;
+}
+
 /** A change for changes.xml: the site (or the feed) and when. */
 export interface RecentChange {
   url: string;
@@ -308,6 +316,12 @@ export interface CloudStore {
   getResource(url: string): Promise<ResourceRow | undefined>;
   allResources(): Promise<ResourceRow[]>;
   touchResource(url: string, now: number): Promise<void>;
+  /**
+   * The start of a read in one step (optional; resource.ts does the same in four calls without
+   * it): the resource as it was, and unless its last check is less than `minIntervalSec` ago
+   * (0: no minimum), the check counted (touchResource) and the feed saved at that URL.
+   */
+  beginCheck?(url: string, now: number, minIntervalSec: number): Promise<CheckStart>;
   /**
    * Records a read and says whether it changed the resource (hash or size differ from the last
    * read), compared and written in one step: of two instances reading one change, one sees it.
