@@ -53,8 +53,8 @@ Options:
                           cloud, so several can run behind a load balancer
   --delivery-lease S      PostgreSQL: how long deliveries an instance claimed stay its own before
                           another instance takes them over, if it died (default 60 s)
-  --delivery-batch N      PostgreSQL: deliveries claimed at once (default 1000; a killed instance
-                          may repeat up to 4 batches)
+  --delivery-batch N      PostgreSQL: subscribers per queued chunk and per claim (default 1000; a
+                          killed instance may repeat up to 4 batches)
   --public-url URL        How peers reach this cloud, e.g. https://cloud.example.org (for saveRss URLs)
   --allow-loopback        Let feeds and callbacks be on this machine (127.0.0.0/8, ::1)
   --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
