@@ -12,7 +12,13 @@ import type { HostPolicy } from '../net/types.ts';
 import type { Outcome } from './answers.ts';
 import type { BatchDeliverer, DeliveryQueue, QueuedChange } from './cluster.ts';
 import { type TopicContent, verifyHandler } from './deliver.ts';
-import { type FanoutLimits, type FanoutReport, fanOut, type TargetSource } from './fanout.ts';
+import {
+  DEFAULT_FANOUT_LIMITS,
+  type FanoutLimits,
+  type FanoutReport,
+  fanOut,
+  type TargetSource,
+} from './fanout.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import type { PleaseNotifyParams } from './params.ts';
@@ -328,7 +334,12 @@ export class CloudCore {
     first: readonly DeliveryTarget[],
     source: TargetSource,
     record: (results: DeliveryResult[]) => Promise<void>,
-    opts: { retry?: { attempt: number; hash: string | null } | undefined; signal?: AbortSignal },
+    opts: {
+      retry?: { attempt: number; hash: string | null } | undefined;
+      signal?: AbortSignal;
+      /** Fan-outs of this instance sharing each host's sockets (the queue's claims in flight). */
+      share?: number;
+    },
   ): Promise<FanoutReport> {
     const { store, clock, log } = this.deps;
     const failedContent: DeliveryTarget[] = [];
@@ -355,6 +366,16 @@ export class CloudCore {
         limits: {
           ...this.deps.fanout,
           ...(this.deps.notifyTimeoutMs ? { timeoutMs: this.deps.notifyTimeoutMs } : {}),
+          // Claims delivered side by side split the host's sockets between them: each taking them
+          // all, requests queued for a socket spent their 4 s budget waiting (failures under load).
+          ...(opts.share && opts.share > 1
+            ? {
+                perHost: Math.max(
+                  1,
+                  Math.floor((this.deps.fanout?.perHost ?? DEFAULT_FANOUT_LIMITS.perHost) / opts.share),
+                ),
+              }
+            : {}),
         },
         signal: opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal,
         policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
@@ -372,7 +393,10 @@ export class CloudCore {
 
   /** A claimed batch of a queued change (cluster.ts), delivered as a fan-out of its own. */
   readonly deliverBatch: BatchDeliverer = (feedUrl, content, targets, record, signal) =>
-    this.deliver(feedUrl, content, targets, targets, record, { signal });
+    this.deliver(feedUrl, content, targets, targets, record, {
+      signal,
+      share: this.deps.queue?.limits.batches ?? 1,
+    });
 
   /**
    * WebSub deliveries that failed (not 410) are tried again after a growing delay, with the same
