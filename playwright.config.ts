@@ -10,7 +10,11 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
   fullyParallel: false,
-  workers: 1,
+  // One at a time by default: on a 2-core machine a second worker makes the real-time and
+  // two-process tests compete for the cores they time. Every test starts its own servers on free
+  // ports and its own browser context, so E2E_WORKERS=2 runs them two at a time (faster on a
+  // machine with cores to spare).
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   outputDir: 'test-results/e2e-artifacts',
   use: {

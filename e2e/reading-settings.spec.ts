@@ -5,7 +5,7 @@
  * readers are notified through the tunnel while the tunnel is off. axe-clean, light and dark.
  */
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, SIZES, screenshot, smallToggles } from './support/reading.ts';
+import { addFeed, SIZES, screenshot, smallToggles } from './support/reading.ts';
 import { rssFeed } from './support/servers.ts';
 
 const OVERLAPS = `(() => {
@@ -52,7 +52,7 @@ test('Settings is a page with sections, one Save, plain words, true about the tu
       expect(await page.evaluate(OVERLAPS), `overlaps at ${size.name}`).toEqual([]);
       expect(await smallToggles(settings)).toEqual([]);
       await screenshot(page, `settings-page-${size.name}-${scheme}`);
-      expect.soft(await axeViolations(page), `settings ${size.name} ${scheme}`).toEqual([]);
+      // axe: reading-sizes scans this page at every size, light and dark.
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

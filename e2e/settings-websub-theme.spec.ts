@@ -140,8 +140,10 @@ test('the theme switch: Light on a dark system, Dark on a light one, at once and
       await page.setViewportSize({ width: size.width, height: size.height });
       await settings.getByTestId(`settings-theme-${c.choice}`).scrollIntoViewIfNeeded();
       await screenshot(page, `theme-${c.choice}-on-${c.system}-settings-${size.name}`);
-      expect.soft(await axeViolations(page), `settings ${c.choice} on ${c.system} ${size.name}`).toEqual([]);
     }
+    // The colours of a chosen theme over the other system scheme (reading-sizes scans each
+    // scheme at every size; the size does not change a colour).
+    expect.soft(await axeViolations(page), `settings ${c.choice} on ${c.system}`).toEqual([]);
     // Remembered: after a reload the river keeps the chosen theme over the system's.
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', c.choice);
@@ -150,8 +152,8 @@ test('the theme switch: Light on a dark system, Dark on a light one, at once and
       await page.setViewportSize({ width: size.width, height: size.height });
       await expect(page.getByTestId('river')).toContainText('A themed item');
       await screenshot(page, `theme-${c.choice}-on-${c.system}-river-${size.name}`);
-      expect.soft(await axeViolations(page), `river ${c.choice} on ${c.system} ${size.name}`).toEqual([]);
     }
+    expect.soft(await axeViolations(page), `river ${c.choice} on ${c.system}`).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
   }
   // Back to System: the system's scheme again, live.
