@@ -8,9 +8,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { waitFor as waitUntil } from '../testing/wait.ts';
 import { SUBSCRIPTION_TTL_MS } from './core.ts';
+import { pgRows } from './pg-testkit.ts';
 import { PgCloudStore } from './store-pg.ts';
 import { type CloudProcess, delay, Peer, postForm, spawnCloudCli, testDatabase } from './testkit.ts';
 
@@ -78,23 +79,11 @@ async function stop(inst: Instance, signal: NodeJS.Signals = 'SIGTERM') {
   instances.delete(inst);
 }
 
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: db });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const query = <T>(text: string, params: unknown[] = []) => pgRows<T>(db, text, params);
 
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await delay(50);
-  }
-}
+/** The shared waitFor (src/testing/wait.ts), named first as these tests read best. */
+const waitFor = (what: string, cond: () => boolean | Promise<boolean>, ms = 60_000) =>
+  waitUntil(cond, ms, what);
 
 /** Subscribers set up in bulk through the store (registering 10,000 over HTTP is not the point). */
 async function seed(feedUrl: string, n: number, prefix: string) {

@@ -120,3 +120,15 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/** Runs one statement on its own connection (tests: what the database holds, whatever the instances). */
+export async function pgRows<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}

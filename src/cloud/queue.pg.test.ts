@@ -4,12 +4,13 @@
  * instances) on one database deliver each subscriber once; outcomes and the chunk's end are one
  * write; a queue stopped mid-chunk hands back exactly what it did not deliver.
  */
-import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { waitFor as waitUntil } from '../testing/wait.ts';
 import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
+import { pgRows } from './pg-testkit.ts';
 import type { DeliveryResult } from './store.ts';
 import { PgCloudStore } from './store-pg.ts';
-import { delay, testDatabase } from './testkit.ts';
+import { testDatabase } from './testkit.ts';
 
 const FEED = 'http://feed.test/rss';
 let url: string;
@@ -49,23 +50,11 @@ async function seed(store: PgCloudStore, n: number, feedUrl = FEED): Promise<voi
   );
 }
 
-async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T>(text: string, params: unknown[] = []) => pgRows<T>(url, text, params);
 
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
-}
+/** The shared waitFor (src/testing/wait.ts), named first as these tests read best. */
+const waitFor = (what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) =>
+  waitUntil(cond, ms, what);
 
 /** Delivers every target at once, all successful; counts each subscriber reached. */
 function counting(reached: Map<number, number>): BatchDeliverer {
