@@ -11,6 +11,7 @@
  * feed, and a later change of the same feed waits for the next write.
  */
 import type { Pool } from 'pg';
+import { OUTCOME_CTES, outcomeParams } from './pg-outcomes.ts';
 import type { DeliveryResult } from './store.ts';
 
 export interface ChunkSettlement {
@@ -22,21 +23,8 @@ export interface ChunkSettlement {
   remaining: readonly number[];
 }
 
-/** Outcome kinds in the statement's arrays. */
-const OK = 0;
-const FAILED = 1;
-const GONE = 2;
-
 const SETTLE_SQL = `
-WITH v AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[]) AS t(id, at, kind, err)),
-ok AS (
-  UPDATE subscriptions s SET ct_updates = s.ct_updates + 1, ct_consecutive_errors = 0, when_last_update = v.at
-  FROM v WHERE v.kind = ${OK} AND s.id = v.id RETURNING 1),
-failed AS (
-  UPDATE subscriptions s SET ct_errors = s.ct_errors + 1, ct_consecutive_errors = s.ct_consecutive_errors + 1,
-    when_last_error = v.at, last_error = v.err
-  FROM v WHERE v.kind = ${FAILED} AND s.id = v.id RETURNING 1),
-gone AS (DELETE FROM subscriptions s USING v WHERE v.kind = ${GONE} AND s.id = v.id RETURNING 1),
+WITH ${OUTCOME_CTES},
 chunks AS (
   UPDATE delivery_chunks c SET delivered = c.delivered + k.delivered, failed = c.failed + k.failed,
     subscription_ids = k.remaining::bigint[], size = cardinality(k.remaining::bigint[]),
@@ -96,22 +84,8 @@ export class OutcomeWriter {
   }
 
   private async write(group: readonly ChunkSettlement[]): Promise<void> {
-    const ids: number[] = [];
-    const at: number[] = [];
-    const kind: number[] = [];
-    const err: (string | null)[] = [];
-    for (const s of group)
-      for (const r of s.results) {
-        ids.push(r.id);
-        at.push(r.at);
-        kind.push(r.ok ? OK : r.gone ? GONE : FAILED);
-        err.push(r.ok ? null : (r.error ?? null));
-      }
     const params = [
-      ids,
-      at,
-      kind,
-      err,
+      ...outcomeParams(group.flatMap((s) => s.results)),
       group.map((s) => s.chunkId),
       group.map((s) => s.results.filter((r) => r.ok).length),
       group.map((s) => s.results.filter((r) => !r.ok).length),

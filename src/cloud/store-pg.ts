@@ -11,6 +11,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { CloudLogEntry } from './log.ts';
 import { PgCounterBuffer } from './pg-counters.ts';
+import { OUTCOME_CTES, outcomeParams } from './pg-outcomes.ts';
 import {
   type AccountRow,
   type BulkSubscription,
@@ -218,8 +219,6 @@ export const recordContentParams = (url: string, c: ContentSeen, now: number): u
 const live = (n: number) =>
   `state = 'active' AND when_expires > $${n} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
 
-type Queryable = Pick<Pool, 'query'> | PoolClient;
-
 export interface PgStoreOptions {
   /** Connections this instance keeps (default 20). */
   maxConnections?: number;
@@ -261,19 +260,7 @@ export class PgCloudStore implements CloudStore {
 
   /** Runs `fn` in one transaction on one connection. */
   async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
-    const pool = this.pool ?? (await this.opening);
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    return inTransaction(this.pool ?? (await this.opening), fn);
   }
 
   /** The pool (after migrations), for the cluster's queue (cluster.ts). */
@@ -375,7 +362,7 @@ export class PgCloudStore implements CloudStore {
 
   async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
     if (results.length === 0) return;
-    await this.transaction((c) => writeDeliveries(c, results));
+    await this.q(`WITH ${OUTCOME_CTES} SELECT 1`, outcomeParams(results));
     await bumpDelivered(this, results);
   }
 
@@ -664,32 +651,6 @@ export class PgCloudStore implements CloudStore {
   }
 }
 
-/**
- * Delivery outcomes as three set-based statements (inside a transaction). The counters are
- * bumped after the commit (bumpDelivered); the queue settles its chunks in one statement of its
- * own (queue-outcomes.ts).
- */
-export async function writeDeliveries(c: Queryable, results: readonly DeliveryResult[]): Promise<void> {
-  const ok = results.filter((r) => r.ok);
-  const gone = results.filter((r) => !r.ok && r.gone);
-  const failed = results.filter((r) => !r.ok && !r.gone);
-  if (ok.length > 0)
-    await c.query(
-      `UPDATE subscriptions s SET ct_updates = s.ct_updates + 1, ct_consecutive_errors = 0, when_last_update = v.at
-      FROM unnest($1::bigint[], $2::bigint[]) AS v(id, at) WHERE s.id = v.id`,
-      [ok.map((r) => r.id), ok.map((r) => r.at)],
-    );
-  if (gone.length > 0)
-    await c.query('DELETE FROM subscriptions WHERE id = ANY($1::bigint[])', [gone.map((r) => r.id)]);
-  if (failed.length > 0)
-    await c.query(
-      `UPDATE subscriptions s SET ct_errors = s.ct_errors + 1, ct_consecutive_errors = s.ct_consecutive_errors + 1,
-        when_last_error = v.at, last_error = v.err
-      FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS v(id, at, err) WHERE s.id = v.id`,
-      [failed.map((r) => r.id), failed.map((r) => r.at), failed.map((r) => r.error ?? null)],
-    );
-}
-
 /** The notification counters for a batch of outcomes already written. */
 export async function bumpDelivered(store: CloudStore, results: readonly DeliveryResult[]): Promise<void> {
   const ok = results.filter((r) => r.ok).length;
@@ -724,13 +685,8 @@ async function openPool(url: string, max: number): Promise<Pool> {
  * Applies the migrations this database lacks, each in one transaction holding the migration
  * lock: an instance that starts while another migrates waits, then finds the work done.
  */
-export async function migrate(
-  pool: Pool,
-  migrations: readonly PgMigration[] = PG_MIGRATIONS,
-): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function migrate(pool: Pool, migrations: readonly PgMigration[] = PG_MIGRATIONS): Promise<number> {
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.migrate]);
     await client.query('CREATE TABLE IF NOT EXISTS cloud_schema (version INTEGER NOT NULL)');
     const found = await client.query<{ version: number }>('SELECT version FROM cloud_schema');
@@ -747,8 +703,18 @@ export async function migrate(
       await client.query('UPDATE cloud_schema SET version = $1', [m.version]);
       version = m.version;
     }
-    await client.query('COMMIT');
     return version;
+  });
+}
+
+/** Runs `fn` in one transaction on one connection of the pool: committed, or rolled back on a throw. */
+async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;
