@@ -36,6 +36,11 @@ export default defineConfig({
         // keeps the tunnel's <id>.localhost hosts (Chromium answers those with loopback itself).
         // e2e/offline.spec.ts checks this holds.
         HOST_RULES,
+        // Headless Chromium, once a page stops changing, serves requestAnimationFrame and
+        // screenshots from a 1 Hz fallback: a screenshot, a focus moved in a frame callback, the
+        // later views loaded after first paint each waited up to a second. Without the limit a
+        // frame comes when one is asked for. (Electron on a display has vsync and never waits so.)
+        '--disable-frame-rate-limit',
       ],
     },
     viewport: { width: 1280, height: 800 },
