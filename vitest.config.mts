@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { findPostgresBin } from './src/cloud/pg-testkit.ts';
 
@@ -9,6 +11,10 @@ const CLOUD_BEHAVIOUR = [
   'src/cloud/doors.test.ts',
   'src/cloud/test-api.test.ts',
 ];
+// The tests start hundreds of `tidings` and `tidings cloud` processes from the TypeScript sources;
+// with Node's compile cache (inherited by every child) each starts in half the CPU time.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'tidings-node-compile-cache');
+
 const pg = findPostgresBin();
 if ('missing' in pg) console.warn(`cloud-pg tests skipped: ${pg.missing}`);
 

@@ -24,6 +24,9 @@ function relaunch() {
 
 function run() {
   watchParent();
+  // Node keeps the compiled (and type-stripped) modules in its cache folder (in the system's temp
+  // folder): every later command starts in about half the time (0.5 s -> 0.25 s for `tidings cloud`).
+  require('node:module').enableCompileCache?.();
   import(require('node:url').pathToFileURL(path.join(__dirname, '..', 'src', 'cli', 'cli.ts')).href)
     .then((cli) => cli.main(process.argv.slice(2)))
     .then((code) => {

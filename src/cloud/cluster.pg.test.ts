@@ -197,6 +197,9 @@ it('a rolling restart of all three under a steady ping load loses no notificatio
   timeout: 180_000,
 }, async () => {
   const live: Instance[] = await Promise.all([0, 1, 2].map(() => startInstance('--delivery-lease', '2')));
+  // Subscribers a little slow, so an instance told to stop has notifications in flight: they must
+  // be answered, not cut off and counted failed (fanout.test.ts shows that cause on its own).
+  subs.slowMs = 100;
   const feeds = 20;
   let version = 0;
   for (let f = 0; f < feeds; f++) {

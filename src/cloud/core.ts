@@ -377,7 +377,10 @@ export class CloudCore {
               }
             : {}),
         },
+        // The caller's signal (a queue's instance stopping) stops new deliveries; closing the
+        // cloud (stop()) also ends those in flight.
         signal: opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal,
+        endInFlight: this.abort.signal,
         policy: this.deps.policy, // plain-http deliveries take the lean pool (notify-pool.ts)
         websub: { content: body, hubUrl: this.deps.hubUrl() },
       },

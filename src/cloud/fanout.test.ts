@@ -117,6 +117,43 @@ describe('fanOut', () => {
     expect(byId.get(101)?.error).toMatch(/connection refused/);
   });
 
+  it('a stop lets the deliveries in flight finish and starts no more; a close ends them at once', async () => {
+    // One socket to the host: one delivery in flight (300 ms), the other four waiting for it.
+    const run = async (which: 'signal' | 'endInFlight') => {
+      const a = await subscriberHost(300);
+      const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+      open.push({ close: () => http.close() });
+      const stop = new AbortController();
+      const results: DeliveryResult[] = [];
+      const fanout = fanOut(
+        {
+          http,
+          clock: systemClock,
+          record: (r) => {
+            results.push(...r);
+          },
+          limits: { perHost: 1 },
+          policy: { allowLoopback: true, allowPrivate: false },
+          // A queue's instance stopping gives `signal`; the cloud closing gives both.
+          signal: stop.signal,
+          ...(which === 'endInFlight' ? { endInFlight: stop.signal } : {}),
+        },
+        'http://feed.example/rss',
+        targets(a.url, 5),
+      );
+      while (a.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      stop.abort();
+      return { report: await fanout, results };
+    };
+    const stopped = await run('signal');
+    // The one sent was answered and recorded as delivered; the rest were never tried (a queue
+    // hands those back for another instance).
+    expect(stopped.report).toMatchObject({ delivered: 1, failed: 0 });
+    expect(stopped.results).toEqual([expect.objectContaining({ id: 0, ok: true })]);
+    const closed = await run('endInFlight');
+    expect(closed.report).toMatchObject({ delivered: 0, failed: 1 });
+  });
+
   it('reads a paged source as it goes: every subscriber once, and hosts of later pages get full parallelism', async () => {
     const a = await subscriberHost(1);
     const b = await subscriberHost(3);

@@ -51,7 +51,14 @@ export interface FanoutDeps {
   /** Called per delivery, for the log. */
   onDelivery?: (sub: DeliveryTarget, result: DeliveryResult) => void;
   limits?: Partial<FanoutLimits>;
+  /** Stops the workers between deliveries: no new one starts; those in flight finish. */
   signal?: AbortSignal;
+  /**
+   * Ends the deliveries in flight at once (the lean pool is closed), as when the cloud closes.
+   * A queue's instance stopping only gives `signal`: what it has sent is answered and recorded, not
+   * cut off and counted a failure (a notification lost in a rolling restart, cluster.pg.test.ts).
+   */
+  endInFlight?: AbortSignal;
   /**
    * The notify client's host policy. Given, plain-http notifications use the lean keep-alive
    * pool (notify-pool.ts) under the same policy; absent, every delivery goes through `http`.
@@ -120,9 +127,9 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   await queues.ready();
   const lease = deps.policy && !queues.isEmpty() ? leasePool(deps.http, deps.policy, limits.perHost) : null;
   const http = lease ? lease.client : deps.http;
-  // Stopping (Cloud.close) ends deliveries in flight at once, as closing the client does.
+  // Closing (Cloud.close) ends deliveries in flight at once, as closing the client does.
   const onAbort = () => lease?.client.close();
-  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  deps.endInFlight?.addEventListener('abort', onAbort, { once: true });
 
   // The signal stops workers between deliveries; it is not handed to each request (AbortSignal.any
   // per request costs time and memory at 10,000). In-flight requests end by their own deadline,
@@ -202,7 +209,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   try {
     await Promise.all(workers);
   } finally {
-    deps.signal?.removeEventListener('abort', onAbort);
+    deps.endInFlight?.removeEventListener('abort', onAbort);
     lease?.release();
   }
   flush();
