@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { findPostgresBin } from './src/cloud/pg-testkit.ts';
@@ -19,9 +19,13 @@ const pg = findPostgresBin();
 if ('missing' in pg) console.warn(`cloud-pg tests skipped: ${pg.missing}`);
 
 const shared = { pool: 'forks' as const, testTimeout: 30_000, hookTimeout: 30_000 };
+// Most files wait on sockets, child processes and timers more than they compute: three at once
+// on 2 cores (Vitest's default there is one), one per core on bigger machines.
+const maxWorkers = Math.max(3, availableParallelism());
 
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {

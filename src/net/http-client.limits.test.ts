@@ -25,6 +25,7 @@ async function gzipBomb(): Promise<Buffer> {
 let bomb: Buffer;
 let server: TestServer;
 let client: HttpClient;
+let roomy: HttpClient;
 const timers = new Set<ReturnType<typeof setInterval>>();
 
 /** Writes `total` bytes in 64 KiB chunks, respecting backpressure, stopping if the client leaves. */
@@ -93,11 +94,15 @@ beforeAll(async () => {
     hostPolicy: { allowLoopback: true },
     limits: { totalTimeoutMs: 800, connectTimeoutMs: 500 },
   });
+  // The caps are about size, not time: with the 800 ms above, a loaded machine still inflating
+  // its 20 MiB hit the timeout first (http.timeout instead of http.tooLarge).
+  roomy = createHttpClient({ hostPolicy: { allowLoopback: true }, limits: { totalTimeoutMs: 60_000 } });
 }, 60_000);
 
 afterAll(async () => {
   for (const t of timers) clearInterval(t);
   client.close();
+  roomy.close();
   await server.close();
 });
 
@@ -112,7 +117,7 @@ describe('caps', () => {
       peak = Math.max(peak, m.heapUsed + m.arrayBuffers - before);
     }, 5);
     try {
-      const r = await client.fetchFeed({ url: `${server.url}/bomb` });
+      const r = await roomy.fetchFeed({ url: `${server.url}/bomb` });
       expect(r.kind).toBe('error');
       if (r.kind !== 'error') return;
       expect(r.error.code).toBe('http.tooLarge');
@@ -127,7 +132,7 @@ describe('caps', () => {
   });
 
   it.each(['/huge-chunked', '/huge-declared'])('%s: a 50 MB plain body stops at the cap', async (path) => {
-    const r = await client.fetchFeed({ url: `${server.url}${path}` });
+    const r = await roomy.fetchFeed({ url: `${server.url}${path}` });
     expect(r.kind).toBe('error');
     expect(r.kind === 'error' && r.error.code).toBe('http.tooLarge');
   });
