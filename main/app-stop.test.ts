@@ -24,6 +24,14 @@ const ALL_ITEMS = FEEDS * ITEMS;
 let hosts: FeedHost[] = [];
 let dir = '';
 let opml = '';
+/** Every feed as served, so a test can slow them all down and back (`everyFeedAnswersIn`). */
+const served: { host: FeedHost; path: string; body: string; delayMs: number }[] = [];
+
+/** From now on each feed answers after `ms` (null: its own delay again). */
+function everyFeedAnswersIn(ms: number | null): void {
+  for (const f of served) f.host.set(f.path, { body: f.body, delayMs: ms ?? f.delayMs });
+}
+const totalHits = () => served.reduce((n, f) => n + f.host.hits(f.path), 0);
 
 beforeAll(async () => {
   hosts = await Promise.all(Array.from({ length: HOSTS }, () => startFeedHost()));
@@ -38,7 +46,9 @@ beforeAll(async () => {
         date: new Date(Date.UTC(2026, 0, 1, 0, i)),
       }));
       // Slow enough that a stop lands while fetches are in flight.
-      host.set(path, { body: rssFeed(`Host ${h} feed ${f}`, items), delayMs: 40 + ((f * 7) % 60) });
+      const feed = { host, path, body: rssFeed(`Host ${h} feed ${f}`, items), delayMs: 40 + ((f * 7) % 60) };
+      served.push(feed);
+      host.set(path, { body: feed.body, delayMs: feed.delayMs });
       outlines.push(`<outline type="rss" text="H${h}F${f}" xmlUrl="${host.url}${path}"/>`);
     }
   });
@@ -187,10 +197,17 @@ describe('stopping during a refresh of 200 feeds', () => {
   it('SIGTERM, then a second SIGTERM: one clean stop, fetches in flight committed, databases closed', async () => {
     const first = run('import');
     await first.waitForItems(ALL_ITEMS / 5);
+    // The second signal must land while the first stop is still waiting for its fetches: sent
+    // 20 ms after the first, a loaded machine once delivered it after the stop had ended. From here
+    // every feed answers in 1.5 s, and the signals go once such a fetch is under way.
+    everyFeedAnswersIn(1_500);
+    const hitsBefore = totalHits();
+    while (totalHits() === hitsBefore) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 20));
+    while (!/Stopping \(SIGTERM\)/.test(first.stderr())) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGTERM');
     const { code, signal } = await first.exit;
+    everyFeedAnswersIn(null);
     // Exited by itself, cleanly, not killed by the second signal.
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(first.stderr()).toMatch(/Stopping \(SIGTERM\)/);
