@@ -13,6 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FeedHost, rssFeed, startFeedHost } from '../src/testing/feed-host.ts';
+import { waitFor } from '../src/testing/wait.ts';
 
 const CHILD = fileURLToPath(new URL('./testdata/stop-child.ts', import.meta.url));
 const HOSTS = 4;
@@ -202,9 +203,13 @@ describe('stopping during a refresh of 200 feeds', () => {
     // every feed answers in 1.5 s, and the signals go once such a fetch is under way.
     everyFeedAnswersIn(1_500);
     const hitsBefore = totalHits();
-    while (totalHits() === hitsBefore) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => totalHits() > hitsBefore, 10_000, 'a slow fetch under way');
     first.child.kill('SIGTERM');
-    while (!/Stopping \(SIGTERM\)/.test(first.stderr())) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(
+      () => /Stopping \(SIGTERM\)/.test(first.stderr()),
+      10_000,
+      'the child to say it is stopping',
+    );
     first.child.kill('SIGTERM');
     const { code, signal } = await first.exit;
     everyFeedAnswersIn(null);

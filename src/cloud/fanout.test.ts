@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { startServer, type TestServer } from '../net/test-server.ts';
+import { waitFor } from '../testing/wait.ts';
 import { fanOut } from './fanout.ts';
 import type { DeliveryResult, DeliveryTarget } from './store.ts';
 
@@ -141,7 +142,7 @@ describe('fanOut', () => {
         'http://feed.example/rss',
         targets(a.url, 5),
       );
-      while (a.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => a.requests.length > 0, 10_000, 'the first delivery in flight');
       stop.abort();
       return { report: await fanout, results };
     };
