@@ -220,7 +220,10 @@ export function createTidings(options: TidingsOptions): Tidings {
       });
     },
     undo: async (undoId) => toApiResult(undoLog.undo(undoId)),
-    listFeeds: async () => store.listFeeds().map((f) => feedViewOf(ctx, f)),
+    listFeeds: async () => {
+      const current = settings();
+      return store.listFeeds().map((f) => feedViewOf(ctx, f, current));
+    },
     importOpml: async (text) => toApiResult(importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
     refresh: async (feedId) => {

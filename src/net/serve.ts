@@ -163,6 +163,10 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
   let origin = `http://${host}`;
 
   const limits = resolveLimits(opts.limits);
+  // Node loads its Request/Response classes (undici) on their first use: about 100 ms here. Loaded
+  // now, before the port opens, so the first request (a browser's first page: bench:river's cold
+  // start) does not wait for it.
+  void new Response(null);
   const server = http.createServer(
     {
       keepAlive: true,
