@@ -34,9 +34,12 @@ const CHANNEL = 'tidings_deliveries';
 /**
  * CTEs that queue a change of the feed for its live subscribers when `when` holds: `ch` is the
  * change (none when nobody is owed it), its chunks of `batch` subscription ids are inserted, and
- * every instance is notified (at commit). Placeholders name the statement's parameters. The live
- * subscribers are picked first (materialized, by the feed's index: numbering them in the same step
- * made the planner walk the whole table in id order).
+ * every instance is notified (at commit). Placeholders name the statement's parameters. The feed's
+ * subscriptions are read first, by the feed's index alone (materialized), then filtered to the live
+ * ones: numbering them in the same step made the planner walk the whole table in id order, and
+ * with the expiry test in the same scan it ANDed in the expiry index, whose every entry is in the
+ * future (a bitmap of all subscriptions, 40-70 ms of database CPU under each ping of a
+ * 10-subscriber feed once there were 230,000 of them).
  */
 function queueChangeCtes(p: {
   feed: string;
@@ -46,10 +49,11 @@ function queueChangeCtes(p: {
   batch: string;
   when: string;
 }): string {
-  return `live AS MATERIALIZED (
-    SELECT id FROM subscriptions
-    WHERE ${p.when} AND feed_url = ${p.feed} AND state = 'active' AND when_expires > ${p.now}
-      AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
+  return `feed AS MATERIALIZED (
+    SELECT id, state, when_expires, ct_consecutive_errors FROM subscriptions WHERE ${p.when} AND feed_url = ${p.feed}),
+  live AS (
+    SELECT id FROM feed
+    WHERE state = 'active' AND when_expires > ${p.now} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
   subs AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1) / ${p.batch} AS chunk FROM live),
   ch AS (
     INSERT INTO changes (feed_url, content, content_type, when_created, subscribers)
