@@ -1,7 +1,8 @@
 /**
  * Settling delivered chunks of the shared queue (cluster.ts): each chunk's outcomes are written
  * to its subscriptions and the chunk is marked done (or, after a stop mid-chunk, left with the
- * subscribers it still owes, unleased) in ONE statement, so a chunk is either settled with its
+ * subscribers it still owes, unleased; or, the only chunk of its change all delivered, removed
+ * with its change: nobody needs to look for the change's end) in ONE statement, so a chunk is either settled with its
  * outcomes or not at all: a killed instance repeats at most the chunks it held, never one it
  * settled. Chunks that end while a write is under way are written together in the next one (one
  * round trip for many small changes).
@@ -21,6 +22,8 @@ export interface ChunkSettlement {
   results: readonly DeliveryResult[];
   /** Subscription ids of the chunk not delivered (stopped mid-chunk): handed back, unleased. */
   remaining: readonly number[];
+  /** The change's only chunk, all delivered: the change goes (its chunk with it), not marked done. */
+  finished?: boolean;
 }
 
 const SETTLE_SQL = `
@@ -30,8 +33,11 @@ chunks AS (
     subscription_ids = k.remaining::bigint[], size = cardinality(k.remaining::bigint[]),
     done = cardinality(k.remaining::bigint[]) = 0, leased_until = NULL, leased_by = NULL
   FROM unnest($5::bigint[], $6::int[], $7::int[], $8::text[]) AS k(id, delivered, failed, remaining)
-  WHERE c.id = k.id AND c.leased_by = $9 AND NOT c.done RETURNING 1)
-SELECT (SELECT COUNT(*) FROM chunks) AS settled`;
+  WHERE c.id = k.id AND c.leased_by = $9 AND NOT c.done RETURNING 1),
+finished AS (
+  DELETE FROM changes ch USING delivery_chunks c
+  WHERE c.id = ANY($10::bigint[]) AND ch.id = c.change_id AND c.leased_by = $9 AND NOT c.done RETURNING 1)
+SELECT (SELECT COUNT(*) FROM chunks) + (SELECT COUNT(*) FROM finished) AS settled`;
 
 /** PostgreSQL's "deadlock detected": two writes took the same rows in opposite orders; tried again. */
 const DEADLOCK = '40P01';
@@ -84,17 +90,19 @@ export class OutcomeWriter {
   }
 
   private async write(group: readonly ChunkSettlement[]): Promise<void> {
+    const kept = group.filter((s) => !s.finished);
     const params = [
       ...outcomeParams(group.flatMap((s) => s.results)),
-      group.map((s) => s.chunkId),
-      group.map((s) => s.results.filter((r) => r.ok).length),
-      group.map((s) => s.results.filter((r) => !r.ok).length),
-      group.map((s) => `{${s.remaining.join(',')}}`),
+      kept.map((s) => s.chunkId),
+      kept.map((s) => s.results.filter((r) => r.ok).length),
+      kept.map((s) => s.results.filter((r) => !r.ok).length),
+      kept.map((s) => `{${s.remaining.join(',')}}`),
       this.instanceId,
+      group.filter((s) => s.finished).map((s) => s.chunkId),
     ];
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.pool.query(SETTLE_SQL, params);
+        await this.pool.query({ name: 'tidings-settle', text: SETTLE_SQL, values: params });
         return;
       } catch (e) {
         if ((e as { code?: string }).code !== DEADLOCK || attempt >= 5) throw e;

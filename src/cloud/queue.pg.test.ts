@@ -10,7 +10,7 @@ import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
 import { pgRows } from './pg-testkit.ts';
 import type { DeliveryResult } from './store.ts';
 import { PgCloudStore } from './store-pg.ts';
-import { testDatabase } from './testkit.ts';
+import { delay, testDatabase } from './testkit.ts';
 
 const FEED = 'http://feed.test/rss';
 let url: string;
@@ -194,4 +194,95 @@ it('a subscriber of two changes of one feed settled at once is counted twice', a
   await Promise.all([q.done(one.changeId, FEED), q.done(two.changeId, FEED)]);
   const rows = await sql<{ n: number }>('SELECT ct_updates::int AS n FROM subscriptions');
   expect(rows.map((r) => r.n)).toEqual([2, 2, 2, 2, 2]);
+});
+
+/** Counts the notifications of new work every instance listens to (cluster.ts). */
+async function listenForWork(): Promise<{ count: () => number; end: () => Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  let n = 0;
+  c.on('notification', () => n++);
+  await c.query('LISTEN tidings_deliveries');
+  return { count: () => n, end: () => c.end() };
+}
+
+it('the instance that queues a small change delivers it itself: leased as queued, no notification, no claim', async () => {
+  const [a, b, c] = [open(), open(), open()];
+  await a.ready();
+  await seed(a, 5);
+  const calls = [0, 0, 0];
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const three = [a, b, c].map((s, i) =>
+    queue(s, async (_f, _c, targets, record) => {
+      calls[i]!++;
+      await gate;
+      await record(targets.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
+    }),
+  );
+  await Promise.all(three.map((q) => q.start()));
+  const work = await listenForWork();
+  try {
+    const { changeId } = await three[1]!.enqueue(FEED, null, Date.now());
+    // Leased to the instance that queued it in the statement that queued it.
+    expect(await sql('SELECT leased_by FROM delivery_chunks')).toEqual([{ leased_by: three[1]!.instanceId }]);
+    release();
+    expect(await three[1]!.done(changeId, FEED)).toMatchObject({ subscribers: 5, delivered: 5, failed: 0 });
+    await delay(200); // a notification would have arrived by now
+    expect(work.count()).toBe(0);
+    expect(calls).toEqual([0, 1, 0]);
+    // Its only chunk settled, the change went with it.
+    expect(await sql('SELECT 1 FROM changes')).toEqual([]);
+    expect(await sql('SELECT 1 FROM delivery_chunks')).toEqual([]);
+  } finally {
+    await work.end();
+  }
+});
+
+it('a change of several chunks: the first is the queueing instance’s, the rest are announced to all', async () => {
+  const s = open();
+  await s.ready();
+  await seed(s, 2500);
+  const q = queue(
+    s,
+    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
+    1000,
+  );
+  await q.start();
+  const work = await listenForWork();
+  try {
+    await q.enqueue(FEED, null, Date.now());
+    await waitFor('a notification', () => work.count() === 1);
+    const first = await sql<{ leased_by: string | null }>(
+      'SELECT leased_by FROM delivery_chunks ORDER BY id LIMIT 1',
+    );
+    expect(first).toEqual([{ leased_by: q.instanceId }]);
+  } finally {
+    await work.end();
+  }
+});
+
+it('a chunk leased as queued by an instance that died goes to another when the lease ends', async () => {
+  const [a, b] = [open(), open()];
+  await a.ready();
+  await seed(a, 20);
+  const dying = new DeliveryQueue(
+    a,
+    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
+    { leaseMs: 500, pollMs: 50 },
+  );
+  queues.push(dying);
+  await dying.enqueue(FEED, null, Date.now());
+  expect(await sql('SELECT leased_by FROM delivery_chunks')).toEqual([{ leased_by: dying.instanceId }]);
+  // Gone from the database (as a killed process): its lease is no longer renewed.
+  await a.close();
+  const reached = new Map<number, number>();
+  const other = new DeliveryQueue(b, counting(reached), { leaseMs: 500, pollMs: 50 });
+  queues.push(other);
+  await other.start();
+  await waitFor('the 20 delivered by the other', () => reached.size === 20);
+  expect([...reached.values()].every((n) => n === 1)).toBe(true);
 });
