@@ -11,6 +11,10 @@
  * through the store (not timed). Prints one JSON line at the end.
  *
  *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg3 runs one configuration)
+ *
+ * BENCH_CLUSTER_TRACE=1 prints on stderr when each phase starts and ends (epoch seconds), and how
+ * many connections the subscriber server has accepted so far, to line up with CPU samples of
+ * the processes (what each phase costs the database, the instances and this process).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -51,6 +55,12 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+let connections = 0;
+server.on('connection', () => connections++);
+const mark = (what: string) => {
+  if (process.env.BENCH_CLUSTER_TRACE)
+    console.error(`[${Date.now() / 1000}] ${what} (connections so far ${connections})`);
+};
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -178,14 +188,17 @@ async function runConfig(name: string, location: string, count: number): Promise
   received = 0;
 
   // 1. One change to 100,000 subscribers.
+  mark(`${name} fanout start`);
   versions.set(`/feed/${name}/big.xml`, 1);
   const t0 = performance.now();
   await ping(instances[0]!.url, bigFeed);
   await until(() => hits.size >= BIG, 0);
   const fanoutS = (performance.now() - t0) / 1000;
+  mark(`${name} fanout end`);
   await until(() => true);
 
   // 2. 10,000 resources pinged as fast as the cloud answers.
+  mark(`${name} pings start`);
   for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, 1);
   let next = 0;
   let answered = 0;
@@ -197,6 +210,7 @@ async function runConfig(name: string, location: string, count: number): Promise
     }),
   );
   const pingsPerS = RESOURCES / ((performance.now() - t1) / 1000);
+  mark(`${name} pings end`);
   const expected = BIG + RESOURCES * PER_RESOURCE;
   await until(() => hits.size >= expected);
   const peak = Math.max(...instances.map((i) => peakRssMb(i.child.pid!)));
