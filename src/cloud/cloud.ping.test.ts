@@ -29,6 +29,12 @@ afterEach(async () => {
   await peer.close();
 });
 
+/** The cloud again, with other settings (a test's own notification budget). */
+async function restartCloud(overrides: Parameters<typeof startCloud>[0] = {}): Promise<void> {
+  await cloud.close();
+  cloud = await startCloud(overrides);
+}
+
 async function ping(asking: Asking, url: string | null) {
   if (asking === 'XML-RPC') return rpcCall(`${cloud.url}/RPC2`, 'rssCloud.ping', url === null ? [] : [url]);
   return postForm(
@@ -155,8 +161,7 @@ for (const protocol of PROTOCOLS) {
       it('accepts a ping with slow subscribers and notifies them all', async () => {
         // What matters here is that every slow subscriber is notified, not how fast: a budget no
         // loaded machine's TLS handshakes reach (at load 15 the file's 1.5 s was passed).
-        await cloud.close();
-        cloud = await startCloud({ notifyTimeoutMs: 15_000 });
+        await restartCloud({ notifyTimeoutMs: 15_000 });
         const feed = `${peer.url}/rss.xml`;
         peer.route('GET', '/rss.xml', 200, '<RSS Feed />');
         const slow = async () => {
@@ -214,8 +219,7 @@ for (const protocol of PROTOCOLS) {
 
       it('counts a very slow subscription as an error', async () => {
         // The subscriber never answers: any budget is passed, so a short one keeps the row quick.
-        await cloud.close();
-        cloud = await startCloud({ notifyTimeoutMs: 300 });
+        await restartCloud({ notifyTimeoutMs: 300 });
         const feed = `${peer.url}/rss.xml`;
         peer.route('GET', '/rss.xml', 200, '<RSS Feed />').route('POST', '/feedupdated', 200, () => 'hang');
         peer.rpc('river.feedUpdated', () => 'hang');
@@ -235,8 +239,7 @@ for (const protocol of PROTOCOLS) {
 
 describe('ping behaviour beyond the reference list', () => {
   it('gives a never-answering subscriber the default 4 s, then counts an error', async () => {
-    await cloud.close();
-    cloud = await startCloud();
+    await restartCloud();
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss/>').route('POST', '/cb', 200, () => 'hang');
     await subscribe(feed, `${peer.url}/cb`, 'http-post');
@@ -293,8 +296,7 @@ describe('ping behaviour beyond the reference list', () => {
   });
 
   it('refuses pings closer together than the minimum interval', async () => {
-    await cloud.close();
-    cloud = await startCloud({ minPingIntervalSec: 60 });
+    await restartCloud({ minPingIntervalSec: 60 });
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     expectAnswer('REST-JSON', await ping('REST-JSON', feed), true, messages.pinged);
@@ -331,8 +333,7 @@ describe('ping behaviour beyond the reference list', () => {
   });
 
   it('with pingWaitMs the answer waits for the fan-out (the reference timing)', async () => {
-    await cloud.close();
-    cloud = await startCloud({ pingWaitMs: 4000, clock: systemClock });
+    await restartCloud({ pingWaitMs: 4000, clock: systemClock });
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss/>').route('POST', '/cb', 200, async () => {
       await delay(100);

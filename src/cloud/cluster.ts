@@ -254,16 +254,7 @@ export class DeliveryQueue {
       name: 'tidings-enqueue',
       text: `WITH ${queueChangeCtes({ feed: '$1', content: '$2', contentType: '$3', now: '$4', batch: '$5', when: 'true', me: '$6', room: '$7::int', leaseMs: '$8' })}
       SELECT ${QUEUED_COLUMNS} FROM ${QUEUED_FROM}`,
-      values: [
-        feedUrl,
-        content?.body ?? null,
-        content?.contentType ?? null,
-        now,
-        this.limits.batch,
-        this.instanceId,
-        this.room(),
-        this.limits.leaseMs,
-      ],
+      values: [feedUrl, content?.body ?? null, content?.contentType ?? null, now, ...this.queueParams()],
     });
     return this.queued(feedUrl, r.rows);
   }
@@ -286,17 +277,14 @@ export class DeliveryQueue {
       text: `WITH ${RECORD_CONTENT_CTES},
       ${queueChangeCtes({ feed: '$7', content: '$8', contentType: '$9', now: '$6', batch: '$10', when: 'EXISTS (SELECT 1 FROM rec WHERE changed)', me: '$11', room: '$12::int', leaseMs: '$13' })}
       SELECT (SELECT changed FROM rec) AS changed, ${QUEUED_COLUMNS} FROM ${QUEUED_FROM}`,
-      values: [
-        ...recordContentParams(url, c, now),
-        content.body,
-        content.contentType,
-        this.limits.batch,
-        this.instanceId,
-        this.room(),
-        this.limits.leaseMs,
-      ],
+      values: [...recordContentParams(url, c, now), content.body, content.contentType, ...this.queueParams()],
     });
     return { changed: r.rows[0]?.changed ?? false, queued: this.queued(url, r.rows) };
+  }
+
+  /** The values of queueChangeCtes' batch, me, room and leaseMs, in that order. */
+  private queueParams(): [number, string, number, number] {
+    return [this.limits.batch, this.instanceId, this.room(), this.limits.leaseMs];
   }
 
   /** Subscribers this instance may still take on (none once stopping). */

@@ -2,10 +2,10 @@
  * Settling delivered chunks of the shared queue (cluster.ts): each chunk's outcomes are written
  * to its subscriptions and the chunk is marked done (or, after a stop mid-chunk, left with the
  * subscribers it still owes, unleased; or, the only chunk of its change all delivered, removed
- * with its change: nobody needs to look for the change's end) in ONE statement, so a chunk is either settled with its
- * outcomes or not at all: a killed instance repeats at most the chunks it held, never one it
- * settled. Chunks that end while a write is under way are written together in the next one (one
- * round trip for many small changes).
+ * with its change: nobody needs to look for the change's end) in ONE statement, so a chunk is
+ * either settled with its outcomes or not at all: a killed instance repeats at most the chunks it
+ * held, never one it settled. Chunks that end while a write is under way are written together in
+ * the next one (one round trip for many small changes).
  *
  * Two outcomes for one subscription in one statement would update its row twice (PostgreSQL keeps
  * one): a subscription belongs to one feed, so a write takes chunks of at most one change per

@@ -37,6 +37,18 @@ function queue(store: PgCloudStore, deliver: BatchDeliverer, batch = 1000): Deli
   return q;
 }
 
+/** A deliverer that holds every chunk until its queue stops: the chunks stay to be looked at. */
+const holdUntilStopped: BatchDeliverer = (_f, _c, _t, _r, signal) =>
+  new Promise((r) => signal.addEventListener('abort', r));
+
+/** A queue on a fresh store with `subscribers` of FEED, holding its chunks (holdUntilStopped). */
+async function holdingQueue(subscribers: number): Promise<DeliveryQueue> {
+  const s = open();
+  await s.ready();
+  await seed(s, subscribers);
+  return queue(s, holdUntilStopped, 1000);
+}
+
 async function seed(store: PgCloudStore, n: number, feedUrl = FEED): Promise<void> {
   await store.insertSubscriptions(
     Array.from({ length: n }, (_, i) => ({
@@ -84,15 +96,7 @@ it('splits a change into chunks of `batch` subscribers and three instances deliv
 });
 
 it('queues a change as ceil(subscribers / batch) chunks', async () => {
-  const s = open();
-  await s.ready();
-  await seed(s, 2500);
-  // A deliverer that holds its chunk until the queue stops: the chunks stay to be looked at.
-  const q = queue(
-    s,
-    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
-    1000,
-  );
+  const q = await holdingQueue(2500);
   const { subscribers } = await q.enqueue(FEED, null, Date.now());
   expect(subscribers).toBe(2500);
   const chunks = await sql<{ size: number; n: number }>(
@@ -243,14 +247,7 @@ it('the instance that queues a small change delivers it itself: leased as queued
 });
 
 it('a change of several chunks: the first is the queueing instance’s, the rest are announced to all', async () => {
-  const s = open();
-  await s.ready();
-  await seed(s, 2500);
-  const q = queue(
-    s,
-    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
-    1000,
-  );
+  const q = await holdingQueue(2500);
   await q.start();
   const work = await listenForWork();
   try {
@@ -269,11 +266,7 @@ it('a chunk leased as queued by an instance that died goes to another when the l
   const [a, b] = [open(), open()];
   await a.ready();
   await seed(a, 20);
-  const dying = new DeliveryQueue(
-    a,
-    (_f, _c, _t, _r, signal) => new Promise((r) => signal.addEventListener('abort', r)),
-    { leaseMs: 500, pollMs: 50 },
-  );
+  const dying = new DeliveryQueue(a, holdUntilStopped, { leaseMs: 500, pollMs: 50 });
   queues.push(dying);
   await dying.enqueue(FEED, null, Date.now());
   expect(await sql('SELECT leased_by FROM delivery_chunks')).toEqual([{ leased_by: dying.instanceId }]);
