@@ -18,6 +18,7 @@ import {
 import { Checkbox } from '../../components/Checkbox';
 import { lazyView } from '../../components/lazy-view';
 import { useFirstPaintDone } from '../../components/use-first-paint';
+import { useScrollingFlag } from '../../components/use-scrolling-flag';
 import { useApp } from '../../store/context';
 import { type DropTarget, readDrag } from './drag';
 import { FeedRow } from './FeedRow';
@@ -75,6 +76,9 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const [folderDialog, setFolderDialog] = useState<FolderDialogMode | null>(null);
   const [dropKey, setDropKey] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
+  const listRef = useRef<HTMLElement>(null);
+  // No hover looks while the list scrolls (components/use-scrolling-flag).
+  useScrollingFlag(listRef);
 
   const collapsed = useMemo(() => new Set(collapsedList), [collapsedList]);
   // The A-Z order is sorted again only when an id or a title changed, not on every count change.
@@ -341,7 +345,7 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const allDrop = dropProps({ folderId: null }, ALL_KEY);
 
   return (
-    <nav className="feed-list" aria-label="Feeds" data-testid="feed-list">
+    <nav ref={listRef} className="feed-list" aria-label="Feeds" data-testid="feed-list">
       <div className="feed-list-head">
         <h2 id="feed-tree-label">Feeds</h2>
         <button
