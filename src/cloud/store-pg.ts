@@ -248,9 +248,14 @@ export class PgCloudStore implements CloudStore {
     await this.opening;
   }
 
-  private async q<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+  /**
+   * One statement; `name` makes it a prepared statement (parsed and planned once per connection):
+   * for the statements under every ping, whose planning cost more than their execution.
+   */
+  private async q<R extends QueryResultRow>(sql: string, params: unknown[] = [], name?: string): Promise<R[]> {
     const pool = this.pool ?? (await this.opening);
-    return (await pool.query<R>(sql, params)).rows;
+    return (await pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params }))
+      .rows;
   }
 
   private async count(sql: string, params: unknown[] = []): Promise<number> {
@@ -545,6 +550,7 @@ export class PgCloudStore implements CloudStore {
           WHERE NOT EXISTS (SELECT 1 FROM recent)) AS saved,
         (SELECT COUNT(*) FROM touch) AS touched`,
       [url, now, minIntervalSec],
+      'tidings-begin-check',
     );
     const row = rows[0]!;
     return { before: row.before ?? undefined, tooRecent: row.tooRecent, saved: row.saved ?? undefined };
@@ -554,6 +560,7 @@ export class PgCloudStore implements CloudStore {
     const rows = await this.q<{ changed: boolean }>(
       `WITH ${RECORD_CONTENT_CTES} SELECT changed FROM rec`,
       recordContentParams(url, c, now),
+      'tidings-record-content',
     );
     return rows[0]?.changed ?? false;
   }
