@@ -14,10 +14,12 @@
  *
  * BENCH_CLUSTER_TRACE=1 prints on stderr when each phase starts and ends (epoch seconds), and how
  * many connections the subscriber server has accepted so far, to line up with CPU samples of
- * the processes (what each phase costs the database, the instances and this process).
+ * the processes; and for the ping phase the CPU milliseconds per ping of PostgreSQL (all its
+ * processes, ended ones too), the instances and this process: on a shared machine, CPU per ping
+ * varies less from run to run than pings per second.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,6 +64,49 @@ const mark = (what: string) => {
     console.error(`[${Date.now() / 1000}] ${what} (connections so far ${connections})`);
 };
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+
+/** utime + stime (+ the children it waited for, with `reaped`) of a process, in ms (0 once gone). */
+function cpuMs(pid: number, reaped = false): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14-17 of stat (utime, stime, cutime, cstime) are 11-14 after the name; ticks of 10 ms.
+    const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+    return ticks * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of PostgreSQL: the postmaster with the backends it reaped, and those still running. */
+function postgresCpuMs(postmaster: number): number {
+  let ms = cpuMs(postmaster, true);
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster)
+        ms += cpuMs(Number(name));
+    } catch {
+      // gone meanwhile: counted in the postmaster's reaped time
+    }
+  }
+  return ms;
+}
+
+interface CpuSample {
+  pg: number;
+  instances: number;
+  bench: number;
+}
+function cpuSample(pids: number[]): CpuSample {
+  const own = process.cpuUsage();
+  return {
+    pg: postgresCpuMs(pg.pid),
+    instances: pids.reduce((n, pid) => n + cpuMs(pid), 0),
+    bench: (own.user + own.system) / 1000,
+  };
+}
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 interface Instance {
@@ -199,6 +244,8 @@ async function runConfig(name: string, location: string, count: number): Promise
 
   // 2. 10,000 resources pinged as fast as the cloud answers.
   mark(`${name} pings start`);
+  const pids = instances.map((i) => i.child.pid!);
+  const cpu0 = cpuSample(pids);
   for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, 1);
   let next = 0;
   let answered = 0;
@@ -212,7 +259,16 @@ async function runConfig(name: string, location: string, count: number): Promise
   const pingsPerS = RESOURCES / ((performance.now() - t1) / 1000);
   mark(`${name} pings end`);
   const expected = BIG + RESOURCES * PER_RESOURCE;
-  await until(() => hits.size >= expected);
+  await until(() => hits.size >= expected, 0);
+  if (process.env.BENCH_CLUSTER_TRACE) {
+    // Up to the last delivery of the pings (what answering them set going), per ping.
+    const cpu1 = cpuSample(pids);
+    const per = (k: keyof CpuSample) => ((cpu1[k] - cpu0[k]) / RESOURCES).toFixed(2);
+    console.error(
+      `${name} CPU ms per ping: postgres ${per('pg')}, instances ${per('instances')}, bench ${per('bench')}`,
+    );
+  }
+  await until(() => true);
   const peak = Math.max(...instances.map((i) => peakRssMb(i.child.pid!)));
   for (const i of instances) i.child.kill('SIGTERM');
   await Promise.all(instances.map((i) => i.exited));

@@ -240,6 +240,11 @@ export class DeliveryQueue {
     this.kick();
   }
 
+  /** The pool once started (no await after the first: every ping comes through here). */
+  private connected(): Pool | Promise<Pool> {
+    return this.pool ?? this.start().then(() => this.pool ?? this.store.connection());
+  }
+
   /**
    * A change for every live subscriber of the feed, as chunks of `batch` subscription ids, in one
    * statement (nothing is written when nobody is owed it). The first chunk is leased to this
@@ -248,8 +253,7 @@ export class DeliveryQueue {
    * subscribers it is owed to.
    */
   async enqueue(feedUrl: string, content: TopicContent | null, now: number): Promise<QueuedChange> {
-    await this.start();
-    const pool = this.pool ?? (await this.store.connection());
+    const pool = await this.connected();
     const r = await pool.query<QueuedRow>({
       name: 'tidings-enqueue',
       text: `WITH ${queueChangeCtes({ feed: '$1', content: '$2', contentType: '$3', now: '$4', batch: '$5', when: 'true', me: '$6', room: '$7::int', leaseMs: '$8' })}
@@ -270,8 +274,7 @@ export class DeliveryQueue {
     now: number,
     content: TopicContent,
   ): Promise<{ changed: boolean; queued: QueuedChange }> {
-    await this.start();
-    const pool = this.pool ?? (await this.store.connection());
+    const pool = await this.connected();
     const r = await pool.query<QueuedRow & { changed: boolean | null }>({
       name: 'tidings-record-enqueue',
       text: `WITH ${RECORD_CONTENT_CTES},

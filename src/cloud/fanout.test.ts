@@ -193,4 +193,30 @@ describe('fanOut', () => {
     expect(b.most()).toBe(4);
     expect(across.most).toBeGreaterThan(4); // A and B at once: the idle workers woke for B
   });
+  it('a fan-out soon after another reuses its kept-alive sockets; the owner closing ends them', async () => {
+    const a = await subscriberHost();
+    const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+    open.push({ close: () => http.close() });
+    const run = (endInFlight: AbortSignal) =>
+      fanOut(
+        {
+          http,
+          clock: systemClock,
+          record: () => undefined,
+          limits: { perHost: 2 },
+          policy: { allowLoopback: true, allowPrivate: false },
+          endInFlight,
+        },
+        'http://feed.example/rss',
+        targets(a.url, 20),
+      );
+    const owner = new AbortController();
+    // One after the other, never overlapping (as an instance answering one ping at a time).
+    for (let i = 0; i < 3; i++) expect(await run(owner.signal)).toMatchObject({ delivered: 20 });
+    expect(a.connections()).toBeLessThanOrEqual(2);
+    // The owner closing (Cloud.close) ends the idle pool: the next fan-out dials afresh.
+    owner.abort();
+    expect(await run(new AbortController().signal)).toMatchObject({ delivered: 20 });
+    expect(a.connections()).toBeGreaterThan(2);
+  });
 });

@@ -132,6 +132,7 @@ export class NotifyPool {
       socket,
       (c, reusable) => {
         if (reusable && !this.destroyed) {
+          c.socket.unref(); // an idle socket kept for the next fan-out never holds the process open
           slot.idle.push(c);
         } else {
           c.socket.destroy();
@@ -260,6 +261,7 @@ class Conn {
     this.gotBytes = false;
     this.wasUsed = this.used > 0;
     this.used++;
+    this.socket.ref();
     this.socket.write(ex.head);
   }
 

@@ -8,7 +8,7 @@
  * One server serves a whole test run; each cloud gets a database of its own (createDatabase).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ export interface TestPostgres {
   /** postgres://tidings@127.0.0.1:PORT/postgres (the maintenance database). */
   adminUrl: string;
   port: number;
+  /** The server's first process (the bench reads its and its children's CPU time from /proc). */
+  pid: number;
   /** A new empty database; its URL. */
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;
@@ -96,10 +98,12 @@ export async function startPostgres(): Promise<TestPostgres> {
     'start',
   ]);
   const adminUrl = `postgres://tidings@127.0.0.1:${port}/postgres`;
+  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let n = 0;
   return {
     adminUrl,
     port,
+    pid,
     async createDatabase(name) {
       const db = name ?? `t${process.pid}_${Date.now().toString(36)}_${n++}`;
       const { default: pg } = await import('pg');

@@ -200,6 +200,27 @@ it('a subscriber of two changes of one feed settled at once is counted twice', a
   expect(rows.map((r) => r.n)).toEqual([2, 2, 2, 2, 2]);
 });
 
+it('small changes that end close together are settled in one statement', async () => {
+  const s = open();
+  await s.ready();
+  const feeds = Array.from({ length: 6 }, (_, i) => `http://feed.test/${i}.xml`);
+  for (const f of feeds) await seed(s, 3, f);
+  // Each change's only chunk ends 4 ms after the one before (as pings answered one by one).
+  let nth = 0;
+  const q = queue(s, async (_f, _c, targets, record) => {
+    await delay(4 * nth++);
+    await record(targets.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
+  });
+  const queued = [];
+  for (const f of feeds) queued.push({ f, ...(await q.enqueue(f, null, Date.now())) });
+  const reports = await Promise.all(queued.map((c) => q.done(c.changeId, c.f)));
+  expect(reports.every((r) => r.delivered === 3)).toBe(true);
+  // Rows written by one statement carry its transaction id.
+  const writes = await sql<{ n: number }>('SELECT COUNT(DISTINCT xmin::text)::int AS n FROM subscriptions');
+  expect(writes[0]!.n).toBe(1);
+  expect(await sql('SELECT 1 FROM changes')).toEqual([]);
+});
+
 /** Counts the notifications of new work every instance listens to (cluster.ts). */
 async function listenForWork(): Promise<{ count: () => number; end: () => Promise<void> }> {
   const { default: pg } = await import('pg');

@@ -5,7 +5,9 @@
  */
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
+import type { CloudLogEntry } from './log.ts';
+import { pgRows } from './pg-testkit.ts';
+import { LOG_KEPT, migrate, PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
 import { testDatabase } from './testkit.ts';
 
 let url: string;
@@ -115,4 +117,52 @@ it('begins a read in one step: the row before, the check counted unless too rece
   };
   await s.saveFeed(feed);
   expect((await s.beginCheck(feed.publicUrl, 20_000, 0)).saved).toEqual(feed);
+});
+
+it('keeps the log as one row per write, reads the newest entries across writes, and trims it to LOG_KEPT', async () => {
+  const s = store();
+  await s.ready();
+  const entries = (from: number, n: number): CloudLogEntry[] =>
+    Array.from({ length: n }, (_, i) => ({
+      at: from + i,
+      kind: 'ping',
+      feedUrl: `http://f.test/${from + i}`,
+    }));
+  await s.appendLog(entries(0, 300));
+  await s.appendLog(entries(300, 5));
+  expect(await pgRows(url, 'SELECT n FROM log_batches ORDER BY id')).toEqual([{ n: 300 }, { n: 5 }]);
+  const recent = await s.recentLog(250);
+  expect(recent.map((e) => e.at)).toEqual(Array.from({ length: 250 }, (_, i) => 304 - i));
+  expect(recent[0]).toEqual({ at: 304, kind: 'ping', feedUrl: 'http://f.test/304' });
+  // Many small writes (more than one page of rows) still give `limit` entries in order.
+  for (let i = 0; i < 40; i++) await s.appendLog(entries(1000 + i * 2, 2));
+  expect((await s.recentLog(100)).map((e) => e.at)).toEqual(
+    Array.from({ length: 100 }, (_, i) => (i < 80 ? 1079 - i : 304 - (i - 80))),
+  );
+  // The sweep keeps the newest writes that hold LOG_KEPT entries.
+  for (let i = 0; i < 4; i++) await s.appendLog(entries(2000 + i * 400, 400));
+  await s.sweep(Date.now(), 1);
+  const kept = await pgRows<{ n: number }>(url, 'SELECT SUM(n)::int AS n FROM log_batches');
+  expect(kept[0]!.n).toBe(1200);
+  expect((await s.recentLog(LOG_KEPT)).length).toBe(LOG_KEPT);
+});
+
+it('moves the entries logged before version 5 into one write, oldest first', async () => {
+  const pool = new pg.Pool({ connectionString: url });
+  try {
+    await migrate(
+      pool,
+      PG_MIGRATIONS.filter((m) => m.version <= 4),
+    );
+    await pool.query(
+      `INSERT INTO log_entries (entry) VALUES ('{"at":1,"kind":"ping"}'), ('{"at":2,"kind":"notify"}')`,
+    );
+  } finally {
+    await pool.end();
+  }
+  const s = store();
+  expect(await s.recentLog(10)).toEqual([
+    { at: 2, kind: 'notify' },
+    { at: 1, kind: 'ping' },
+  ]);
 });

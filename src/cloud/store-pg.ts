@@ -174,6 +174,22 @@ ALTER TABLE changes DROP COLUMN delivered, DROP COLUMN failed;
 ALTER TABLE subscriptions SET (fillfactor = 80);
 `,
   },
+  {
+    // The log as one row per write of an instance (its entries as one JSON array, oldest first,
+    // `n` of them) instead of one row per entry: a ping of a feed with 10 subscribers logged 12
+    // entries, 12 heap and index insertions. What was logged moves over as one write;
+    // log_entries stays for instances not upgraded yet (the sweep still trims it).
+    version: 5,
+    sql: `
+CREATE TABLE log_batches (
+  id BIGSERIAL PRIMARY KEY,
+  entries JSONB NOT NULL,
+  n INTEGER NOT NULL
+);
+INSERT INTO log_batches (entries, n)
+  SELECT jsonb_agg(entry ORDER BY id), COUNT(*) FROM log_entries HAVING COUNT(*) > 0;
+`,
+  },
 ];
 
 /** Log entries kept across the cloud (the sweep trims the rest). */
@@ -248,9 +264,18 @@ export class PgCloudStore implements CloudStore {
     await this.opening;
   }
 
-  private async q<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+  /**
+   * One statement; `name` makes it a prepared statement (parsed and planned once per connection):
+   * for the statements under every ping, whose planning cost more than their execution.
+   */
+  private async q<R extends QueryResultRow>(
+    sql: string,
+    params: unknown[] = [],
+    name?: string,
+  ): Promise<R[]> {
     const pool = this.pool ?? (await this.opening);
-    return (await pool.query<R>(sql, params)).rows;
+    return (await pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params }))
+      .rows;
   }
 
   private async count(sql: string, params: unknown[] = []): Promise<number> {
@@ -268,21 +293,32 @@ export class PgCloudStore implements CloudStore {
     return this.pool ?? (await this.opening);
   }
 
-  /** Log entries of every instance, in one statement. */
+  /** Log entries of this instance, oldest first: one row (a JSON array) per write. */
   async appendLog(entries: readonly CloudLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.q('INSERT INTO log_entries (entry) SELECT unnest($1::jsonb[])', [
-      entries.map((e) => JSON.stringify(e)),
-    ]);
+    await this.q(
+      'INSERT INTO log_batches (entries, n) VALUES ($1::jsonb, $2)',
+      [JSON.stringify(entries), entries.length],
+      'tidings-append-log',
+    );
   }
 
-  /** The newest entries of the whole cloud, newest first. */
+  /** The newest entries of the whole cloud, newest first: the newest writes until `limit` entries. */
   async recentLog(limit: number): Promise<CloudLogEntry[]> {
-    const rows = await this.q<{ entry: CloudLogEntry }>(
-      'SELECT entry FROM log_entries ORDER BY id DESC LIMIT $1',
-      [limit],
-    );
-    return rows.map((r) => r.entry);
+    const out: CloudLogEntry[] = [];
+    const page = 16;
+    let before = Number.MAX_SAFE_INTEGER;
+    while (out.length < limit) {
+      const rows = await this.q<{ id: number; entries: CloudLogEntry[] }>(
+        'SELECT id, entries FROM log_batches WHERE id < $1 ORDER BY id DESC LIMIT $2',
+        [before, page],
+      );
+      for (const r of rows)
+        for (let i = r.entries.length - 1; i >= 0 && out.length < limit; i--) out.push(r.entries[i]!);
+      if (rows.length < page) break;
+      before = rows.at(-1)!.id;
+    }
+    return out;
   }
 
   async upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void> {
@@ -389,6 +425,13 @@ export class PgCloudStore implements CloudStore {
           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
           AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`,
         [now - retainMs],
+      );
+      // The newest writes holding LOG_KEPT entries are kept.
+      await c.query(
+        `DELETE FROM log_batches WHERE id < (SELECT id FROM (
+          SELECT id, SUM(n) OVER (ORDER BY id DESC) AS upto FROM log_batches) t
+          WHERE upto >= $1 ORDER BY id DESC LIMIT 1)`,
+        [LOG_KEPT],
       );
       await c.query('DELETE FROM log_entries WHERE id <= (SELECT MAX(id) FROM log_entries) - $1', [LOG_KEPT]);
       // Changes fully delivered whose instance went away before reading the report.
@@ -545,6 +588,7 @@ export class PgCloudStore implements CloudStore {
           WHERE NOT EXISTS (SELECT 1 FROM recent)) AS saved,
         (SELECT COUNT(*) FROM touch) AS touched`,
       [url, now, minIntervalSec],
+      'tidings-begin-check',
     );
     const row = rows[0]!;
     return { before: row.before ?? undefined, tooRecent: row.tooRecent, saved: row.saved ?? undefined };
@@ -554,6 +598,7 @@ export class PgCloudStore implements CloudStore {
     const rows = await this.q<{ changed: boolean }>(
       `WITH ${RECORD_CONTENT_CTES} SELECT changed FROM rec`,
       recordContentParams(url, c, now),
+      'tidings-record-content',
     );
     return rows[0]?.changed ?? false;
   }
