@@ -11,6 +11,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { type Clock, ManualClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { type RunningServer, serve } from '../net/serve.ts';
@@ -22,6 +23,13 @@ import {
   type XmlRpcValue,
 } from '../wire/xmlrpc.ts';
 import { type Cloud, type CloudDeps, createCloud } from './cloud.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The `cloud-pg` project's PostgreSQL maintenance URL (pg-global-setup.ts); absent elsewhere. */
+    pgAdminUrl?: string;
+  }
+}
 
 export interface Recorded {
   method: string;
@@ -196,7 +204,7 @@ export interface TestCloud {
  * the same database again.
  */
 export async function testDatabase(home: string): Promise<string> {
-  const admin = process.env.TIDINGS_TEST_PG_ADMIN;
+  const admin = inject('pgAdminUrl');
   if (!admin) return join(home, 'cloud.sqlite');
   const name = `c_${createHash('sha1').update(home).digest('hex').slice(0, 16)}`;
   const { default: pg } = await import('pg');
