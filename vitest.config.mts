@@ -25,27 +25,37 @@ const shared = { pool: 'forks' as const, testTimeout: 30_000, hookTimeout: 30_00
 const maxWorkers = Math.max(3, availableParallelism());
 
 /**
- * Seconds each of the slowest files took in a full run on a busy 2-core machine (3 workers),
- * by project and path. Without a previous run's timings (a fresh clone) Vitest orders files by
+ * Seconds each of the slowest files took in a full run on a busy 2-core machine (3 workers, this
+ * order), by project and path. Without a previous run's timings (a fresh clone) Vitest orders files by
  * project, then by size: the slow `unit` files started after every `cloud-pg` file, last, and
  * the run waited on them at its end. Only the order of files depends on these figures.
  */
 const SLOW_FILES: Record<string, number> = {
-  'cloud-pg:src/cloud/cloud.ping.test.ts': 55,
-  'unit:src/net/slow-sockets.test.ts': 50,
-  'cloud-pg:src/cloud/cloud.please-notify.test.ts': 35,
-  'cloud-pg:src/cloud/cluster.pg.test.ts': 30,
-  'unit:src/cli/cli.test.ts': 30,
-  'unit:src/cloud/cli.test.ts': 30,
-  'cloud-pg:src/cloud/cloud.behaviour.test.ts': 25,
-  'unit:src/cli/cli-post.test.ts': 17,
-  'unit:main/packaging.test.ts': 16,
-  'cloud-pg:src/cloud/websub.test.ts': 15,
-  'cloud-pg:src/cloud/cloud.saverss.test.ts': 15,
-  'unit:src/cloud/cloud.ping.test.ts': 13,
-  'cloud-pg:src/cloud/queue.pg.test.ts': 13,
+  'cloud-pg:src/cloud/cloud.ping.test.ts': 51,
+  'unit:src/net/slow-sockets.test.ts': 49,
+  'unit:src/cloud/cli.test.ts': 33,
+  'cloud-pg:src/cloud/cluster.pg.test.ts': 28,
+  'unit:src/cli/cli.test.ts': 25,
+  'cloud-pg:src/cloud/cloud.please-notify.test.ts': 23,
+  'unit:src/cli/cli-post.test.ts': 18,
+  'unit:src/cloud/cloud.ping.test.ts': 17,
+  'unit:main/packaging.test.ts': 15,
   'unit:main/app-stop.test.ts': 12,
+  'unit:src/cli/cli-refusals.test.ts': 11,
   'unit:src/realtime/websub/websub.tunnel.test.ts': 10,
+  'cloud-pg:src/cloud/cloud.saverss.test.ts': 10,
+  'cloud-pg:src/cloud/cloud.behaviour.test.ts': 10,
+  'unit:src/app/huge-document.test.ts': 9,
+  'unit:src/net/http-client.limits.test.ts': 9,
+  'unit:src/cli/cli-serve-tunnel.test.ts': 8,
+  'unit:src/feed/discover.test.ts': 8,
+  'unit:src/cli/cli-serve.test.ts': 8,
+  'cloud-pg:src/cloud/queue.pg.test.ts': 8,
+  'cloud-pg:src/cloud/websub.test.ts': 7,
+  'unit:src/app/parse-pool.test.ts': 7,
+  'cloud-pg:src/cloud/doors.test.ts': 5,
+  'unit:src/app/publish-local-only.test.ts': 5,
+  'unit:bin/launcher.test.ts': 5,
 };
 
 /**
