@@ -1,16 +1,19 @@
 /**
  * Global setup of the `cloud-pg` test project: one PostgreSQL server for the whole run (initdb
- * about 1 s), its maintenance URL handed to the test workers in TIDINGS_TEST_PG_ADMIN (they
- * inherit the environment), stopped at the end. The project exists only where the binaries do
+ * about 1 s), its maintenance URL provided to that project's test files only (`inject('pgAdminUrl')`
+ * in testkit.ts), stopped at the end. Not an environment variable: every worker of the run, the
+ * `unit` project's too, inherits the main process's environment, and the behaviour suite's SQLite
+ * run then ran on PostgreSQL as well. The project exists only where the binaries do
  * (vitest.config.mts says why it is left out otherwise).
  */
+import type { TestProject } from 'vitest/node';
 import { startPostgres, type TestPostgres } from './pg-testkit.ts';
 
 let server: TestPostgres | null = null;
 
-export async function setup(): Promise<void> {
+export async function setup(project: TestProject): Promise<void> {
   server = await startPostgres();
-  process.env.TIDINGS_TEST_PG_ADMIN = server.adminUrl;
+  project.provide('pgAdminUrl', server.adminUrl);
 }
 
 export async function teardown(): Promise<void> {
