@@ -23,7 +23,6 @@ import {
   type XmlRpcValue,
 } from '../wire/xmlrpc.ts';
 import { type Cloud, type CloudDeps, createCloud } from './cloud.ts';
-import { isPostgresUrl } from './open-store.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -207,8 +206,6 @@ export interface TestCloud {
 export async function testDatabase(home: string): Promise<string> {
   const admin = inject('pgAdminUrl');
   if (!admin) return join(home, 'cloud.sqlite');
-  const known = given.get(home);
-  if (known) return known;
   const name = `c_${createHash('sha1').update(home).digest('hex').slice(0, 16)}`;
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: admin });
@@ -222,61 +219,6 @@ export async function testDatabase(home: string): Promise<string> {
   return admin.replace(/\/[^/]*$/, `/${name}`);
 }
 
-/**
- * PostgreSQL databases of test clouds closed for good in this worker, emptied for the next one:
- * a new database and its schema cost ~0.3 s (more on a loaded machine), once per test of the
- * behaviour suite; emptying one costs a few milliseconds. What a cloud then finds is what a new
- * one finds: the current schema, no rows, sequences at their start (the first cloud of a worker
- * still makes and migrates its own; store-pg.pg.test.ts tests the migrations on new databases).
- * Each keeps the connection that empties it.
- */
-const emptied: { url: string; client: PgClient }[] = [];
-const cleaners = new Map<string, PgClient>();
-/** The database a folder was given when it was not the one its name makes (taken from `emptied`). */
-const given = new Map<string, string>();
-type PgClient = InstanceType<typeof import('pg')['default']['Client']>;
-
-async function cloudDatabase(home: string, fresh: boolean): Promise<string> {
-  const reused = fresh && inject('pgAdminUrl') ? emptied.pop() : undefined;
-  if (!reused) return testDatabase(home);
-  given.set(home, reused.url);
-  cleaners.set(reused.url, reused.client);
-  return reused.url;
-}
-
-/** Every row of every table but the schema version gone, every sequence back at its start. */
-const EMPTY_ALL = `DO $$
-DECLARE r record;
-BEGIN
-  FOR r IN SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'cloud_schema' LOOP
-    EXECUTE 'DELETE FROM ' || r.t;
-  END LOOP;
-  PERFORM setval(c.oid, s.seqstart, false) FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid;
-END $$`;
-
-/** Empties a closed cloud's PostgreSQL database for the next test; one that cannot be is left. */
-async function recycleDatabase(home: string, url: string): Promise<void> {
-  given.delete(home);
-  let client = cleaners.get(url);
-  cleaners.delete(url);
-  try {
-    if (!client) {
-      const { default: pg } = await import('pg');
-      const c = new pg.Client({ connectionString: url });
-      c.on('error', () => undefined);
-      client = c;
-      await c.connect();
-      // A connection of the closed cloud still holding a lock would be a leak: not waited for.
-      await c.query("SET lock_timeout = '2s'");
-    }
-    await client.query(EMPTY_ALL);
-    emptied.push({ url, client });
-  } catch {
-    // Left as it is; the next cloud makes a database of its own.
-    void client?.end().catch(() => undefined);
-  }
-}
-
 /** A cloud with its own temp database, allowed to reach loopback, served on 127.0.0.1. */
 export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: string): Promise<TestCloud> {
   const home = dir ?? mkdtempSync(join(tmpdir(), 'tidings-cloud-'));
@@ -286,7 +228,7 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
   const ca = readFileSync(new URL('./testdata/localhost.crt', import.meta.url));
   const httpClient = createHttpClient({ hostPolicy: { allowLoopback: true }, ca });
   const notifyHttp = createHttpClient({ hostPolicy: { allowLoopback: true }, ca, maxSocketsPerHost: 128 });
-  const dbPath = await cloudDatabase(home, !dir);
+  const dbPath = await testDatabase(home);
   const cloud = createCloud({
     dbPath,
     http: httpClient,
@@ -308,10 +250,7 @@ export async function startCloud(overrides: Partial<CloudDeps> = {}, dir?: strin
       await cloud.close();
       httpClient.close();
       notifyHttp.close();
-      if (!opts.keepData && !dir) {
-        rmSync(home, { recursive: true, force: true });
-        if (isPostgresUrl(dbPath)) await recycleDatabase(home, dbPath);
-      }
+      if (!opts.keepData && !dir) rmSync(home, { recursive: true, force: true });
     },
   };
 }
