@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: every check and test, then one closing line with the real totals:
 //   N passed, N failed, N skipped
-// Steps: lint (Biome), type-check (three tsconfigs: core, main, renderer), build, unit and
+// Steps: lint (Biome), type-check (four tsconfigs: core, main, renderer, configs) and build, side
+// by side one per core (each uses one), then unit and
 // integration tests (Vitest, real servers on loopback), end-to-end tests (Playwright + Chromium,
 // installed from Debian's packages when missing). Exits non-zero on any failure.
 'use strict';
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -25,13 +27,6 @@ function step(name, cmd, args, env = {}) {
   return ok;
 }
 
-function check(name, cmd, args) {
-  const ok = step(name, cmd, args);
-  totals[ok ? 'passed' : 'failed']++;
-  lines.push(`${name}: ${ok ? 'passed' : 'FAILED'}`);
-  return ok;
-}
-
 function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -45,79 +40,128 @@ function findChromium() {
   return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
-// 1-3: static checks and the build the e2e tests use.
-check('lint', bin('biome'), ['check', '.']);
-check('types: core', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
-check('types: main', bin('tsc'), ['-p', 'tsconfig.main.json', '--noEmit']);
-check('types: renderer', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
-check('types: configs', bin('tsc'), ['-p', 'tsconfig.config.json', '--noEmit']);
-const built = check('build', bin('electron-vite'), ['build']);
-
-// 4: unit and integration tests. The cloud's PostgreSQL tests (vitest project `cloud-pg`) start a
-// server of their own from Debian's `postgresql` binaries: installed here when missing, as root,
-// like Chromium below (the server itself runs as the `postgres` user the package creates).
-const hasPostgres = () =>
-  fs.existsSync('/usr/lib/postgresql') &&
-  fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
-if (!process.env.TIDINGS_PG_BIN && !hasPostgres() && process.getuid?.() === 0) {
-  step('install postgresql', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq postgresql >/dev/null']);
-}
-const vitestJson = path.join(results, 'vitest.json');
-fs.rmSync(vitestJson, { force: true });
-const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
-const v = readJson(vitestJson);
-if (v) {
-  totals.passed += v.numPassedTests;
-  totals.failed += v.numFailedTests;
-  totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-  lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests ?? 0} skipped`);
-  // A suite that fails to load has no tests to count: count the file as a failure.
-  const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
-  totals.failed += broken.length;
-  if (broken.length) lines.push(`vitest: ${broken.length} test file(s) failed to load`);
-}
-if (!vitestOk && (!v || v.numFailedTests === 0)) {
-  totals.failed++;
-  lines.push('vitest: FAILED without a report');
-}
-
-// 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
-let chromium = findChromium();
-if (!chromium && process.getuid?.() === 0) {
-  step('install chromium', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
-  chromium = findChromium();
-}
-if (!chromium) {
-  totals.failed++;
-  lines.push('e2e: FAILED: no Chromium (install Debian package chromium or set CHROMIUM_PATH)');
-} else if (!built) {
-  totals.failed++;
-  lines.push('e2e: not run because the build failed');
-} else {
-  const e2eJson = path.join(results, 'e2e.json');
-  fs.rmSync(e2eJson, { force: true });
-  const e2eOk = step('e2e', bin('playwright'), ['test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-    CHROMIUM_PATH: chromium,
-  });
-  const e = readJson(e2eJson);
-  if (e?.stats) {
-    const passed = e.stats.expected + (e.stats.flaky ?? 0);
-    totals.passed += passed;
-    totals.failed += e.stats.unexpected;
-    totals.skipped += e.stats.skipped;
-    lines.push(`e2e: ${passed} passed, ${e.stats.unexpected} failed, ${e.stats.skipped} skipped`);
-    if (!e2eOk && e.stats.unexpected === 0) {
-      totals.failed++;
-      lines.push('e2e: FAILED (runner error)');
+/**
+ * Checks that each use one core (Biome's check, tsc, the build), run side by side, one per core:
+ * each one's output is printed whole when it ends, so logs never interleave.
+ */
+async function checksSideBySide(checks) {
+  const results = new Map();
+  const queue = [...checks];
+  const worker = async () => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      const [name, cmd, args] = c;
+      const started = Date.now();
+      const { status, output } = await new Promise((resolve) => {
+        const chunks = [];
+        const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => chunks.push(d));
+        child.on('error', (e) => resolve({ status: null, output: String(e) }));
+        child.on('close', (code) => resolve({ status: code, output: Buffer.concat(chunks).toString() }));
+      });
+      const ok = status === 0;
+      console.log(`\n=== ${name}: ${[path.basename(cmd), ...args].join(' ')}`);
+      if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      console.log(`=== ${name}: ${ok ? 'ok' : `FAILED (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      results.set(name, ok);
     }
-  } else {
-    totals.failed++;
-    lines.push('e2e: FAILED without a report');
+  };
+  const cores = Math.max(1, Math.min(checks.length, os.availableParallelism()));
+  await Promise.all(Array.from({ length: cores }, worker));
+  for (const [name] of checks) {
+    const ok = results.get(name) === true;
+    totals[ok ? 'passed' : 'failed']++;
+    lines.push(`${name}: ${ok ? 'passed' : 'FAILED'}`);
   }
+  return results;
 }
 
-console.log('\n=== summary');
-for (const line of lines) console.log(line);
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(totals.failed > 0 ? 1 : 0);
+async function main() {
+  // 1-3: static checks and the build the e2e tests use (the build first: it is the longest).
+  const statics = await checksSideBySide([
+    ['build', bin('electron-vite'), ['build']],
+    ['lint', bin('biome'), ['check', '.']],
+    ['types: core', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
+    ['types: main', bin('tsc'), ['-p', 'tsconfig.main.json', '--noEmit']],
+    ['types: renderer', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
+    ['types: configs', bin('tsc'), ['-p', 'tsconfig.config.json', '--noEmit']],
+  ]);
+  const built = statics.get('build') === true;
+
+  // 4: unit and integration tests. The cloud's PostgreSQL tests (vitest project `cloud-pg`) start a
+  // server of their own from Debian's `postgresql` binaries: installed here when missing, as root,
+  // like Chromium below (the server itself runs as the `postgres` user the package creates).
+  const hasPostgres = () =>
+    fs.existsSync('/usr/lib/postgresql') &&
+    fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+  if (!process.env.TIDINGS_PG_BIN && !hasPostgres() && process.getuid?.() === 0) {
+    step('install postgresql', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq postgresql >/dev/null']);
+  }
+  const vitestJson = path.join(results, 'vitest.json');
+  fs.rmSync(vitestJson, { force: true });
+  const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
+  const v = readJson(vitestJson);
+  if (v) {
+    totals.passed += v.numPassedTests;
+    totals.failed += v.numFailedTests;
+    totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests ?? 0} skipped`);
+    // A suite that fails to load has no tests to count: count the file as a failure.
+    const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
+    totals.failed += broken.length;
+    if (broken.length) lines.push(`vitest: ${broken.length} test file(s) failed to load`);
+  }
+  if (!vitestOk && (!v || v.numFailedTests === 0)) {
+    totals.failed++;
+    lines.push('vitest: FAILED without a report');
+  }
+
+  // 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
+  let chromium = findChromium();
+  if (!chromium && process.getuid?.() === 0) {
+    step('install chromium', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
+    chromium = findChromium();
+  }
+  if (!chromium) {
+    totals.failed++;
+    lines.push('e2e: FAILED: no Chromium (install Debian package chromium or set CHROMIUM_PATH)');
+  } else if (!built) {
+    totals.failed++;
+    lines.push('e2e: not run because the build failed');
+  } else {
+    const e2eJson = path.join(results, 'e2e.json');
+    fs.rmSync(e2eJson, { force: true });
+    const e2eOk = step('e2e', bin('playwright'), ['test', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+      CHROMIUM_PATH: chromium,
+    });
+    const e = readJson(e2eJson);
+    if (e?.stats) {
+      const passed = e.stats.expected + (e.stats.flaky ?? 0);
+      totals.passed += passed;
+      totals.failed += e.stats.unexpected;
+      totals.skipped += e.stats.skipped;
+      lines.push(`e2e: ${passed} passed, ${e.stats.unexpected} failed, ${e.stats.skipped} skipped`);
+      if (!e2eOk && e.stats.unexpected === 0) {
+        totals.failed++;
+        lines.push('e2e: FAILED (runner error)');
+      }
+    } else {
+      totals.failed++;
+      lines.push('e2e: FAILED without a report');
+    }
+  }
+
+  console.log('\n=== summary');
+  for (const line of lines) console.log(line);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  return totals.failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
