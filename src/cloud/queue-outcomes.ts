@@ -4,7 +4,7 @@
  * subscribers it still owes, unleased; or, the only chunk of its change all delivered, removed
  * with its change: nobody needs to look for the change's end) in ONE statement, so a chunk is
  * either settled with its outcomes or not at all: a killed instance repeats at most the chunks it
- * held, never one it settled. Small chunks that end within a short window of one another (or
+ * held, never one it settled. Small chunks that end within a few milliseconds of one another (or
  * while a write is under way) are written together (one statement for many small changes).
  *
  * Two outcomes for one subscription in one statement would update its row twice (PostgreSQL keeps
@@ -64,17 +64,17 @@ interface Waiting {
 export class OutcomeWriter {
   private readonly pool: Pool;
   private readonly instanceId: string;
-  private readonly window: SettleWindow;
+  private readonly batching: SettleWindow;
   private waiting: Waiting[] = [];
   /** Subscribers (reached or handed back) of the settlements waiting. */
   private waitingSubscribers = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing = false;
 
-  constructor(pool: Pool, instanceId: string, window: SettleWindow = DEFAULT_SETTLE_WINDOW) {
+  constructor(pool: Pool, instanceId: string, batching: SettleWindow = DEFAULT_SETTLE_WINDOW) {
     this.pool = pool;
     this.instanceId = instanceId;
-    this.window = window;
+    this.batching = batching;
   }
 
   /** Resolves when the chunk's outcomes are written (rejects when the database would not take them). */
@@ -86,10 +86,10 @@ export class OutcomeWriter {
     });
   }
 
-  /** Writes now when enough waits (or no window), else once the window ends; never two at once. */
+  /** Writes now when enough waits (or no wait is set), else once the wait ends; never two at once. */
   private schedule(): void {
     if (this.writing || this.waiting.length === 0) return;
-    if (this.window.ms <= 0 || this.waitingSubscribers >= this.window.subscribers) {
+    if (this.batching.ms <= 0 || this.waitingSubscribers >= this.batching.subscribers) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
       void this.drain();
@@ -97,7 +97,7 @@ export class OutcomeWriter {
       this.timer ??= setTimeout(() => {
         this.timer = null;
         void this.drain();
-      }, this.window.ms);
+      }, this.batching.ms);
   }
 
   /**
