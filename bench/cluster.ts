@@ -65,31 +65,34 @@ const mark = (what: string) => {
 };
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
-/** utime + stime (+ the children it waited for, with `reaped`) of a process, in ms (0 once gone). */
-function cpuMs(pid: number, reaped = false): number {
+/** The fields of /proc/PID/stat after the process's name (field 3, state, first); null once gone. */
+function statFields(pid: number | string): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14-17 of stat (utime, stime, cutime, cstime) are 11-14 after the name; ticks of 10 ms.
-    const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
-    return ticks * 10;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return null;
   }
 }
 
-/** CPU ms of PostgreSQL: the postmaster with the backends it reaped, and those still running. */
+/** utime + stime (+ the children it waited for, with `reaped`) of a process, in ms (0 once gone). */
+function cpuMs(f: string[] | null, reaped = false): number {
+  if (!f) return 0;
+  // Fields 14-17 of stat (utime, stime, cutime, cstime) are 11-14 here; ticks of 10 ms.
+  const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+  return ticks * 10;
+}
+
+/**
+ * CPU ms of PostgreSQL: the postmaster with the backends it reaped, and those still running (one
+ * gone meanwhile is counted in the postmaster's reaped time).
+ */
 function postgresCpuMs(postmaster: number): number {
-  let ms = cpuMs(postmaster, true);
+  let ms = cpuMs(statFields(postmaster), true);
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster)
-        ms += cpuMs(Number(name));
-    } catch {
-      // gone meanwhile: counted in the postmaster's reaped time
-    }
+    const f = statFields(name);
+    if (f && Number(f[1]) === postmaster) ms += cpuMs(f);
   }
   return ms;
 }
@@ -103,7 +106,7 @@ function cpuSample(pids: number[]): CpuSample {
   const own = process.cpuUsage();
   return {
     pg: postgresCpuMs(pg.pid),
-    instances: pids.reduce((n, pid) => n + cpuMs(pid), 0),
+    instances: pids.reduce((n, pid) => n + cpuMs(statFields(pid)), 0),
     bench: (own.user + own.system) / 1000,
   };
 }
