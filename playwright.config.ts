@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumPath } from './e2e/support/chromium.ts';
 
-// Playwright cannot download its own browsers here: use Debian's Chromium (ENVIRONMENT.md).
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Playwright cannot download its own browsers here: Debian's headless shell, else its Chromium.
+const executablePath = chromiumPath();
 export const HOST_RULES =
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost';
 

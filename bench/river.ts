@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { chromiumPath } from '../e2e/support/chromium.ts';
 import { SIDEBAR_ROWS_VISIBLE } from '../e2e/support/reading.ts';
 import { spawnTidings } from '../e2e/support/servers.ts';
 import type { Item } from '../src/feed/model.ts';
@@ -160,10 +161,11 @@ const dataDir = keep ?? dir.file('data');
 const PROFILE = process.env.RIVER_BENCH_PROFILE === '1';
 let tidings: Awaited<ReturnType<typeof spawnTidings>> | null = null;
 const BROWSER_OPTIONS = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumPath(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 };
 const browser = await chromium.launch(BROWSER_OPTIONS);
+process.stderr.write(`browser: ${BROWSER_OPTIONS.executablePath} ${browser.version()}\n`);
 try {
   const t0 = performance.now();
   const reuse = keep !== null && existsSync(join(dataDir, 'tidings.db'));

@@ -39,34 +39,46 @@ function readJson(file) {
   }
 }
 
+/** Debian's headless shell first, then its Chromium: e2e/support/chromium.ts says why. */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    HEADLESS_SHELL,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ].filter(Boolean);
   return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
 /**
- * Checks that each use one core (Biome's check, tsc, the build), run side by side, one per core:
- * each one's output is printed whole when it ends, so logs never interleave.
+ * Runs a command with its output held back, then prints it whole when it ends (so steps running
+ * side by side never interleave their logs). Resolves true when it exited 0.
  */
+async function stepQuiet(name, cmd, args) {
+  const started = Date.now();
+  const { status, output } = await new Promise((resolve) => {
+    const chunks = [];
+    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    child.on('error', (e) => resolve({ status: null, output: String(e) }));
+    child.on('close', (code) => resolve({ status: code, output: Buffer.concat(chunks).toString() }));
+  });
+  heading(name, cmd, args);
+  if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  ending(name, status, started);
+  return status === 0;
+}
+
+/** Checks that each use one core (Biome's check, tsc, the build), run side by side, one per core. */
 async function checksSideBySide(checks) {
   const results = new Map();
   const queue = [...checks];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const [name, cmd, args] = c;
-      const started = Date.now();
-      const { status, output } = await new Promise((resolve) => {
-        const chunks = [];
-        const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.on('data', (d) => chunks.push(d));
-        child.stderr.on('data', (d) => chunks.push(d));
-        child.on('error', (e) => resolve({ status: null, output: String(e) }));
-        child.on('close', (code) => resolve({ status: code, output: Buffer.concat(chunks).toString() }));
-      });
-      heading(name, cmd, args);
-      if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-      ending(name, status, started);
-      results.set(name, status === 0);
+      results.set(name, await stepQuiet(name, cmd, args));
     }
   };
   const cores = Math.max(1, Math.min(checks.length, os.availableParallelism()));
@@ -79,7 +91,31 @@ async function checksSideBySide(checks) {
   return results;
 }
 
+const hasPostgres = () =>
+  fs.existsSync('/usr/lib/postgresql') &&
+  fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+
+/**
+ * Debian packages the tests need and this machine lacks: PostgreSQL for the cloud's `cloud-pg`
+ * tests (they start a server of their own from its binaries, as the `postgres` user the package
+ * creates) and Chromium's headless shell for e2e (else full Chromium). Installed as root, in
+ * the background while the static checks run: apt mostly waits on the network and the disk, the
+ * checks on the cores. Without root nothing is installed and the steps say what is missing.
+ */
+function installMissing() {
+  const installs = [];
+  if (!process.env.TIDINGS_PG_BIN && !hasPostgres()) installs.push('apt-get install -y -qq postgresql');
+  // The headless shell even where full Chromium is installed: the suite takes two thirds the time.
+  if (!process.env.CHROMIUM_PATH && !fs.existsSync(HEADLESS_SHELL)) {
+    installs.push(`{ apt-get install -y -qq chromium-headless-shell || ${findChromium() ? 'true' : 'apt-get install -y -qq chromium'}; }`);
+  }
+  if (installs.length === 0 || process.getuid?.() !== 0) return Promise.resolve(true);
+  const script = ['apt-get update -qq', ...installs].map((c) => `${c} >/dev/null`).join(' && ');
+  return stepQuiet('install Debian packages', 'bash', ['-c', script]);
+}
+
 async function main() {
+  const installed = installMissing();
   // 1-3: static checks and the build the e2e tests use, longest first (measured on a fresh clone:
   // types core 14 s, main 9, renderer 8, configs 4, lint 3, build 2), so neither core idles at the end.
   const statics = await checksSideBySide([
@@ -92,15 +128,8 @@ async function main() {
   ]);
   const built = statics.get('build') === true;
 
-  // 4: unit and integration tests. The cloud's PostgreSQL tests (vitest project `cloud-pg`) start a
-  // server of their own from Debian's `postgresql` binaries: installed here when missing, as root,
-  // like Chromium below (the server itself runs as the `postgres` user the package creates).
-  const hasPostgres = () =>
-    fs.existsSync('/usr/lib/postgresql') &&
-    fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
-  if (!process.env.TIDINGS_PG_BIN && !hasPostgres() && process.getuid?.() === 0) {
-    step('install postgresql', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq postgresql >/dev/null']);
-  }
+  // 4: unit and integration tests (the `cloud-pg` project needs PostgreSQL's binaries: installed above).
+  await installed;
   const vitestJson = path.join(results, 'vitest.json');
   fs.rmSync(vitestJson, { force: true });
   const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
@@ -121,14 +150,10 @@ async function main() {
   }
 
   // 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
-  let chromium = findChromium();
-  if (!chromium && process.getuid?.() === 0) {
-    step('install chromium', 'bash', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
-    chromium = findChromium();
-  }
+  const chromium = findChromium();
   if (!chromium) {
     totals.failed++;
-    lines.push('e2e: FAILED: no Chromium (install Debian package chromium or set CHROMIUM_PATH)');
+    lines.push('e2e: FAILED: no Chromium (install Debian package chromium-headless-shell or chromium, or set CHROMIUM_PATH)');
   } else if (!built) {
     totals.failed++;
     lines.push('e2e: not run because the build failed');

@@ -92,7 +92,8 @@ const AXE_OPTIONS: RunOptions = {
 export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(
-    (options) => (globalThis as unknown as { axe: { run: typeof run } }).axe.run(document, options),
+    // No context: the whole document.
+    (options) => (globalThis as unknown as { axe: { run: typeof run } }).axe.run(options),
     AXE_OPTIONS,
   );
   return results.violations.flatMap((v) =>
