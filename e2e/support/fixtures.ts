@@ -13,10 +13,14 @@ export const test = base.extend<{ host: FeedHost; tidings: TidingsProcess }>({
     await host.close();
   },
   // biome-ignore lint/correctness/noEmptyPattern: as above.
-  tidings: async ({}, use) => {
+  tidings: async ({}, use, testInfo) => {
     const tidings = await startTidings();
     await use(tidings);
     await tidings.stop();
+    // What the server said (its errors, or how it died) goes with a failed test's report.
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('tidings serve output', { body: tidings.output(), contentType: 'text/plain' });
+    }
   },
 });
 

@@ -10,6 +10,8 @@ export interface TidingsProcess {
   /** The URL printed by `tidings serve` (carries the token). */
   openUrl: string;
   dataDir: string;
+  /** Everything the process has printed so far, and how it ended if it has (attached to a failed test). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export interface TidingsChild {
   /** The first match of `ready` in the child's output (e.g. the URL it printed). */
   ready: string;
   dataDir: string;
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function spawnTidings(command: string, args: string[], ready: RegEx
   return {
     ready: child.ready,
     dataDir,
+    output: child.output,
     async stop() {
       await child.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -45,7 +49,7 @@ export async function spawnTidingsOn(
   command: string,
   args: string[],
   ready: RegExp,
-): Promise<{ ready: string; stop(): Promise<void> }> {
+): Promise<{ ready: string; output(): string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, 'bin', 'tidings.cjs'), command, '--data', dataDir, ...args],
@@ -64,13 +68,15 @@ export async function spawnTidingsOn(
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      output += `\n[tidings ${command} exited: ${signal ?? `code ${code}`}]\n`;
       reject(new Error(`tidings ${command} exited with ${code}:\n${output}`));
     });
   });
   return {
     ready: matched,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -88,5 +94,5 @@ export async function startTidings(extraArgs: string[] = []): Promise<TidingsPro
       ? extraArgs
       : ['--no-tunnel', ...extraArgs];
   const child = await spawnTidings('serve', ['--port', '0', ...args], /Open (http:\/\/\S+)/);
-  return { openUrl: child.ready, dataDir: child.dataDir, stop: child.stop };
+  return { openUrl: child.ready, dataDir: child.dataDir, output: child.output, stop: child.stop };
 }
