@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
 import { openCloudStore } from '../src/cloud/open-store.ts';
-import { startPostgres } from '../src/cloud/pg-testkit.ts';
+import { pgRows, startPostgres } from '../src/cloud/pg-testkit.ts';
 import type { BulkSubscription } from '../src/cloud/store.ts';
 
 const CLI = fileURLToPath(new URL('../src/cloud/cli.ts', import.meta.url));
@@ -35,6 +35,7 @@ const BIG = Number(process.env.BENCH_CLUSTER_BIG ?? 100_000);
 const RESOURCES = Number(process.env.BENCH_CLUSTER_RESOURCES ?? 10_000);
 const PER_RESOURCE = 10;
 const CALLERS = 32;
+const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
 
 /** Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery. */
 const hits = new Map<string, number>();
@@ -60,8 +61,7 @@ server.keepAliveTimeout = 60_000;
 let connections = 0;
 server.on('connection', () => connections++);
 const mark = (what: string) => {
-  if (process.env.BENCH_CLUSTER_TRACE)
-    console.error(`[${Date.now() / 1000}] ${what} (connections so far ${connections})`);
+  if (TRACE) console.error(`[${Date.now() / 1000}] ${what} (connections so far ${connections})`);
 };
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
@@ -111,6 +111,48 @@ function cpuSample(pids: number[]): CpuSample {
   };
 }
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/**
+ * The trace's statement counts (pg_stat_statements, loaded only when tracing): what the database
+ * ran for one configuration since `resetStatements`, per ping, the statements run most first,
+ * with how often they were planned; and the connections (backends) opened meanwhile.
+ */
+async function databaseStats(database: string): Promise<{ sessions: number; commits: number }> {
+  const [row] = await pgRows<{ sessions: number; commits: number }>(
+    pg.adminUrl,
+    `SELECT sessions::float8 AS sessions, xact_commit::float8 AS commits FROM pg_stat_database WHERE datname = $1`,
+    [database],
+  );
+  return row ?? { sessions: 0, commits: 0 };
+}
+async function resetStatements(): Promise<void> {
+  await pgRows(pg.adminUrl, 'SELECT pg_stat_statements_reset()');
+}
+async function printStatements(
+  name: string,
+  database: string,
+  pings: number,
+  before: { sessions: number; commits: number },
+): Promise<void> {
+  const rows = await pgRows<{ calls: number; plans: number; ms: number; query: string }>(
+    pg.adminUrl,
+    `SELECT calls::float8 AS calls, plans::float8 AS plans, total_exec_time + total_plan_time AS ms,
+      left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query
+    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1
+    ORDER BY calls DESC LIMIT 14`,
+    [database],
+  );
+  const after = await databaseStats(database);
+  const all = rows.reduce((n, r) => n + r.calls, 0);
+  console.error(
+    `${name} per ping: ${(all / pings).toFixed(2)} statements (top 14), ${((after.commits - before.commits) / pings).toFixed(2)} commits; ${after.sessions - before.sessions} connections opened`,
+  );
+  console.error('  calls  plans  plan+exec ms (per ping)');
+  for (const r of rows)
+    console.error(
+      `  ${(r.calls / pings).toFixed(3)}  ${(r.plans / pings).toFixed(3)}  ${(r.ms / pings).toFixed(3)}  ${r.query}`,
+    );
+}
 
 interface Instance {
   child: ChildProcess;
@@ -248,6 +290,9 @@ async function runConfig(name: string, location: string, count: number): Promise
   // 2. 10,000 resources pinged as fast as the cloud answers.
   mark(`${name} pings start`);
   const pids = instances.map((i) => i.child.pid!);
+  const database = location.startsWith('postgres') ? new URL(location).pathname.slice(1) : null;
+  if (TRACE && database) await resetStatements();
+  const db0 = TRACE && database ? await databaseStats(database) : null;
   const cpu0 = cpuSample(pids);
   for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, 1);
   let next = 0;
@@ -263,13 +308,14 @@ async function runConfig(name: string, location: string, count: number): Promise
   mark(`${name} pings end`);
   const expected = BIG + RESOURCES * PER_RESOURCE;
   await until(() => hits.size >= expected, 0);
-  if (process.env.BENCH_CLUSTER_TRACE) {
+  if (TRACE) {
     // Up to the last delivery of the pings (what answering them set going), per ping.
     const cpu1 = cpuSample(pids);
     const per = (k: keyof CpuSample) => ((cpu1[k] - cpu0[k]) / RESOURCES).toFixed(2);
     console.error(
       `${name} CPU ms per ping: postgres ${per('pg')}, instances ${per('instances')}, bench ${per('bench')}`,
     );
+    if (database && db0) await printStatements(name, database, RESOURCES, db0);
   }
   await until(() => true);
   const peak = Math.max(...instances.map((i) => peakRssMb(i.child.pid!)));
@@ -291,7 +337,10 @@ async function runConfig(name: string, location: string, count: number): Promise
 
 const only = process.env.BENCH_CLUSTER_ONLY;
 const out: Record<string, number> = {};
-const pg = await startPostgres();
+const pg = await startPostgres(
+  TRACE ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {},
+);
+if (TRACE) await pgRows(pg.adminUrl, 'CREATE EXTENSION pg_stat_statements');
 const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-cluster-'));
 try {
   if (!only || only === 'sqlite1')

@@ -62,7 +62,11 @@ function pgRun(bin: string, args: string[]): Promise<{ stdout: string }> {
   return isRoot() ? run('runuser', ['-u', 'postgres', '--', bin, ...args]) : run(bin, args);
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * `settings`: more server settings (`-c name=value`), e.g. the bench's trace loading
+ * pg_stat_statements.
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<TestPostgres> {
   const found = findPostgresBin();
   if ('missing' in found) throw new Error(found.missing);
   const home = mkdtempSync(join(tmpdir(), 'tidings-pg-'));
@@ -86,7 +90,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   ]);
   const port = await freePort();
   // fsync off: a test server's data need not survive a power cut, and it is the disk we share.
-  const opts = `-k ${home} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const opts = `-k ${home} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${Object.entries(
+    settings,
+  )
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join('')}`;
   await pgRun(join(found.dir, 'pg_ctl'), [
     '-D',
     data,

@@ -4,10 +4,10 @@
  * refused with a readable reason, and a change read by two instances at once is one change.
  */
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { CloudLogEntry } from './log.ts';
 import { pgRows } from './pg-testkit.ts';
-import { LOG_KEPT, migrate, PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
+import { DEFAULT_MAX_CONNECTIONS, LOG_KEPT, migrate, PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
 import { testDatabase } from './testkit.ts';
 
 let url: string;
@@ -63,6 +63,43 @@ it('a read recorded by two instances at once is one change', async () => {
     expect(seen.filter(Boolean)).toHaveLength(1);
   }
   expect((await a.getResource('http://f.test/rss'))!.ctUpdates).toBe(20);
+});
+
+/** Backends of the stores under test (the tests' own connections are not named tidings-cloud). */
+const backends = () =>
+  pgRows<{ pid: number }>(
+    url,
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tidings-cloud' ORDER BY pid`,
+  );
+
+it('keeps 8 connections at most by default, however many statements wait', async () => {
+  const s = new PgCloudStore(url);
+  open.push(s);
+  await Promise.all(Array.from({ length: 20 }, () => s.transaction((c) => c.query('SELECT pg_sleep(0.05)'))));
+  expect(DEFAULT_MAX_CONNECTIONS).toBe(8);
+  expect(await backends()).toHaveLength(8);
+});
+
+it('keeps its connections while idle: the next burst finds the same backends, none started anew', async () => {
+  const s = store();
+  await s.ready();
+  // Four transactions at once: four connections.
+  const burst = () =>
+    Promise.all(Array.from({ length: 4 }, () => s.transaction((c) => c.query('SELECT pg_sleep(0.05)'))));
+  // pg-pool's idle timers are setTimeout: faked, so an hour without a statement passes at once.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  let before: { pid: number }[];
+  try {
+    await burst();
+    before = await backends();
+    vi.advanceTimersByTime(3_600_000);
+  } finally {
+    vi.useRealTimers();
+  }
+  expect(before).toHaveLength(4);
+  await new Promise((r) => setTimeout(r, 300)); // a connection ended would be gone by now
+  await burst();
+  expect(await backends()).toEqual(before);
 });
 
 it('an unreachable database is a readable error, not a crash', async () => {
