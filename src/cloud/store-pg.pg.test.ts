@@ -72,6 +72,15 @@ const backends = () =>
     `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tidings-cloud' ORDER BY pid`,
   );
 
+it('plans each named statement once per connection (a generic plan), not on every call', async () => {
+  const s = store();
+  await s.ready();
+  const mode = await s.transaction((c) =>
+    c.query<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`),
+  );
+  expect(mode.rows[0]?.mode).toBe('force_generic_plan');
+});
+
 it('keeps 8 connections at most by default, however many statements wait', async () => {
   const s = new PgCloudStore(url);
   open.push(s);
