@@ -112,11 +112,7 @@ function cpuSample(pids: number[]): CpuSample {
 }
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-/**
- * The trace's statement counts (pg_stat_statements, loaded only when tracing): what the database
- * ran for one configuration since `resetStatements`, per ping, the statements run most first,
- * with how often they were planned; and the connections (backends) opened meanwhile.
- */
+/** A database's sessions (connections opened) and commits so far (pg_stat_database). */
 async function databaseStats(database: string): Promise<{ sessions: number; commits: number }> {
   const [row] = await pgRows<{ sessions: number; commits: number }>(
     pg.adminUrl,
@@ -128,6 +124,11 @@ async function databaseStats(database: string): Promise<{ sessions: number; comm
 async function resetStatements(): Promise<void> {
   await pgRows(pg.adminUrl, 'SELECT pg_stat_statements_reset()');
 }
+/**
+ * The trace's statement counts (pg_stat_statements, loaded only when tracing): what the database
+ * ran for one configuration since `resetStatements`, per ping, the statements run most first,
+ * with how often they were planned; and the connections (backends) opened meanwhile.
+ */
 async function printStatements(
   name: string,
   database: string,

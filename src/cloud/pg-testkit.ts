@@ -90,11 +90,15 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   ]);
   const port = await freePort();
   // fsync off: a test server's data need not survive a power cut, and it is the disk we share.
-  const opts = `-k ${home} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${Object.entries(
-    settings,
-  )
-    .map(([k, v]) => ` -c ${k}=${v}`)
-    .join('')}`;
+  const server = {
+    listen_addresses: '127.0.0.1',
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+    max_connections: '300',
+    ...settings,
+  };
+  const opts = [`-k ${home} -p ${port}`, ...Object.entries(server).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
   await pgRun(join(found.dir, 'pg_ctl'), [
     '-D',
     data,

@@ -4,7 +4,7 @@
  * subscribers it still owes, unleased; or, the only chunk of its change all delivered, removed
  * with its change: nobody needs to look for the change's end) in ONE statement, so a chunk is
  * either settled with its outcomes or not at all: a killed instance repeats at most the chunks it
- * held, never one it settled. Small chunks that end within a few milliseconds of one another (or
+ * held, never one it settled. Small chunks that end within 50 ms of one another (or
  * while a write is under way) are written together (one statement for many small changes).
  *
  * Two outcomes for one subscription in one statement would update its row twice (PostgreSQL keeps
