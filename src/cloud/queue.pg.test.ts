@@ -205,10 +205,16 @@ it('small changes that end close together are settled in one statement', async (
   await s.ready();
   const feeds = Array.from({ length: 6 }, (_, i) => `http://feed.test/${i}.xml`);
   for (const f of feeds) await seed(s, 3, f);
-  // Each change's only chunk ends 4 ms after the one before (as pings answered one by one).
-  let nth = 0;
+  // Every change's only chunk ends at once, as soon as all six are being delivered. (They ended
+  // 4 ms apart on a timer, which a loaded machine stretched past the 50 ms the writer waits.)
+  let started = 0;
+  let allStarted: () => void = () => undefined;
+  const together = new Promise<void>((r) => {
+    allStarted = r;
+  });
   const q = queue(s, async (_f, _c, targets, record) => {
-    await delay(4 * nth++);
+    if (++started === feeds.length) allStarted();
+    await together;
     await record(targets.map((t) => ({ id: t.id, ok: true, at: Date.now() })));
   });
   const queued = [];
