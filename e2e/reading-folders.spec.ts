@@ -214,7 +214,7 @@ test('OPML import keeps nesting and files existing feeds; folder Move to…; a f
   await expect(page.getByTestId('feed-settings-notify')).toBeChecked();
 });
 
-test('a long feed list comes in by slices and End still reaches its last row', async ({
+test('a long feed list is windowed: the wheel, the keys and Tab still reach every row', async ({
   page,
   host,
   tidings,
@@ -231,8 +231,77 @@ test('a long feed list comes in by slices and End still reaches its last row', a
     mimeType: 'text/x-opml',
     buffer: Buffer.from(`<?xml version="1.0"?><opml version="2.0"><body>${outlines.join('')}</body></opml>`),
   });
-  await expect(page.getByTestId('feed-row')).toHaveCount(150, { timeout: 60_000 });
+  const row = (n: number) =>
+    page.getByTestId('feed-row').filter({ hasText: `Many ${String(n).padStart(3, '0')}` });
+  const list = page.getByTestId('feed-list');
+  // All 150 are in the tree ("All" and 150 feeds are its top level), but only those near sight are
+  // in the page.
+  await expect(page.getByTestId('feed-all')).toHaveAttribute('aria-setsize', '151', { timeout: 60_000 });
+  await expect(row(0)).toBeVisible();
+  expect(await page.getByTestId('feed-row').count()).toBeLessThan(100);
+  await expect(row(149)).toHaveCount(0);
+
+  // The rows in the page sit one under another wherever the list is scrolled: no gap, no overlap.
+  async function rowsInSightAreContiguous() {
+    // (A string: the e2e sources are type-checked without the DOM's types.)
+    const tops = await page.evaluate<{ n: number; top: number; height: number }[]>(`(() => {
+      const box = document.querySelector('[data-testid="feed-list"]').getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="feed-row"]')]
+        .map((el) => ({ n: Number(el.textContent.match(/Many (\\d+)/)[1]), rect: el.getBoundingClientRect() }))
+        .filter(({ rect }) => rect.bottom > box.top && rect.top < box.bottom)
+        .map(({ n, rect }) => ({ n, top: rect.top, height: rect.height }));
+    })()`);
+    expect(tops.length).toBeGreaterThan(10);
+    for (let i = 1; i < tops.length; i++) {
+      expect(tops[i]!.n).toBe(tops[i - 1]!.n + 1);
+      expect(Math.abs(tops[i]!.top - (tops[i - 1]!.top + tops[i - 1]!.height))).toBeLessThan(1);
+    }
+    return tops;
+  }
+  await rowsInSightAreContiguous();
+
+  // The wheel: rows come in as the list scrolls, in order, and a row in sight opens on a click.
+  await list.hover();
+  for (let i = 0; i < 8; i++) await page.mouse.wheel(0, 240);
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(1500);
+  const middle = await rowsInSightAreContiguous();
+  expect(middle[0]!.n).toBeGreaterThan(40);
+  await screenshot(page, 'folders-long-list-scrolled-1280x800');
+  // The spacers standing for the rows left out are invisible to assistive technology.
+  expect(await axeViolations(page)).toEqual([]);
+  const target = middle[Math.floor(middle.length / 2)]!.n;
+  await row(target).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(
+    `Many ${String(target).padStart(3, '0')}`,
+  );
+
+  // End and Home reach the last and the first row, each scrolled into sight.
   await page.getByTestId('feed-all').focus();
   await page.keyboard.press('End');
-  await expect(page.getByTestId('feed-row').filter({ hasText: 'Many 149' })).toBeFocused();
+  await expect(row(149)).toBeFocused();
+  await expect(row(149)).toBeInViewport();
+  await rowsInSightAreContiguous();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('feed-all')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(row(0)).toBeFocused();
+
+  // The focused row stays in the page while the wheel takes the list far away, and the keys go on
+  // from it: the next row is focused and scrolled back into sight.
+  await list.hover();
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 480);
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(3000);
+  await expect(row(140)).toBeInViewport();
+  await expect(row(0)).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(row(1)).toBeFocused();
+  await expect(row(1)).toBeInViewport();
+
+  // Tab leaves the tree and Shift+Tab comes back to its one stop, though the list was scrolled away.
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 480);
+  await expect(row(1)).not.toBeInViewport();
+  await page.keyboard.press('Tab');
+  await expect(row(1)).not.toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(row(1)).toBeFocused();
 });

@@ -7,14 +7,15 @@
  */
 import {
   type DragEvent,
+  Fragment,
   type KeyboardEvent,
   type MouseEvent,
   Suspense,
-  useEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
+import { flushSync } from 'react-dom';
 import { Checkbox } from '../../components/Checkbox';
 import { lazyView } from '../../components/lazy-view';
 import { useFirstPaintDone } from '../../components/use-first-paint';
@@ -36,6 +37,7 @@ import {
 } from './feed-tree';
 import type { RowActions } from './tree-item';
 import { useStoredState } from './use-stored-state';
+import { useTreeWindow } from './use-tree-window';
 
 // The dialogs load on first use (chunks of their own: components/lazy-view).
 const FeedSettingsDialog = lazyView('The feed settings', () =>
@@ -46,10 +48,6 @@ const FolderDialog = lazyView('The folder dialog', () =>
 );
 
 export type RowCommand = 'menu' | 'rename' | 'delete';
-
-/** Rows rendered at once, then per slice (see `shown`). */
-const FIRST_ROWS = 60;
-const MORE_ROWS = 120;
 
 /** `onOpen`: a row was opened as the river (the app closes the narrow window's drawer). */
 export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
@@ -77,6 +75,7 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const [dropKey, setDropKey] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
   const listRef = useRef<HTMLElement>(null);
+  const allRef = useRef<HTMLLIElement>(null);
   // No hover looks while the list scrolls (components/use-scrolling-flag).
   useScrollingFlag(listRef);
 
@@ -91,16 +90,6 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   );
   const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
 
-  // A long list comes in by slices: the first rows at once, the rest between frames once the
-  // river's first page is on screen, so a thousand feeds do not hold back the river's first paint
-  // (bench:river: ~600 ms of rendering rows).
-  const [shown, setShown] = useState(FIRST_ROWS);
-  const firstPaintDone = useFirstPaintDone();
-  useEffect(() => {
-    if (!firstPaintDone || shown >= rows.length) return;
-    const timer = setTimeout(() => setShown((n) => n + MORE_ROWS), 16);
-    return () => clearTimeout(timer);
-  }, [shown, rows.length, firstPaintDone]);
   const totalUnread = useMemo(() => feeds.reduce((n, f) => n + f.unread, 0), [feeds]);
 
   const selectedKey =
@@ -112,6 +101,13 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   const has = (key: string | null) => key !== null && rows.some((r) => r.key === key);
   // The one row reachable by Tab: the last one the keys reached, else the selected one, else All.
   const tabKey = has(activeKey) ? (activeKey as string) : has(selectedKey) ? selectedKey : ALL_KEY;
+  // Only the rows near the list's viewport are rendered (use-tree-window); the Tab stop's row and a
+  // row with a pending command are rendered wherever they are. Until the river's first page is on
+  // screen, only the rows in sight.
+  const firstPaintDone = useFirstPaintDone();
+  // "All" (the first row, no node) is always rendered above the windowed rows.
+  const windowedRows = useMemo(() => rows.filter((row) => row.node !== null), [rows]);
+  const shown = useTreeWindow(windowedRows, listRef, allRef, [tabKey, command?.key ?? null], firstPaintDone);
 
   function open(key: string) {
     onOpen?.();
@@ -129,16 +125,10 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
     setCollapsedList([...next]);
   }
 
+  /** The row becomes the Tab stop, which renders it even when it is far out of sight; focusing it scrolls it in. */
   function focusRow(key: string) {
-    setActiveKey(key);
-    const row = treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`);
-    if (row) {
-      row.focus();
-      return;
-    }
-    // Not rendered yet (a long list still coming in): render all, then focus.
-    setShown(Number.POSITIVE_INFINITY);
-    requestAnimationFrame(() => treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)?.focus());
+    flushSync(() => setActiveKey(key));
+    treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
@@ -272,12 +262,7 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
     const key = command?.key;
     setCommand(null);
     // Focus goes back to the row, unless something else took it (a rename field, a dialog).
-    if (key)
-      requestAnimationFrame(() => {
-        const active = document.activeElement;
-        if (active && active !== document.body) return;
-        treeRef.current?.querySelector<HTMLElement>(`[data-key="${key}"]`)?.focus();
-      });
+    if (key) refocus(key);
   };
 
   // Rows get one stable `actions` object (it calls the latest handlers through a ref), so a memoised
@@ -307,11 +292,13 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
 
   // A flat list of rows with aria-level/-posinset/-setsize (the ARIA tree pattern's flat form):
   // each row's accessible name is its own text, never its children's.
-  function renderRow(row: TreeRow) {
+  function renderRow(row: TreeRow, index: number) {
     const node = row.node;
     if (!node) return null;
     const common = {
       rowKey: node.key,
+      index,
+      measure: shown.measure,
       actions,
       level: row.level,
       posInSet: row.posInSet,
@@ -364,6 +351,7 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
       <ul ref={treeRef} role="tree" aria-labelledby="feed-tree-label" className="tree" onKeyDown={onKeyDown}>
         {/* biome-ignore lint/a11y/useKeyWithClickEvents: the tree's onKeyDown handles Enter and Space. */}
         <li
+          ref={allRef}
           role="treeitem"
           data-key={ALL_KEY}
           aria-level={1}
@@ -384,7 +372,13 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
             </span>
           </div>
         </li>
-        {(shown >= rows.length ? rows : rows.slice(0, shown)).map(renderRow)}
+        {shown.rows.map(({ row, index, gapAbove }) => (
+          <Fragment key={row.key}>
+            {gapAbove > 0 && <TreeGap height={gapAbove} />}
+            {renderRow(row, index)}
+          </Fragment>
+        ))}
+        {shown.gapBelow > 0 && <TreeGap height={shown.gapBelow} />}
       </ul>
       <Suspense fallback={null}>
         {feedDialog && (
@@ -413,4 +407,9 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
       </Suspense>
     </nav>
   );
+}
+
+/** Stands for rows left out of the window: no role, hidden from assistive technology. */
+function TreeGap({ height }: { height: number }) {
+  return <li role="none" aria-hidden="true" className="tree-gap" style={{ height }} />;
 }

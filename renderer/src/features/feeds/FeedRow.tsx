@@ -63,6 +63,8 @@ export const FeedRow = memo(function FeedRow({
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
     <li
+      ref={item.measure}
+      data-index={item.index}
       role="treeitem"
       data-key={`feed:${feed.id}`}
       aria-level={item.level}

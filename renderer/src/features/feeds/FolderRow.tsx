@@ -50,6 +50,8 @@ export const FolderRow = memo(function FolderRow({
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
     <li
+      ref={item.measure}
+      data-index={item.index}
       role="treeitem"
       data-key={`folder:${folder.id}`}
       aria-level={item.level}

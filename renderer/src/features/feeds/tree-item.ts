@@ -27,6 +27,9 @@ export interface RowActions {
 /** What the tree hands every row: its place (ARIA), the roving tabindex, and a pending command. */
 export interface TreeItemProps {
   rowKey: string;
+  /** The row's place in the tree's rows, and the ref that measures it (use-tree-window). */
+  index: number;
+  measure(element: HTMLElement | null): void;
   actions: RowActions;
   level: number;
   posInSet: number;
