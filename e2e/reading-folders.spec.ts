@@ -304,4 +304,16 @@ test('a long feed list is windowed: the wheel, the keys and Tab still reach ever
   await expect(row(1)).not.toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(row(1)).toBeFocused();
+
+  // p from the first feed goes round to the last one, far out of the window, and the list scrolls
+  // to show it selected.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(row(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(row(149)).toHaveCount(0);
+  await page.evaluate('document.activeElement.blur()');
+  await page.keyboard.press('p');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Many 149');
+  await expect(row(149)).toHaveAttribute('aria-selected', 'true');
+  await expect(row(149)).toBeInViewport();
 });

@@ -11,6 +11,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   Suspense,
+  useEffect,
   useMemo,
   useRef,
   useState,
@@ -21,6 +22,7 @@ import { lazyView } from '../../components/lazy-view';
 import { useFirstPaintDone } from '../../components/use-first-paint';
 import { useScrollingFlag } from '../../components/use-scrolling-flag';
 import { useApp } from '../../store/context';
+import { publishSidebarOrder } from '../../store/sidebar-order';
 import { type DropTarget, readDrag } from './drag';
 import { FeedRow } from './FeedRow';
 import type { FolderDialogMode } from './FolderDialog';
@@ -108,6 +110,14 @@ export function FeedList({ onOpen }: { onOpen?(): void } = {}) {
   // "All" (the first row, no node) is always rendered above the windowed rows.
   const windowedRows = useMemo(() => rows.filter((row) => row.node !== null), [rows]);
   const shown = useTreeWindow(windowedRows, listRef, allRef, [tabKey, command?.key ?? null], firstPaintDone);
+  // n/p walk the feeds in this order, the rows out of the window included (store/sidebar-order).
+  useEffect(() => {
+    publishSidebarOrder(windowedRows.flatMap((row) => (row.node?.kind === 'feed' ? [row.node.feed.id] : [])));
+    return () => publishSidebarOrder(null);
+  }, [windowedRows]);
+  // A feed or folder opened from elsewhere (n/p, a link in the river) is scrolled into sight.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the selection changes, not when the rows do.
+  useEffect(() => shown.reveal(selectedKey), [selectedKey]);
 
   function open(key: string) {
     onOpen?.();

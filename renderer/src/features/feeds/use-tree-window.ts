@@ -33,6 +33,8 @@ export interface TreeWindow {
   gapBelow: number;
   /** The ref every rendered row carries (with data-index), so its real height is used. */
   measure(element: HTMLElement | null): void;
+  /** Scrolls the list just enough to show the row, if it is in the tree and out of sight. */
+  reveal(key: string): void;
 }
 
 /**
@@ -87,7 +89,11 @@ export function useTreeWindow(
     end = item.end;
   }
   const gapBelow = Math.max(0, scrollMargin + virtualizer.getTotalSize() - end);
-  return { rows: windowed, gapBelow, measure: virtualizer.measureElement };
+  const reveal = (key: string) => {
+    const index = indexOf.get(key);
+    if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
+  return { rows: windowed, gapBelow, measure: virtualizer.measureElement, reveal };
 }
 
 /** The rows in and near the viewport, plus the pinned ones, in order. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FeedView, RiverItem } from '../../../../src/app/api';
+import { publishSidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
 import { runCommand } from './commands';
 
@@ -94,6 +95,34 @@ describe('runCommand', () => {
     const { ctx, calls } = fakeState();
     await runCommand('feed.nextUnread', ctx);
     expect(calls).toContainEqual(['setFilter', { feedId: 3, folderId: null }]);
+  });
+
+  it('n and p follow the order the sidebar published, rows out of its window included', async () => {
+    // The sidebar lists 2, 1, 3 (say, A-Z by title), where the store holds 1, 2, 3; 2 and 3 have
+    // unread items, and feed 1 is open.
+    publishSidebarOrder([2, 1, 3]);
+    try {
+      const next = fakeState({
+        feeds: [
+          { id: 1, unread: 0 },
+          { id: 2, unread: 1 },
+          { id: 3, unread: 4 },
+        ] as FeedView[],
+      });
+      await runCommand('feed.nextUnread', next.ctx);
+      expect(next.calls).toContainEqual(['setFilter', { feedId: 3, folderId: null }]);
+      const previous = fakeState({
+        feeds: [
+          { id: 1, unread: 0 },
+          { id: 2, unread: 1 },
+          { id: 3, unread: 4 },
+        ] as FeedView[],
+      });
+      await runCommand('feed.previousUnread', previous.ctx);
+      expect(previous.calls).toContainEqual(['setFilter', { feedId: 2, folderId: null }]);
+    } finally {
+      publishSidebarOrder(null);
+    }
   });
 
   it('g u shows every feed, unread only; ? opens the help', async () => {

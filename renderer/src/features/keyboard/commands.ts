@@ -6,6 +6,7 @@
  */
 import type { CommandId } from '../../../../src/app/shortcuts';
 import { isWebUrl } from '../../lib/format';
+import { sidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
 
 export interface CommandContext {
@@ -25,12 +26,10 @@ function selectedItem(state: AppState) {
   return state.searchResults?.find((i) => i.id === id) ?? null;
 }
 
-/** Feed ids in the order the sidebar shows them (its rows carry data-feed-id), else the store's. */
-function feedOrder(state: AppState): number[] {
-  if (typeof document === 'undefined') return state.feeds.map((f) => f.id);
-  const rows = document.querySelectorAll<HTMLElement>('[data-testid="feed-row"][data-feed-id]');
-  const ids = [...rows].map((row) => Number(row.dataset.feedId)).filter(Number.isFinite);
-  return ids.length > 0 ? ids : state.feeds.map((f) => f.id);
+/** Feed ids in the order the sidebar lists them (all of them, not only its rows in the page), else the store's. */
+function feedOrder(state: AppState): readonly number[] {
+  const ids = sidebarOrder();
+  return ids && ids.length > 0 ? ids : state.feeds.map((f) => f.id);
 }
 
 function goToFeedWithUnread(state: AppState, delta: 1 | -1): void {
