@@ -101,25 +101,20 @@ describe('runCommand', () => {
     // The sidebar lists 2, 1, 3 (say, A-Z by title), where the store holds 1, 2, 3; 2 and 3 have
     // unread items, and feed 1 is open.
     publishSidebarOrder([2, 1, 3]);
+    const feeds = [
+      { id: 1, unread: 0 },
+      { id: 2, unread: 1 },
+      { id: 3, unread: 4 },
+    ] as FeedView[];
     try {
-      const next = fakeState({
-        feeds: [
-          { id: 1, unread: 0 },
-          { id: 2, unread: 1 },
-          { id: 3, unread: 4 },
-        ] as FeedView[],
-      });
-      await runCommand('feed.nextUnread', next.ctx);
-      expect(next.calls).toContainEqual(['setFilter', { feedId: 3, folderId: null }]);
-      const previous = fakeState({
-        feeds: [
-          { id: 1, unread: 0 },
-          { id: 2, unread: 1 },
-          { id: 3, unread: 4 },
-        ] as FeedView[],
-      });
-      await runCommand('feed.previousUnread', previous.ctx);
-      expect(previous.calls).toContainEqual(['setFilter', { feedId: 2, folderId: null }]);
+      for (const [command, feedId] of [
+        ['feed.nextUnread', 3],
+        ['feed.previousUnread', 2],
+      ] as const) {
+        const { ctx, calls } = fakeState({ feeds });
+        await runCommand(command, ctx);
+        expect(calls).toContainEqual(['setFilter', { feedId, folderId: null }]);
+      }
     } finally {
       publishSidebarOrder(null);
     }
