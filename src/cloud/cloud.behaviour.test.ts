@@ -36,9 +36,14 @@ const register = (path: string, extra: Record<string, string> = {}) =>
 
 describe('registrations', () => {
   it('keeps every one of 250 concurrent registrations for one feed', async () => {
+    // What is tested is the store under concurrency, not the subscriber's 4 s deadline (that is
+    // cloud.please-notify's): here the 250 subscribers answer from this very process, and with
+    // PostgreSQL on a 2-core machine kept busy by others their test calls took longer than 4 s.
+    await cloud.close();
+    cloud = await startCloud({ notifyTimeoutMs: 30_000 });
     for (let i = 0; i < 250; i++) peer.route('POST', `/cb${i}`, 200, 'ok');
     const answers = await Promise.all(Array.from({ length: 250 }, (_, i) => register(`/cb${i}`)));
-    expect(answers.every((a) => a.success)).toBe(true);
+    expect(answers.filter((a) => !a.success)).toEqual([]);
     const subs = await cloud.cloud.store.allSubscriptions();
     expect(subs).toHaveLength(250);
     expect(new Set(subs.map((s) => s.callbackUrl)).size).toBe(250);
