@@ -12,6 +12,9 @@
  *
  *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg3 runs one configuration)
  *
+ * BENCH_CLUSTER_NODE_ARGS passes Node options to the instances alone, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
+ *
  * BENCH_CLUSTER_TRACE=1 prints on stderr when each phase starts and ends (epoch seconds), and how
  * many connections the subscriber server has accepted so far, to line up with CPU samples of
  * the processes; and for the ping phase the CPU milliseconds per ping of PostgreSQL (all its
@@ -36,6 +39,8 @@ const RESOURCES = Number(process.env.BENCH_CLUSTER_RESOURCES ?? 10_000);
 const PER_RESOURCE = 10;
 const CALLERS = 32;
 const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
+/** Node options for the instances only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (profiles of the cloud, not the bench). */
+const INSTANCE_NODE_ARGS = (process.env.BENCH_CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 /** Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery. */
 const hits = new Map<string, number>();
@@ -61,7 +66,11 @@ server.keepAliveTimeout = 60_000;
 let connections = 0;
 server.on('connection', () => connections++);
 const mark = (what: string) => {
-  if (TRACE) console.error(`[${Date.now() / 1000}] ${what} (connections so far ${connections})`);
+  // The monotonic clock in µs too: the clock of the instances' CPU profiles (BENCH_CLUSTER_NODE_ARGS).
+  if (TRACE)
+    console.error(
+      `[${Date.now() / 1000}] ${what} (connections so far ${connections}; monotonic ${process.hrtime.bigint() / 1000n} us)`,
+    );
 };
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
@@ -165,6 +174,7 @@ function startInstance(location: string[]): Promise<Instance> {
   const child = spawn(
     process.execPath,
     [
+      ...INSTANCE_NODE_ARGS,
       CLI,
       '--port',
       '0',
@@ -309,6 +319,7 @@ async function runConfig(name: string, location: string, count: number): Promise
   mark(`${name} pings end`);
   const expected = BIG + RESOURCES * PER_RESOURCE;
   await until(() => hits.size >= expected, 0);
+  mark(`${name} pings delivered`);
   if (TRACE) {
     // Up to the last delivery of the pings (what answering them set going), per ping.
     const cpu1 = cpuSample(pids);

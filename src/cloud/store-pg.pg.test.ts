@@ -69,7 +69,7 @@ it('a read recorded by two instances at once is one change', async () => {
 const backends = () =>
   pgRows<{ pid: number }>(
     url,
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tidings-cloud' ORDER BY pid`,
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tidings-cloud %' ORDER BY pid`,
   );
 
 it('plans each named statement once per connection (a generic plan), not on every call', async () => {

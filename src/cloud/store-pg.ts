@@ -13,6 +13,14 @@ import type { CloudLogEntry } from './log.ts';
 import { PgCounterBuffer } from './pg-counters.ts';
 import { OUTCOME_CTES, outcomeParams } from './pg-outcomes.ts';
 import {
+  countInstances,
+  DEFAULT_CLOUD_STATEMENTS,
+  gatePool,
+  instanceAppName,
+  StatementGate,
+  shareOf,
+} from './pg-share.ts';
+import {
   type AccountRow,
   type BulkSubscription,
   type CheckStart,
@@ -238,6 +246,10 @@ const live = (n: number) =>
 export interface PgStoreOptions {
   /** Connections this instance keeps at most (default DEFAULT_MAX_CONNECTIONS). */
   maxConnections?: number;
+  /** Statements the whole cloud runs at once, shared by its instances (default DEFAULT_CLOUD_STATEMENTS). */
+  cloudStatements?: number;
+  /** How often the instances are counted for that share (default 5 s). */
+  shareEveryMs?: number;
 }
 
 /**
@@ -255,16 +267,44 @@ export class PgCloudStore implements CloudStore {
   private pool: Pool | null = null;
   private closed = false;
   private readonly counted = new PgCounterBuffer(() => this.connection());
+  /** This instance's connections' application_name (how the cloud counts its instances). */
+  readonly appName = instanceAppName();
+  /** Statements of this instance under way at once: its share of the cloud's (pg-share.ts). */
+  private readonly gate: StatementGate;
+  private shareTimer: NodeJS.Timeout | null = null;
 
   constructor(url: string, opts: PgStoreOptions = {}) {
     this.url = url;
-    this.opening = openPool(url, opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS).then((pool) => {
-      this.pool = pool;
-      return pool;
-    });
+    const budget = opts.cloudStatements ?? DEFAULT_CLOUD_STATEMENTS;
+    this.gate = new StatementGate(budget);
+    this.opening = openPool(url, opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.appName).then(
+      (pool) => {
+        gatePool(pool, this.gate);
+        this.pool = pool;
+        this.shareTimer = setInterval(() => void this.takeShare(pool, budget), opts.shareEveryMs ?? 5000);
+        // First counted one interval after opening, not at once: a statement at open took the
+        // connection the migrations left idle, and the start-up sweep had to open a backend of
+        // its own, which moved it into the first requests (a resource first read while the sweep
+        // ran was removed under it; cloud.please-notify's tests on PostgreSQL).
+        this.shareTimer.unref?.();
+        return pool;
+      },
+    );
     // A failure to open is reported by the first call that needs the database, not as an
     // unhandled rejection here.
     this.opening.catch(() => undefined);
+  }
+
+  /** Statements this instance runs at once now (its share of the cloud's). */
+  get statementShare(): number {
+    return this.gate.current;
+  }
+
+  /** Counts the instances connected and takes this one's share (a failed count keeps the last). */
+  private async takeShare(pool: Pool, budget: number): Promise<void> {
+    if (this.closed) return;
+    const n = await countInstances(pool).catch(() => null);
+    if (n !== null) this.gate.setLimit(shareOf(budget, n));
   }
 
   /** Resolves when connected and migrated (rejects with the reason it could not). */
@@ -699,6 +739,7 @@ export class PgCloudStore implements CloudStore {
     if (this.closed) return;
     this.closed = true;
     const pool = await this.opening.catch(() => null);
+    if (this.shareTimer) clearInterval(this.shareTimer);
     if (pool) await this.counted.close();
     await pool?.end();
   }
@@ -712,7 +753,7 @@ export async function bumpDelivered(store: CloudStore, results: readonly Deliver
 }
 
 /** Connects, then brings the schema up to date under the migration lock. */
-async function openPool(url: string, max: number): Promise<Pool> {
+async function openPool(url: string, max: number, appName: string): Promise<Pool> {
   const { default: pg } = await import('pg');
   // BIGINT and COUNT(*) come back as numbers (milliseconds and counts fit in 2^53).
   const types = {
@@ -736,7 +777,7 @@ async function openPool(url: string, max: number): Promise<Pool> {
     max,
     idleTimeoutMillis: 0,
     types,
-    application_name: 'tidings-cloud',
+    application_name: appName,
     options: '-c plan_cache_mode=force_generic_plan',
   });
   // An idle connection dropped by the server (restart, failover) is replaced on next use; the

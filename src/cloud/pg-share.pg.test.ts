@@ -1,0 +1,73 @@
+/**
+ * The cloud's statements at once on PostgreSQL are one budget its instances share (pg-share.ts):
+ * three instances each run their share, not each the whole budget; one alone runs all of it.
+ */
+import type { Pool } from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { pgRows } from './pg-testkit.ts';
+import { PgCloudStore } from './store-pg.ts';
+import { testDatabase } from './testkit.ts';
+
+let url: string;
+const open: PgCloudStore[] = [];
+beforeEach(async () => {
+  url = await testDatabase(`/tmp/pg-share-${Date.now()}-${Math.random()}`);
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** An instance's store: 8 connections at most, a cloud budget of 6, instances counted every 50 ms. */
+const instance = () => {
+  const s = new PgCloudStore(url, { maxConnections: 8, cloudStatements: 6, shareEveryMs: 50 });
+  open.push(s);
+  return s;
+};
+
+/**
+ * Runs 8 statements at once through the pool (as pings and settles do) and returns the most seen
+ * running together in the database (sampled from pg_stat_activity while they sleep).
+ */
+async function mostAtOnce(pool: Pool): Promise<number> {
+  let most = 0;
+  let running = true;
+  const watch = (async () => {
+    while (running) {
+      const [row] = await pgRows<{ n: number }>(
+        url,
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep(0.4)%'`,
+      );
+      most = Math.max(most, row?.n ?? 0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  await Promise.all(Array.from({ length: 8 }, () => pool.query('SELECT pg_sleep(0.4)')));
+  running = false;
+  await watch;
+  return most;
+}
+
+/** Resolves once every store's share is `n` (they count the instances every 50 ms). */
+async function shares(stores: PgCloudStore[], n: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while (stores.some((s) => s.statementShare !== n) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(stores.map((s) => s.statementShare)).toEqual(stores.map(() => n));
+}
+
+it('three instances each run their share of the cloud budget at once, not the whole of it', async () => {
+  const stores = [instance(), instance(), instance()];
+  await Promise.all(stores.map((s) => s.ready()));
+  await shares(stores, 2);
+  expect(await mostAtOnce(await stores[0]!.connection())).toBe(2);
+});
+
+it('one instance alone runs the whole budget, and takes it back when the others stop', async () => {
+  const [a, b] = [instance(), instance()];
+  await Promise.all([a.ready(), b.ready()]);
+  await shares([a, b], 3);
+  await b.close();
+  await shares([a], 6);
+  expect(await mostAtOnce(await a.connection())).toBe(6);
+});
