@@ -171,6 +171,14 @@ describe('tidings cloud (server)', () => {
     [['--lease-min', '900', '--lease-max', '300'], /--lease-min \(900\) is longer than --lease-max \(300\)/],
     [['--subscription-lifetime', '0'], /--subscription-lifetime must be a whole number from 1/],
     [['--pings-per-minute', 'many'], /--pings-per-minute must be a whole number/],
+    [
+      ['--database-statements', '4'],
+      /--database-statements applies to a PostgreSQL cloud \(--database\) only/,
+    ],
+    [
+      ['--database', 'postgres://127.0.0.1:1/none', '--database-statements', '0'],
+      /--database-statements must be a whole number from 1 to 1000, not "0"/,
+    ],
   ])('bad input %j: one line, exit 2', (args, reason) => {
     const r = run(args);
     expect(r.code).toBe(2);

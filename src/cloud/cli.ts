@@ -29,6 +29,7 @@ import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } fr
 import { createCloud } from './cloud.ts';
 import { isPostgresUrl, openCloudStore } from './open-store.ts';
 import type { CloudStore } from './store.ts';
+import type { PgStoreOptions } from './store-pg.ts';
 
 export interface CliIo {
   stdout: Writable;
@@ -55,6 +56,9 @@ Options:
                           another instance takes them over, if it died (default 60 s)
   --delivery-batch N      PostgreSQL: subscribers per queued chunk and per claim (default 1000; a
                           killed instance may repeat up to 4 batches)
+  --database-statements N PostgreSQL: statements the whole cloud runs at once, shared by the
+                          instances connected (default 8; about the database server's cores; give
+                          every instance the same)
   --public-url URL        How peers reach this cloud, e.g. https://cloud.example.org (for saveRss URLs)
   --allow-loopback        Let feeds and callbacks be on this machine (127.0.0.0/8, ::1)
   --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
@@ -157,8 +161,8 @@ function location(values: { data?: string | undefined; database?: string | undef
 }
 
 /** Opens the store and waits until it can be used (a PostgreSQL server reached and migrated). */
-async function openReady(path: string): Promise<CloudStore> {
-  const store = openCloudStore(path);
+async function openReady(path: string, pg: PgStoreOptions = {}): Promise<CloudStore> {
+  const store = openCloudStore(path, pg);
   try {
     await store.ready();
     return store;
@@ -182,6 +186,7 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
         database: { type: 'string' },
         'delivery-lease': { type: 'string' },
         'delivery-batch': { type: 'string' },
+        'database-statements': { type: 'string' },
         'public-url': { type: 'string' },
         'allow-loopback': { type: 'boolean' },
         'allow-private': { type: 'boolean' },
@@ -236,7 +241,15 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   const leaseSec = integer(values['delivery-lease'] ?? '60', '--delivery-lease', 1, 3600);
   const batch = integer(values['delivery-batch'] ?? '1000', '--delivery-batch', 1, 100_000);
   const where = location(values);
-  const store = await openReady(where.path);
+  const statements = values['database-statements'];
+  if (statements !== undefined && !isPostgresUrl(where.path))
+    throw new CliError('--database-statements applies to a PostgreSQL cloud (--database) only');
+  const store = await openReady(
+    where.path,
+    statements === undefined
+      ? {}
+      : { cloudStatements: integer(statements, '--database-statements', 1, 1000) },
+  );
   const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
   const http = createHttpClient({
     hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private, howToAllow: HOW_TO_ALLOW },

@@ -4,12 +4,13 @@
  * SQLite file of a cloud on one machine (the embedded default: no database to install).
  */
 import { type CloudStore, SqliteCloudStore } from './store.ts';
-import { PgCloudStore } from './store-pg.ts';
+import { PgCloudStore, type PgStoreOptions } from './store-pg.ts';
 
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-export function openCloudStore(location: string): CloudStore {
-  return isPostgresUrl(location) ? new PgCloudStore(location) : SqliteCloudStore.open(location);
+/** `pg`: how the PostgreSQL store runs (tidings cloud --database-statements); SQLite has no such options. */
+export function openCloudStore(location: string, pg: PgStoreOptions = {}): CloudStore {
+  return isPostgresUrl(location) ? new PgCloudStore(location, pg) : SqliteCloudStore.open(location);
 }

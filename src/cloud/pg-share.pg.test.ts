@@ -25,10 +25,10 @@ const instance = () => {
 };
 
 /**
- * Runs 8 statements at once through the pool (as pings and settles do) and returns the most seen
+ * Runs `statements` (8) statements at once through the pool (as pings and settles do) and returns the most seen
  * running together in the database (sampled from pg_stat_activity while they sleep).
  */
-async function mostAtOnce(pool: Pool): Promise<number> {
+async function mostAtOnce(pool: Pool, statements = 8): Promise<number> {
   let most = 0;
   let running = true;
   const watch = (async () => {
@@ -42,7 +42,7 @@ async function mostAtOnce(pool: Pool): Promise<number> {
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  await Promise.all(Array.from({ length: 8 }, () => pool.query('SELECT pg_sleep(0.4)')));
+  await Promise.all(Array.from({ length: statements }, () => pool.query('SELECT pg_sleep(0.4)')));
   running = false;
   await watch;
   return most;
@@ -70,4 +70,13 @@ it('one instance alone runs the whole budget, and takes it back when the others 
   await b.close();
   await shares([a], 6);
   expect(await mostAtOnce(await a.connection())).toBe(6);
+});
+
+it('a budget above 8 (tidings cloud --database-statements) is run in full by one instance', async () => {
+  const store = new PgCloudStore(url, { cloudStatements: 12, shareEveryMs: 50 });
+  open.push(store);
+  await store.ready();
+  expect(store.statementShare).toBe(12);
+  // Its pool holds as many connections as the budget, not the default 8.
+  expect(await mostAtOnce(await store.connection(), 12)).toBe(12);
 });

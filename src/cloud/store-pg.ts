@@ -244,7 +244,7 @@ const live = (n: number) =>
   `state = 'active' AND when_expires > $${n} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
 
 export interface PgStoreOptions {
-  /** Connections this instance keeps at most (default DEFAULT_MAX_CONNECTIONS). */
+  /** Connections this instance keeps at most (default DEFAULT_MAX_CONNECTIONS, or the cloud's budget if larger). */
   maxConnections?: number;
   /** Statements the whole cloud runs at once, shared by its instances (default DEFAULT_CLOUD_STATEMENTS). */
   cloudStatements?: number;
@@ -277,19 +277,19 @@ export class PgCloudStore implements CloudStore {
     this.url = url;
     const budget = opts.cloudStatements ?? DEFAULT_CLOUD_STATEMENTS;
     this.gate = new StatementGate(budget);
-    this.opening = openPool(url, opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS, this.appName).then(
-      (pool) => {
-        gatePool(pool, this.gate);
-        this.pool = pool;
-        this.shareTimer = setInterval(() => void this.takeShare(pool, budget), opts.shareEveryMs ?? 5000);
-        // First counted one interval after opening, not at once: a statement at open took the
-        // connection the migrations left idle, and the start-up sweep had to open a backend of
-        // its own, which moved it into the first requests (a resource first read while the sweep
-        // ran was removed under it; cloud.please-notify's tests on PostgreSQL).
-        this.shareTimer.unref?.();
-        return pool;
-      },
-    );
+    // One instance alone may run the whole budget: it needs that many connections.
+    const max = opts.maxConnections ?? Math.max(DEFAULT_MAX_CONNECTIONS, budget);
+    this.opening = openPool(url, max, this.appName).then((pool) => {
+      gatePool(pool, this.gate);
+      this.pool = pool;
+      this.shareTimer = setInterval(() => void this.takeShare(pool, budget), opts.shareEveryMs ?? 5000);
+      // First counted one interval after opening, not at once: a statement at open took the
+      // connection the migrations left idle, and the start-up sweep had to open a backend of
+      // its own, which moved it into the first requests (a resource first read while the sweep
+      // ran was removed under it; cloud.please-notify's tests on PostgreSQL).
+      this.shareTimer.unref?.();
+      return pool;
+    });
     // A failure to open is reported by the first call that needs the database, not as an
     // unhandled rejection here.
     this.opening.catch(() => undefined);
