@@ -101,6 +101,18 @@ describe('registrations', () => {
     expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
+  it('the sweep keeps a resource read lately though nobody subscribes yet (a first pleaseNotify under way)', async () => {
+    // The resource is read before the subscription is stored (the test call comes between): the
+    // sweep that ran then removed it under the registration. Read 8 days ago, it goes.
+    const clock = cloud.clock as ManualClock;
+    await cloud.cloud.idle(); // the start-up sweep done (on PostgreSQL a second one would skip, locked out)
+    await cloud.cloud.store.touchResource('http://a.test/old.xml', clock.now());
+    clock.advance(8 * 24 * 3600_000);
+    await cloud.cloud.store.touchResource('http://a.test/new.xml', clock.now());
+    await cloud.cloud.sweep();
+    expect((await cloud.cloud.store.allResources()).map((r) => r.url)).toEqual(['http://a.test/new.xml']);
+  });
+
   it('a renewal after a change of callback host is a new subscription; the old one expires', async () => {
     peer.route('POST', '/a', 200, 'ok').route('POST', '/b', 200, 'ok');
     await register('/a');

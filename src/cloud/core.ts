@@ -207,7 +207,7 @@ export class CloudCore {
 
   /**
    * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
-   * subscribes to that have not changed for 7 days; returns how many subscriptions went.
+   * subscribes to that have not changed or been read for 7 days; returns how many subscriptions went.
    */
   async sweep(now = this.deps.clock.now()): Promise<number> {
     const { subscriptionsRemoved, resourcesRemoved } = await this.deps.store.sweep(

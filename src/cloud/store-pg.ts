@@ -470,6 +470,7 @@ export class PgCloudStore implements CloudStore {
       );
       const resources = await c.query(
         `DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < $1)
+          AND (when_last_check IS NULL OR when_last_check < $1)
           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
           AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`,
         [now - retainMs],

@@ -292,7 +292,7 @@ export interface CloudStore {
   /** Delivery outcomes of a fan-out, written in one transaction. */
   recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
   removeExpired(now: number): Promise<number>;
-  /** Expired or exhausted subscriptions, then orphan resources unchanged within `retainMs`. */
+  /** Expired or exhausted subscriptions, then orphan resources neither changed nor read within `retainMs`. */
   sweep(now: number, retainMs: number): Promise<SweepResult>;
   /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
   addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
@@ -516,7 +516,8 @@ export class SqliteCloudStore implements CloudStore {
 
   /**
    * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
-   * in a row go, then resources nobody subscribes to that have not changed within `retainMs`.
+   * in a row go, then resources nobody subscribes to that have not changed or been read within
+   * `retainMs` (one read for a first registration has no subscriber until its test call is done).
    */
   async sweep(now: number, retainMs: number): Promise<SweepResult> {
     return transaction(this.db, () => {
@@ -725,7 +726,8 @@ function prepareStatements(db: DatabaseSync) {
     removeExpiredOrExhausted: p(
       `DELETE FROM subscriptions WHERE when_expires <= ? OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
     ),
-    removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?)
+    removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?1)
+      AND (when_last_check IS NULL OR when_last_check < ?1)
       AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
       AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`),
     deleteById: p('DELETE FROM subscriptions WHERE id = ?'),
