@@ -3,26 +3,15 @@
  * three instances each run their share, not each the whole budget; one alone runs all of it.
  */
 import type { Pool } from 'pg';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { pgRows } from './pg-testkit.ts';
-import { PgCloudStore } from './store-pg.ts';
-import { testDatabase } from './testkit.ts';
+import type { PgCloudStore } from './store-pg.ts';
+import { pgDatabasePerTest } from './testkit.ts';
 
-let url: string;
-const open: PgCloudStore[] = [];
-beforeEach(async () => {
-  url = await testDatabase(`/tmp/pg-share-${Date.now()}-${Math.random()}`);
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const db = pgDatabasePerTest('pg-share');
 
 /** An instance's store: 8 connections at most, a cloud budget of 6, instances counted every 50 ms. */
-const instance = () => {
-  const s = new PgCloudStore(url, { maxConnections: 8, cloudStatements: 6, shareEveryMs: 50 });
-  open.push(s);
-  return s;
-};
+const instance = () => db.open({ maxConnections: 8, cloudStatements: 6, shareEveryMs: 50 });
 
 /**
  * Runs 8 statements at once through the pool (as pings and settles do) and returns the most seen
@@ -36,7 +25,7 @@ async function mostAtOnce(pool: Pool): Promise<number> {
   const watch = (async () => {
     while (running) {
       const [row] = await pgRows<{ n: number }>(
-        url,
+        db.url,
         `SELECT count(*)::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep(0.4)%'`,
       );
@@ -75,8 +64,7 @@ it('one instance alone runs the whole budget, and takes it back when the others 
 });
 
 it('a budget above 8 (tidings cloud --database-statements) is run in full by one instance', async () => {
-  const store = new PgCloudStore(url, { cloudStatements: 12, shareEveryMs: 50 });
-  open.push(store);
+  const store = db.open({ cloudStatements: 12, shareEveryMs: 50 });
   await store.ready();
   expect(store.statementShare).toBe(12);
   // Its pool holds as many connections as the budget, not the default 8: 12 statements at once

@@ -4,31 +4,20 @@
  * refused with a readable reason, and a change read by two instances at once is one change.
  */
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { CloudLogEntry } from './log.ts';
 import { pgRows } from './pg-testkit.ts';
 import { DEFAULT_MAX_CONNECTIONS, LOG_KEPT, migrate, PG_MIGRATIONS, PgCloudStore } from './store-pg.ts';
-import { testDatabase } from './testkit.ts';
+import { pgDatabasePerTest } from './testkit.ts';
 
-let url: string;
-const open: PgCloudStore[] = [];
-beforeEach(async () => {
-  url = await testDatabase(`/tmp/store-pg-${Date.now()}-${Math.random()}`);
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const db = pgDatabasePerTest('store-pg');
 
-const store = () => {
-  const s = new PgCloudStore(url, { maxConnections: 4 });
-  open.push(s);
-  return s;
-};
+const store = () => db.open({ maxConnections: 4 });
 
 it('creates the schema once when eight instances start at the same moment', async () => {
   const stores = Array.from({ length: 8 }, store);
   await Promise.all(stores.map((s) => s.ready()));
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   try {
     const v = await client.query('SELECT version FROM cloud_schema');
@@ -44,7 +33,7 @@ it('creates the schema once when eight instances start at the same moment', asyn
 
 it('refuses a database whose schema is newer than this code, saying so', async () => {
   await store().ready();
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   await client.query('UPDATE cloud_schema SET version = 999');
   await client.end();
@@ -68,7 +57,7 @@ it('a read recorded by two instances at once is one change', async () => {
 /** Backends of the stores under test (the tests' own connections are not named tidings-cloud). */
 const backends = () =>
   pgRows<{ pid: number }>(
-    url,
+    db.url,
     `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tidings-cloud %' ORDER BY pid`,
   );
 
@@ -82,8 +71,7 @@ it('plans each named statement once per connection (a generic plan), not on ever
 });
 
 it('keeps 8 connections at most by default, however many statements wait', async () => {
-  const s = new PgCloudStore(url);
-  open.push(s);
+  const s = db.open();
   await Promise.all(Array.from({ length: 20 }, () => s.transaction((c) => c.query('SELECT pg_sleep(0.05)'))));
   expect(DEFAULT_MAX_CONNECTIONS).toBe(8);
   expect(await backends()).toHaveLength(8);
@@ -113,8 +101,11 @@ it('keeps its connections while idle: the next burst finds the same backends, no
 
 it('an unreachable database is a readable error, not a crash', async () => {
   const s = new PgCloudStore('postgres://tidings@127.0.0.1:1/nowhere');
-  open.push(s);
-  await expect(s.counters()).rejects.toThrow(/ECONNREFUSED|connect/);
+  try {
+    await expect(s.counters()).rejects.toThrow(/ECONNREFUSED|connect/);
+  } finally {
+    await s.close();
+  }
 });
 
 it('counts of several instances are written without a read, and read the same from each', async () => {
@@ -124,7 +115,7 @@ it('counts of several instances are written without a read, and read the same fr
   await b.bump('pings', 3);
   await b.bump('changes');
   // Neither reads: their counts are written on their own, within the interval.
-  const c = new pg.Client({ connectionString: url });
+  const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
     for (;;) {
@@ -176,7 +167,7 @@ it('keeps the log as one row per write, reads the newest entries across writes, 
     }));
   await s.appendLog(entries(0, 300));
   await s.appendLog(entries(300, 5));
-  expect(await pgRows(url, 'SELECT n FROM log_batches ORDER BY id')).toEqual([{ n: 300 }, { n: 5 }]);
+  expect(await pgRows(db.url, 'SELECT n FROM log_batches ORDER BY id')).toEqual([{ n: 300 }, { n: 5 }]);
   const recent = await s.recentLog(250);
   expect(recent.map((e) => e.at)).toEqual(Array.from({ length: 250 }, (_, i) => 304 - i));
   expect(recent[0]).toEqual({ at: 304, kind: 'ping', feedUrl: 'http://f.test/304' });
@@ -188,13 +179,13 @@ it('keeps the log as one row per write, reads the newest entries across writes, 
   // The sweep keeps the newest writes that hold LOG_KEPT entries.
   for (let i = 0; i < 4; i++) await s.appendLog(entries(2000 + i * 400, 400));
   await s.sweep(Date.now(), 1);
-  const kept = await pgRows<{ n: number }>(url, 'SELECT SUM(n)::int AS n FROM log_batches');
+  const kept = await pgRows<{ n: number }>(db.url, 'SELECT SUM(n)::int AS n FROM log_batches');
   expect(kept[0]!.n).toBe(1200);
   expect((await s.recentLog(LOG_KEPT)).length).toBe(LOG_KEPT);
 });
 
 it('moves the entries logged before version 5 into one write, oldest first', async () => {
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool({ connectionString: db.url });
   try {
     await migrate(
       pool,

@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { type Clock, ManualClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { type RunningServer, serve } from '../net/serve.ts';
@@ -23,6 +23,7 @@ import {
   type XmlRpcValue,
 } from '../wire/xmlrpc.ts';
 import { type Cloud, type CloudDeps, createCloud } from './cloud.ts';
+import { PgCloudStore, type PgStoreOptions } from './store-pg.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -217,6 +218,34 @@ export async function testDatabase(home: string): Promise<string> {
     await client.end();
   }
   return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/**
+ * For the PostgreSQL store's own tests: every test gets a database of its own (`db.url`), and the
+ * stores opened with `db.open(options)` are closed after it.
+ */
+export function pgDatabasePerTest(name: string): {
+  readonly url: string;
+  open(opts?: PgStoreOptions): PgCloudStore;
+} {
+  let url = '';
+  const opened: PgCloudStore[] = [];
+  beforeEach(async () => {
+    url = await testDatabase(`/tmp/${name}-${Date.now()}-${Math.random()}`);
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+  });
+  return {
+    get url() {
+      return url;
+    },
+    open(opts = {}) {
+      const store = new PgCloudStore(url, opts);
+      opened.push(store);
+      return store;
+    },
+  };
 }
 
 /** A cloud with its own temp database, allowed to reach loopback, served on 127.0.0.1. */
