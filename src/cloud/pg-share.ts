@@ -9,8 +9,10 @@
  *
  * So the cloud has one budget (`budget` statements at once, default 8) and each instance takes
  * its share: the budget divided by the instances connected now (rounded up), counted every
- * `everyMs` from pg_stat_activity, where each instance's connections carry its own
- * application_name (`tidings-cloud <id>`). One instance alone keeps the whole budget.
+ * 5 s (PgStoreOptions.shareEveryMs) from pg_stat_activity, where each instance's connections carry its own
+ * application_name (`tidings-cloud <pid>-<id>`). One instance alone keeps the whole budget, and
+ * its pool holds that many connections (store-pg.ts). `tidings cloud --database-statements` sets
+ * the budget.
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';

@@ -282,11 +282,10 @@ export class PgCloudStore implements CloudStore {
     this.opening = openPool(url, max, this.appName).then((pool) => {
       gatePool(pool, this.gate);
       this.pool = pool;
+      // Counted first one interval after opening (until then this instance keeps the whole
+      // budget): a count at once would take the connection the migrations left idle and make the
+      // start-up work open a backend of its own.
       this.shareTimer = setInterval(() => void this.takeShare(pool, budget), opts.shareEveryMs ?? 5000);
-      // First counted one interval after opening, not at once: a statement at open took the
-      // connection the migrations left idle, and the start-up sweep had to open a backend of
-      // its own, which moved it into the first requests (a resource first read while the sweep
-      // ran was removed under it; cloud.please-notify's tests on PostgreSQL).
       this.shareTimer.unref?.();
       return pool;
     });
