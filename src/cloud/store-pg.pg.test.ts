@@ -70,6 +70,29 @@ it('plans each named statement once per connection (a generic plan), not on ever
   expect(mode.rows[0]?.mode).toBe('force_generic_plan');
 });
 
+it('never JIT-compiles a statement, even where the server would (100-300 ms of CPU each)', async () => {
+  const s = store();
+  await s.ready();
+  // The threshold at 0, as if every estimate passed it.
+  const costly = 'EXPLAIN (ANALYZE, FORMAT JSON) SELECT sum(a) FROM generate_series(1, 1000) a';
+  const jitted = (plan: unknown) => JSON.stringify(plan).includes('"JIT"');
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ available: boolean }>('SELECT pg_jit_available() AS available');
+    await client.query('SET jit_above_cost = 0');
+    // A connection with the server's defaults compiles it where the server can: what the store must not do.
+    if (rows[0]?.available) expect(jitted((await client.query(costly)).rows)).toBe(true);
+  } finally {
+    await client.end();
+  }
+  const own = await s.transaction(async (c) => {
+    await c.query('SET LOCAL jit_above_cost = 0');
+    return c.query(costly);
+  });
+  expect(jitted(own.rows)).toBe(false);
+});
+
 it('keeps 8 connections at most by default, however many statements wait', async () => {
   const s = db.open();
   await Promise.all(Array.from({ length: 20 }, () => s.transaction((c) => c.query('SELECT pg_sleep(0.05)'))));

@@ -772,13 +772,17 @@ async function openPool(url: string, max: number, appName: string): Promise<Pool
   // -settle) look rows up by key: their generic plan is as good as any. Left to choose, PostgreSQL
   // kept planning tidings-record-enqueue anew on 55-96% of calls on some connections (bench:cluster
   // trace, pg_stat_statements: 0.78-1.01 ms a ping against 0.35-0.38 where it kept one plan).
+  // No JIT: every statement here runs in milliseconds, and PostgreSQL compiles any whose estimate
+  // passes jit_above_cost, for 100-300 ms of CPU each time it is planned. Estimates on the queue's
+  // churned tables are not to be trusted: a backlog of 2,000 changes after 20,000 removed was
+  // estimated at 640,000 in one form of the end check (compiled for 205 ms to run in 10).
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 0,
     types,
     application_name: appName,
-    options: '-c plan_cache_mode=force_generic_plan',
+    options: '-c plan_cache_mode=force_generic_plan -c jit=off',
   });
   // An idle connection dropped by the server (restart, failover) is replaced on next use; the
   // error must not crash the process.
