@@ -4,13 +4,17 @@
  * tests do). For each configuration:
  *   1. 100,000 subscribers of one resource, one ping: seconds until all were delivered;
  *   2. 10,000 resources with 10 subscribers each, each pinged once as fast as the cloud answers
- *      (32 callers, requests spread over the instances): pings answered per second, then every
- *      delivery awaited.
- * delivered / lost / duplicates count what the subscribers (one loopback server here) received;
- * peak_rss_mb is the largest peak resident memory of one instance. Subscriptions are inserted
- * through the store (not timed). Prints one JSON line at the end.
+ *      (32 callers, requests spread over the instances), in BENCH_CLUSTER_ROUNDS rounds (3) that
+ *      the configurations take in turns: `pings_per_s` is the median of the rounds' pings served
+ *      per second (first ping to the last delivery they set going), `answers_per_s` that of the
+ *      pings answered per second (first ping to last answer), and `pg3_over_pg1_pings` the ratio
+ *      of pg3's pings_per_s to pg1's.
+ * delivered / lost / duplicates count what the subscribers (one loopback server here) received,
+ * over the fan-out and every round; peak_rss_mb is the largest peak resident memory of one
+ * instance. Subscriptions are inserted through the store (not timed). Prints one JSON line at the
+ * end.
  *
- *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg3 runs one configuration)
+ *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg1,pg3 runs those configurations)
  *
  * BENCH_CLUSTER_NODE_ARGS passes Node options to the instances alone, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
@@ -38,6 +42,8 @@ const BIG = Number(process.env.BENCH_CLUSTER_BIG ?? 100_000);
 const RESOURCES = Number(process.env.BENCH_CLUSTER_RESOURCES ?? 10_000);
 const PER_RESOURCE = 10;
 const CALLERS = 32;
+/** Rounds of the 10,000 pings per configuration, taken in turns (the figures are their medians). */
+const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3);
 const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
 /** Node options for the instances only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (profiles of the cloud, not the bench). */
 const INSTANCE_NODE_ARGS = (process.env.BENCH_CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -136,7 +142,8 @@ async function resetStatements(): Promise<void> {
 /**
  * The trace's statement counts (pg_stat_statements, loaded only when tracing): what the database
  * ran for one configuration since `resetStatements`, per ping, the statements run most first,
- * with how often they were planned; and the connections (backends) opened meanwhile.
+ * with how often they were planned and the milliseconds PostgreSQL spent compiling them (JIT);
+ * and the connections (backends) opened meanwhile.
  */
 async function printStatements(
   name: string,
@@ -144,9 +151,10 @@ async function printStatements(
   pings: number,
   before: { sessions: number; commits: number },
 ): Promise<void> {
-  const rows = await pgRows<{ calls: number; plans: number; ms: number; query: string }>(
+  const rows = await pgRows<{ calls: number; plans: number; ms: number; jit: number; query: string }>(
     pg.adminUrl,
     `SELECT calls::float8 AS calls, plans::float8 AS plans, total_exec_time + total_plan_time AS ms,
+      jit_generation_time + jit_inlining_time + jit_optimization_time + jit_emission_time AS jit,
       left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query
     FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1
     ORDER BY calls DESC LIMIT 14`,
@@ -157,10 +165,10 @@ async function printStatements(
   console.error(
     `${name} per ping: ${(all / pings).toFixed(2)} statements (top 14), ${((after.commits - before.commits) / pings).toFixed(2)} commits; ${after.sessions - before.sessions} connections opened`,
   );
-  console.error('  calls  plans  plan+exec ms (per ping)');
+  console.error('  calls  plans  plan+exec ms  JIT ms (per ping)');
   for (const r of rows)
     console.error(
-      `  ${(r.calls / pings).toFixed(3)}  ${(r.plans / pings).toFixed(3)}  ${(r.ms / pings).toFixed(3)}  ${r.query}`,
+      `  ${(r.calls / pings).toFixed(3)}  ${(r.plans / pings).toFixed(3)}  ${(r.ms / pings).toFixed(3)}  ${(r.jit / pings).toFixed(3)}  ${r.query}`,
     );
 }
 
@@ -254,7 +262,33 @@ async function ping(url: string, feed: string): Promise<boolean> {
   return /success="true"/.test(await res.text());
 }
 
-async function runConfig(name: string, location: string, count: number): Promise<Record<string, number>> {
+/** A configuration's instances, set up and with its fan-out measured; its rounds of pings added as they run. */
+interface Config {
+  name: string;
+  location: string;
+  instances: Instance[];
+  fanoutS: number;
+  /** Deliveries expected so far, those counted, and the duplicates among what arrived. */
+  expected: number;
+  delivered: number;
+  duplicates: number;
+  rounds: { servedPerS: number; answeredPerS: number }[];
+}
+
+/** What arrived since the last call: deliveries (one per callback path) and duplicates; then counts anew. */
+function tally(c: Config, expected: number): void {
+  c.expected += expected;
+  c.delivered += hits.size;
+  c.duplicates += received - hits.size;
+  hits.clear();
+  received = 0;
+}
+
+/**
+ * Seeds the configuration's subscriptions, starts its instances, reads every feed once (the
+ * baseline) and measures the one change to 100,000 subscribers.
+ */
+async function setUp(name: string, location: string, count: number): Promise<Config> {
   hits.clear();
   received = 0;
   const expires = Date.now() + SUBSCRIPTION_TTL_MS;
@@ -288,7 +322,7 @@ async function runConfig(name: string, location: string, count: number): Promise
   hits.clear();
   received = 0;
 
-  // 1. One change to 100,000 subscribers.
+  // One change to 100,000 subscribers.
   mark(`${name} fanout start`);
   versions.set(`/feed/${name}/big.xml`, 1);
   const t0 = performance.now();
@@ -297,71 +331,120 @@ async function runConfig(name: string, location: string, count: number): Promise
   const fanoutS = (performance.now() - t0) / 1000;
   mark(`${name} fanout end`);
   await until(() => true);
+  const c: Config = {
+    name,
+    location,
+    instances,
+    fanoutS,
+    expected: 0,
+    delivered: 0,
+    duplicates: 0,
+    rounds: [],
+  };
+  tally(c, BIG);
+  return c;
+}
 
-  // 2. 10,000 resources pinged as fast as the cloud answers.
-  mark(`${name} pings start`);
+/**
+ * One round: every one of the 10,000 feeds changes and is pinged once, as fast as the cloud
+ * answers. Pings served per second count a ping when what it set going is delivered (from the
+ * first ping to the last delivery): a cloud that answers faster than it delivers is only growing
+ * its queue, which a longer run would show. Pings answered per second are printed beside it.
+ */
+async function pingRound(c: Config, round: number): Promise<void> {
+  const { name, instances } = c;
+  const count = instances.length;
+  mark(`${name} round ${round} pings start`);
   const pids = instances.map((i) => i.child.pid!);
-  const database = location.startsWith('postgres') ? new URL(location).pathname.slice(1) : null;
+  const database = c.location.startsWith('postgres') ? new URL(c.location).pathname.slice(1) : null;
   if (TRACE && database) await resetStatements();
   const db0 = TRACE && database ? await databaseStats(database) : null;
   const cpu0 = cpuSample(pids);
-  for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, 1);
+  for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, round + 1);
   let next = 0;
   let answered = 0;
   const t1 = performance.now();
   await Promise.all(
-    Array.from({ length: CALLERS }, async (_, c) => {
+    Array.from({ length: CALLERS }, async (_, k) => {
       for (let r = next++; r < RESOURCES; r = next++)
-        if (await ping(instances[(r + c) % count]!.url, `${base}/feed/${name}/r${r}.xml`)) answered++;
+        if (await ping(instances[(r + k) % count]!.url, `${base}/feed/${name}/r${r}.xml`)) answered++;
     }),
   );
-  const pingsPerS = RESOURCES / ((performance.now() - t1) / 1000);
-  mark(`${name} pings end`);
-  const expected = BIG + RESOURCES * PER_RESOURCE;
+  const answeredS = (performance.now() - t1) / 1000;
+  mark(`${name} round ${round} pings end`);
+  const expected = RESOURCES * PER_RESOURCE;
   await until(() => hits.size >= expected, 0);
-  mark(`${name} pings delivered`);
+  const servedS = (performance.now() - t1) / 1000;
+  mark(`${name} round ${round} pings delivered`);
   if (TRACE) {
     // Up to the last delivery of the pings (what answering them set going), per ping.
     const cpu1 = cpuSample(pids);
     const per = (k: keyof CpuSample) => ((cpu1[k] - cpu0[k]) / RESOURCES).toFixed(2);
     console.error(
-      `${name} CPU ms per ping: postgres ${per('pg')}, instances ${per('instances')}, bench ${per('bench')}`,
+      `${name} round ${round} CPU ms per ping: postgres ${per('pg')}, instances ${per('instances')}, bench ${per('bench')}`,
     );
     if (database && db0) await printStatements(name, database, RESOURCES, db0);
   }
   await until(() => true);
-  const peak = Math.max(...instances.map((i) => peakRssMb(i.child.pid!)));
-  for (const i of instances) i.child.kill('SIGTERM');
-  await Promise.all(instances.map((i) => i.exited));
-  const delivered = hits.size;
+  const arrived = hits.size;
+  const dup = received - arrived;
+  tally(c, expected);
+  c.rounds.push({ servedPerS: RESOURCES / servedS, answeredPerS: RESOURCES / answeredS });
   console.log(
-    `${name}: 100k fan-out ${fanoutS.toFixed(2)} s, ${pingsPerS.toFixed(0)} pings/s (${answered} answered), delivered ${delivered}/${expected}, duplicates ${received - delivered}, peak RSS ${peak} MB`,
+    `${name} round ${round}: ${(RESOURCES / servedS).toFixed(0)} pings/s served (last delivery ${((servedS - answeredS) * 1000).toFixed(0)} ms after the last answer), ${(RESOURCES / answeredS).toFixed(0)} answered (${answered} with success), delivered ${arrived}/${expected}, duplicates ${dup}`,
+  );
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** Stops the instances and gives the configuration's figures. */
+async function finish(c: Config): Promise<Record<string, number>> {
+  const peak = Math.max(...c.instances.map((i) => peakRssMb(i.child.pid!)));
+  for (const i of c.instances) i.child.kill('SIGTERM');
+  await Promise.all(c.instances.map((i) => i.exited));
+  const served = median(c.rounds.map((r) => r.servedPerS));
+  const answeredPerS = median(c.rounds.map((r) => r.answeredPerS));
+  console.log(
+    `${c.name}: 100k fan-out ${c.fanoutS.toFixed(2)} s, ${served.toFixed(0)} pings/s served, ${answeredPerS.toFixed(0)} answered (medians of ${c.rounds.length} rounds), delivered ${c.delivered}/${c.expected}, duplicates ${c.duplicates}, peak RSS ${peak} MB`,
   );
   return {
-    [`${name}_fanout_100k_s`]: Number(fanoutS.toFixed(2)),
-    [`${name}_pings_per_s`]: Math.round(pingsPerS),
-    [`${name}_delivered`]: delivered,
-    [`${name}_lost`]: expected - delivered,
-    [`${name}_duplicates`]: received - delivered,
-    [`${name}_peak_rss_mb`]: peak,
+    [`${c.name}_fanout_100k_s`]: Number(c.fanoutS.toFixed(2)),
+    [`${c.name}_pings_per_s`]: Math.round(served),
+    [`${c.name}_answers_per_s`]: Math.round(answeredPerS),
+    [`${c.name}_delivered`]: c.delivered,
+    [`${c.name}_lost`]: c.expected - c.delivered,
+    [`${c.name}_duplicates`]: c.duplicates,
+    [`${c.name}_peak_rss_mb`]: peak,
   };
 }
 
-const only = process.env.BENCH_CLUSTER_ONLY;
+const only = process.env.BENCH_CLUSTER_ONLY?.split(',');
+const wanted = (name: string) => !only || only.includes(name);
 const out: Record<string, number> = {};
 const pg = await startPostgres(
   TRACE ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {},
 );
 if (TRACE) await pgRows(pg.adminUrl, 'CREATE EXTENSION pg_stat_statements');
 const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-cluster-'));
+const configs: Config[] = [];
 try {
-  if (!only || only === 'sqlite1')
-    Object.assign(out, await runConfig('sqlite1', join(dir, 'cloud.sqlite'), 1));
-  if (!only || only === 'pg1')
-    Object.assign(out, await runConfig('pg1', await pg.createDatabase('bench_pg1'), 1));
-  if (!only || only === 'pg3')
-    Object.assign(out, await runConfig('pg3', await pg.createDatabase('bench_pg3'), 3));
+  if (wanted('sqlite1')) configs.push(await setUp('sqlite1', join(dir, 'cloud.sqlite'), 1));
+  if (wanted('pg1')) configs.push(await setUp('pg1', await pg.createDatabase('bench_pg1'), 1));
+  if (wanted('pg3')) configs.push(await setUp('pg3', await pg.createDatabase('bench_pg3'), 3));
+  // The configurations take turns, in the opposite order each round, so that a machine that gets
+  // busier or quieter meanwhile weighs on all of them alike (the figures are medians of rounds).
+  for (let round = 0; round < ROUNDS; round++)
+    for (const c of round % 2 ? [...configs].reverse() : configs) await pingRound(c, round);
+  for (const c of configs) Object.assign(out, await finish(c));
+  const pg1 = out.pg1_pings_per_s;
+  const pg3 = out.pg3_pings_per_s;
+  if (pg1 && pg3) out.pg3_over_pg1_pings = Number((pg3 / pg1).toFixed(2));
 } finally {
+  for (const c of configs) for (const i of c.instances) i.child.kill('SIGTERM');
   await pg.stop();
   rmSync(dir, { recursive: true, force: true });
   server.closeAllConnections();
