@@ -4,6 +4,7 @@
  * instances) on one database deliver each subscriber once; outcomes and the chunk's end are one
  * write; a queue stopped mid-chunk hands back exactly what it did not deliver.
  */
+import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { waitFor as waitUntil } from '../testing/wait.ts';
 import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
@@ -305,4 +306,46 @@ it('a chunk leased as queued by an instance that died goes to another when the l
   await other.start();
   await waitFor('the 20 delivered by the other', () => reached.size === 20);
   expect([...reached.values()].every((n) => n === 1)).toBe(true);
+});
+
+it('looks for the end of the changes it waits on with one statement at a time, however slow', async () => {
+  const s = open();
+  await s.ready();
+  const q = queue(s, holdUntilStopped);
+  await q.start();
+  // Twelve changes delivered elsewhere (their chunks done): this instance only waits for their end.
+  const ids = (
+    await sql<{ id: number }>(
+      `INSERT INTO changes (feed_url, when_created, subscribers)
+      SELECT 'http://f.test/' || g, 0, 1 FROM generate_series(1, 12) g RETURNING id::int AS id`,
+    )
+  ).map((r) => r.id);
+  await sql(`INSERT INTO delivery_chunks (change_id, subscription_ids, size, delivered, done)
+    SELECT id, '{}', 0, 1, true FROM changes`);
+  // The end check removes the changes it finds ended: held up here as by a busy database.
+  const locker = new pg.Client({ connectionString: url });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM changes FOR UPDATE');
+  const checksAtOnce = async () =>
+    (
+      await sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND query LIKE '%WITH fin AS%'
+          AND application_name LIKE 'tidings-cloud %'`,
+      )
+    )[0]!.n;
+  let most = 0;
+  const reports = [];
+  for (const id of ids) {
+    // A change waited on while a check is under way (a ping whose chunk another instance took).
+    reports.push(q.done(id, FEED));
+    await delay(40);
+    most = Math.max(most, await checksAtOnce());
+  }
+  await locker.query('COMMIT');
+  await locker.end();
+  for (const r of await Promise.all(reports))
+    expect(r).toMatchObject({ subscribers: 1, delivered: 1, failed: 0 });
+  expect(most).toBe(1);
 });
