@@ -36,6 +36,7 @@ import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
 import { openCloudStore } from '../src/cloud/open-store.ts';
 import { pgRows, startPostgres } from '../src/cloud/pg-testkit.ts';
 import type { BulkSubscription } from '../src/cloud/store.ts';
+import { median } from './support/stats.ts';
 
 const CLI = fileURLToPath(new URL('../src/cloud/cli.ts', import.meta.url));
 const BIG = Number(process.env.BENCH_CLUSTER_BIG ?? 100_000);
@@ -280,6 +281,11 @@ function tally(c: Config, expected: number): void {
   c.expected += expected;
   c.delivered += hits.size;
   c.duplicates += received - hits.size;
+  countAnew();
+}
+
+/** Forgets what arrived so far (what the subscribers count starts here). */
+function countAnew(): void {
   hits.clear();
   received = 0;
 }
@@ -289,8 +295,6 @@ function tally(c: Config, expected: number): void {
  * baseline) and measures the one change to 100,000 subscribers.
  */
 async function setUp(name: string, location: string, count: number): Promise<Config> {
-  hits.clear();
-  received = 0;
   const expires = Date.now() + SUBSCRIPTION_TTL_MS;
   const sub = (feedUrl: string, path: string): BulkSubscription => ({
     feedUrl,
@@ -319,8 +323,7 @@ async function setUp(name: string, location: string, count: number): Promise<Con
     );
   // First reads are changes too (nothing was known before): wait until their deliveries end.
   await quiet(3000);
-  hits.clear();
-  received = 0;
+  countAnew();
 
   // One change to 100,000 subscribers.
   mark(`${name} fanout start`);
@@ -394,12 +397,6 @@ async function pingRound(c: Config, round: number): Promise<void> {
     `${name} round ${round}: ${(RESOURCES / servedS).toFixed(0)} pings/s served (last delivery ${((servedS - answeredS) * 1000).toFixed(0)} ms after the last answer), ${(RESOURCES / answeredS).toFixed(0)} answered (${answered} with success), delivered ${arrived}/${expected}, duplicates ${dup}`,
   );
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Stops the instances and gives the configuration's figures. */
 async function finish(c: Config): Promise<Record<string, number>> {

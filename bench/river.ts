@@ -35,6 +35,7 @@ import { newItem } from '../src/feed/model-new.ts';
 import { openStore } from '../src/store/store.ts';
 import { tempDir } from '../src/store/test-support.ts';
 import { seededRandom } from '../src/testing/seeded.ts';
+import { median } from './support/stats.ts';
 
 const FEEDS = 1_000;
 const PER_FEED = 100;
@@ -136,19 +137,15 @@ const PAGE_SCRIPT = `
 function inDisplayFrames(xs: number[]): { times: number[]; dropped: number } {
   // The display's interval: the mean of the intervals near the median (the mean undoes the clock's
   // rounding; a median of rounded values would itself be rounded).
-  const median = [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 1000 / 60;
-  const near = xs.filter((x) => x > median / 2 && x < median * 1.5);
-  const vsync = near.reduce((sum, x) => sum + x, 0) / Math.max(1, near.length) || median;
+  const middle = [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 1000 / 60;
+  const near = xs.filter((x) => x > middle / 2 && x < middle * 1.5);
+  const vsync = near.reduce((sum, x) => sum + x, 0) / Math.max(1, near.length) || middle;
   const spans = xs.map((x) => Math.max(1, Math.round(x / vsync)));
   return { times: spans.map((n) => n * vsync), dropped: spans.reduce((sum, n) => sum + n - 1, 0) };
 }
 const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] ?? Number.NaN;
-};
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
