@@ -5,32 +5,24 @@
  * write; a queue stopped mid-chunk hands back exactly what it did not deliver.
  */
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { waitFor as waitUntil } from '../testing/wait.ts';
 import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
 import { pgRows } from './pg-testkit.ts';
 import type { DeliveryResult } from './store.ts';
-import { PgCloudStore } from './store-pg.ts';
-import { delay, testDatabase } from './testkit.ts';
+import type { PgCloudStore } from './store-pg.ts';
+import { delay, pgDatabasePerTest } from './testkit.ts';
 
 const FEED = 'http://feed.test/rss';
-let url: string;
-const stores: PgCloudStore[] = [];
+const db = pgDatabasePerTest('queue-pg');
 const queues: DeliveryQueue[] = [];
 
-beforeEach(async () => {
-  url = await testDatabase(`/tmp/queue-pg-${Date.now()}-${Math.random()}`);
-});
+// Registered after the database's own hooks, so it runs before they close the stores.
 afterEach(async () => {
   await Promise.all(queues.splice(0).map((q) => q.stop()));
-  await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-function open(): PgCloudStore {
-  const s = new PgCloudStore(url, { maxConnections: 6 });
-  stores.push(s);
-  return s;
-}
+const open = (): PgCloudStore => db.open({ maxConnections: 6 });
 
 function queue(store: PgCloudStore, deliver: BatchDeliverer, batch = 1000): DeliveryQueue {
   const q = new DeliveryQueue(store, deliver, { batch, pollMs: 50 });
@@ -63,7 +55,7 @@ async function seed(store: PgCloudStore, n: number, feedUrl = FEED): Promise<voi
   );
 }
 
-const sql = <T>(text: string, params: unknown[] = []) => pgRows<T>(url, text, params);
+const sql = <T>(text: string, params: unknown[] = []) => pgRows<T>(db.url, text, params);
 
 /** The shared waitFor (src/testing/wait.ts), named first as these tests read best. */
 const waitFor = (what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) =>
@@ -231,7 +223,7 @@ it('small changes that end close together are settled in one statement', async (
 /** Counts the notifications of new work every instance listens to (cluster.ts). */
 async function listenForWork(): Promise<{ count: () => number; end: () => Promise<void> }> {
   const { default: pg } = await import('pg');
-  const c = new pg.Client({ connectionString: url });
+  const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   let n = 0;
   c.on('notification', () => n++);
@@ -323,7 +315,7 @@ it('looks for the end of the changes it waits on with one statement at a time, h
   await sql(`INSERT INTO delivery_chunks (change_id, subscription_ids, size, delivered, done)
     SELECT id, '{}', 0, 1, true FROM changes`);
   // The end check removes the changes it finds ended: held up here as by a busy database.
-  const locker = new pg.Client({ connectionString: url });
+  const locker = new pg.Client({ connectionString: db.url });
   await locker.connect();
   await locker.query('BEGIN');
   await locker.query('SELECT id FROM changes FOR UPDATE');
