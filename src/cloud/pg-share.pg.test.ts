@@ -4,7 +4,7 @@
  */
 import type { Pool } from 'pg';
 import { expect, it } from 'vitest';
-import { pgRows } from './pg-testkit.ts';
+import { runningNow } from './pg-testkit.ts';
 import type { PgCloudStore } from './store-pg.ts';
 import { pgDatabasePerTest } from './testkit.ts';
 
@@ -24,12 +24,7 @@ async function mostAtOnce(pool: Pool): Promise<number> {
   let running = true;
   const watch = (async () => {
     while (running) {
-      const [row] = await pgRows<{ n: number }>(
-        db.url,
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep(0.4)%'`,
-      );
-      most = Math.max(most, row?.n ?? 0);
+      most = Math.max(most, await runningNow(db.url, 'SELECT pg_sleep(0.4)%'));
       await new Promise((r) => setTimeout(r, 20));
     }
   })();

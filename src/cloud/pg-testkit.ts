@@ -148,3 +148,14 @@ export async function pgRows<T>(url: string, text: string, params: unknown[] = [
     await c.end();
   }
 }
+
+/** Statements of the database at `url` running now whose text is LIKE `pattern` (this query not counted). */
+export async function runningNow(url: string, pattern: string): Promise<number> {
+  const [row] = await pgRows<{ n: number }>(
+    url,
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+    [pattern],
+  );
+  return row?.n ?? 0;
+}

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { waitFor as waitUntil } from '../testing/wait.ts';
 import { type BatchDeliverer, DeliveryQueue } from './cluster.ts';
-import { pgRows } from './pg-testkit.ts';
+import { pgRows, runningNow } from './pg-testkit.ts';
 import type { DeliveryResult } from './store.ts';
 import type { PgCloudStore } from './store-pg.ts';
 import { delay, pgDatabasePerTest } from './testkit.ts';
@@ -319,21 +319,13 @@ it('looks for the end of the changes it waits on with one statement at a time, h
   await locker.connect();
   await locker.query('BEGIN');
   await locker.query('SELECT id FROM changes FOR UPDATE');
-  const checksAtOnce = async () =>
-    (
-      await sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND state = 'active' AND query LIKE '%WITH fin AS%'
-          AND application_name LIKE 'tidings-cloud %'`,
-      )
-    )[0]!.n;
   let most = 0;
   const reports = [];
   for (const id of ids) {
     // A change waited on while a check is under way (a ping whose chunk another instance took).
     reports.push(q.done(id, FEED));
     await delay(40);
-    most = Math.max(most, await checksAtOnce());
+    most = Math.max(most, await runningNow(db.url, '%WITH fin AS%'));
   }
   await locker.query('COMMIT');
   await locker.end();
