@@ -3,8 +3,8 @@
  * lookup. Real processes: the older Node is the machine's own (skipped, saying so, where every
  * Node on PATH is 24+).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,7 @@ const { electronBinary, readableReason } = require('../scripts/electron-binary.c
 };
 
 const BIN = resolve(import.meta.dirname, 'tidings.cjs');
+const ROOT = resolve(import.meta.dirname, '..');
 
 /** A Node older than 24 on this machine, as a user might have (the launcher's reason to exist). */
 function olderNode(): string | null {
@@ -151,8 +152,59 @@ describe('bin/tidings.cjs on an older Node', () => {
     60_000,
   );
 
+  it.skipIf(!node)(
+    'says how to get Node 24 when the pinned one was not installed (npm 12 skipped its install script)',
+    async () => {
+      // The launcher, its scripts and package.json without node_modules: what `npm ci` leaves
+      // when npm 12 blocks the `node` package's install script.
+      dir = mkdtempSync(join(tmpdir(), 'tidings-launcher-no-node-'));
+      for (const f of [
+        'bin/tidings.cjs',
+        'scripts/child-process.cjs',
+        'scripts/node-version.cjs',
+        'package.json',
+      ])
+        cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+      const r = spawnSync(node!, [join(dir, 'bin', 'tidings.cjs'), '--version'], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/^tidings: needs Node 24 or newer \(this is v\d+/);
+      expect(r.stderr).toContain('"node": true under "allowScripts"');
+    },
+    60_000,
+  );
+
+  it.skipIf(!node)(
+    'npm test on an older Node says why and ends with its totals line, one failure',
+    () => {
+      const r = spawnSync(node!, [join(ROOT, 'scripts', 'test.cjs')], { encoding: 'utf8', cwd: ROOT });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('tidings: needs Node 24 or newer');
+      expect(r.stderr).toContain('run this through npm (npm start, npm test)');
+      expect(r.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
+    },
+    60_000,
+  );
+
   // Only registered where it applies, so the report counts a skip only when these really did not run.
   if (!node) it.skip('no Node older than 24 on this machine to launch from', () => {});
+});
+
+describe('npm ci: install scripts (npm 12 runs only those package.json allows)', () => {
+  it('every dependency with an install script is allowed or denied by name, and the pinned Node is allowed', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      allowScripts?: Record<string, boolean>;
+    };
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(withScripts).toContain('node');
+    // An unlisted one is skipped by npm 12 without an error: Node 24 itself was (Node 20 ran the tests).
+    expect(withScripts.filter((name) => pkg.allowScripts?.[name] === undefined)).toEqual([]);
+    expect(pkg.allowScripts?.node).toBe(true);
+  });
 });
 
 describe('npm start: the Electron binary', () => {

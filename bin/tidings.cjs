@@ -8,15 +8,16 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { runAsChild, watchParent } = require('../scripts/child-process.cjs');
+const { bundledNode, nodeVersionProblem } = require('../scripts/node-version.cjs');
 
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 24) relaunch();
+const tooOld = nodeVersionProblem(path.join(__dirname, '..'));
+if (tooOld) relaunch(tooOld);
 else run();
 
-function relaunch() {
-  const bundled = path.join(__dirname, '..', 'node_modules', 'node', 'bin', 'node');
+function relaunch(why) {
+  const bundled = bundledNode(path.join(__dirname, '..'));
   if (!fs.existsSync(bundled)) {
-    console.error(`tidings: needs Node 24 or newer (this is ${process.version}); run npm install first`);
+    console.error(`tidings: ${why}`);
     process.exit(1);
   }
   runAsChild(bundled, [__filename, ...process.argv.slice(2)]);

@@ -8,10 +8,13 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { runAsChild } = require('./child-process.cjs');
 const { electronBinary } = require('./electron-binary.cjs');
+const { nodeVersionProblem } = require('./node-version.cjs');
 
 const root = path.join(__dirname, '..');
 
 async function main() {
+  const wrongNode = nodeVersionProblem(root);
+  if (wrongNode) throw new Error(wrongNode);
   const build = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
     cwd: root,
     stdio: 'inherit',

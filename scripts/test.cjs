@@ -10,6 +10,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
+const { nodeVersionProblem } = require('./node-version.cjs');
 
 const root = path.join(__dirname, '..');
 const results = path.join(root, 'test-results');
@@ -115,6 +116,12 @@ function installMissing() {
 }
 
 async function main() {
+  const wrongNode = nodeVersionProblem(root);
+  if (wrongNode) {
+    console.error(`tidings: ${wrongNode}`);
+    console.log('0 passed, 1 failed, 0 skipped');
+    return 1;
+  }
   const installed = installMissing();
   // 1-3: static checks and the build the e2e tests use, longest first (measured on a fresh clone:
   // types core 14 s, main 9, renderer 8, configs 4, lint 3, build 2), so neither core idles at the end.

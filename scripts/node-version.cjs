@@ -1,0 +1,29 @@
+// The Node.js the app and its tests run on: the `node` package pinned in devDependencies, which
+// `npm ci` installs into node_modules/node (and node_modules/.bin, first on PATH in npm scripts).
+// Its install script fetches the binary, and npm 12 runs a dependency's install script only when
+// package.json's `allowScripts` allows it: without that entry the pinned Node is missing and the
+// machine's own runs everything (Node 20 on a fresh machine here), failing far from the cause.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const majorOf = (version) => Number(String(version).replace(/^[^\d]*/, '').split('.')[0]);
+
+/** The pinned Node's binary in node_modules (it may be missing). */
+const bundledNode = (root) => path.join(root, 'node_modules', 'node', 'bin', 'node');
+
+/** Null when this process runs on the pinned Node's major version (or later); else why not, for a person. */
+function nodeVersionProblem(root) {
+  // 24 where package.json lost its devDependencies (a packaged build): the Node Electron 45 bundles.
+  const pinned = require(path.join(root, 'package.json')).devDependencies?.node ?? '24';
+  if (majorOf(process.versions.node) >= majorOf(pinned)) return null;
+  const here = `needs Node ${majorOf(pinned)} or newer (this is ${process.version}, ${process.execPath})`;
+  if (fs.existsSync(bundledNode(root)))
+    return `${here}. Node ${pinned} is installed in node_modules: run this through npm (npm start, npm test), which puts node_modules/.bin first on PATH.`;
+  return (
+    `${here}. \`npm ci\` installs Node ${pinned} into node_modules (the \`node\` package in devDependencies); ` +
+    'npm 12 and later run its install script only while package.json lists "node": true under "allowScripts".'
+  );
+}
+
+module.exports = { nodeVersionProblem, bundledNode };
