@@ -1,16 +1,17 @@
 /**
  * bench:cluster: the cloud on one SQLite instance, one PostgreSQL instance and three PostgreSQL
  * instances (real `tidings cloud` child processes; PostgreSQL started here on loopback, as the
- * tests do). For each configuration:
- *   1. 100,000 subscribers of one resource, one ping: seconds until all were delivered;
+ * tests do). In BENCH_CLUSTER_ROUNDS rounds (3) that the configurations take in turns (the
+ * figures are the medians of their rounds), each configuration:
+ *   1. 100,000 subscribers of one resource, one ping: `fanout_100k_s`, seconds until all were
+ *      delivered;
  *   2. 10,000 resources with 10 subscribers each, each pinged once as fast as the cloud answers
- *      (32 callers, requests spread over the instances), in BENCH_CLUSTER_ROUNDS rounds (3) that
- *      the configurations take in turns: `pings_per_s` is the median of the rounds' pings served
- *      per second (first ping to the last delivery they set going), `answers_per_s` that of the
- *      pings answered per second (first ping to last answer), and `pg3_over_pg1_pings` the ratio
- *      of pg3's pings_per_s to pg1's.
+ *      (32 callers, requests spread over the instances): `pings_per_s`, pings served per second
+ *      (first ping to the last delivery they set going), `answers_per_s`, pings answered per
+ *      second (first ping to last answer), and `pg3_over_pg1_pings` the ratio of pg3's
+ *      pings_per_s to pg1's.
  * delivered / lost / duplicates count what the subscribers (one loopback server here) received,
- * over the fan-out and every round; peak_rss_mb is the largest peak resident memory of one
+ * over every fan-out and round; peak_rss_mb is the largest peak resident memory of one
  * instance. Subscriptions are inserted through the store (not timed). Prints one JSON line at the
  * end.
  *
@@ -21,9 +22,12 @@
  *
  * BENCH_CLUSTER_TRACE=1 prints on stderr when each phase starts and ends (epoch seconds), and how
  * many connections the subscriber server has accepted so far, to line up with CPU samples of
- * the processes; and for the ping phase the CPU milliseconds per ping of PostgreSQL (all its
- * processes, ended ones too), the instances and this process: on a shared machine, CPU per ping
- * varies less from run to run than pings per second.
+ * the processes; the CPU of PostgreSQL (all its processes, ended ones too), the instances and
+ * this process, per delivery of each fan-out (with when a tenth, half, nine tenths and all had
+ * arrived) and per ping of each round of pings: on a shared machine, CPU per ping varies less
+ * from run to run than pings per second; and the instances' context switches (their main threads
+ * slept or were preempted, their other threads slept) per delivery or ping. Three instances on 2
+ * cores sleep and wake far more often than one (each is idle more often), which costs CPU.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,7 +47,7 @@ const BIG = Number(process.env.BENCH_CLUSTER_BIG ?? 100_000);
 const RESOURCES = Number(process.env.BENCH_CLUSTER_RESOURCES ?? 10_000);
 const PER_RESOURCE = 10;
 const CALLERS = 32;
-/** Rounds of the 10,000 pings per configuration, taken in turns (the figures are their medians). */
+/** Rounds (a fan-out, then the 10,000 pings) per configuration, taken in turns (the figures are their medians). */
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3);
 const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
 /** Node options for the instances only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (profiles of the cloud, not the bench). */
@@ -113,18 +117,52 @@ function postgresCpuMs(postmaster: number): number {
   return ms;
 }
 
+/**
+ * Context switches of a process so far: its main thread went to sleep (waiting for I/O or a
+ * timer), was preempted; and its other threads (V8's helpers, libuv's pool) went to sleep.
+ */
+function switches(pid: number): { slept: number; preempted: number; helpers: number } {
+  const count = (tid: string, field: string) =>
+    Number(
+      new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(
+        readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'),
+      )?.[1] ?? 0,
+    );
+  let helpers = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`))
+    if (tid !== String(pid)) helpers += count(tid, 'voluntary_ctxt_switches');
+  return {
+    slept: count(String(pid), 'voluntary_ctxt_switches'),
+    preempted: count(String(pid), 'nonvoluntary_ctxt_switches'),
+    helpers,
+  };
+}
+
 interface CpuSample {
   pg: number;
   instances: number;
   bench: number;
+  /** The instances' context switches (switches()). */
+  slept: number;
+  preempted: number;
+  helpers: number;
 }
 function cpuSample(pids: number[]): CpuSample {
   const own = process.cpuUsage();
+  const sw = pids.map(switches);
   return {
     pg: postgresCpuMs(pg.pid),
     instances: pids.reduce((n, pid) => n + cpuMs(statFields(pid)), 0),
     bench: (own.user + own.system) / 1000,
+    slept: sw.reduce((n, s) => n + s.slept, 0),
+    preempted: sw.reduce((n, s) => n + s.preempted, 0),
+    helpers: sw.reduce((n, s) => n + s.helpers, 0),
   };
+}
+/** What the trace prints of two samples: CPU (x `scale` ms) and the instances' context switches per `n`. */
+function cpuPer(a: CpuSample, b: CpuSample, n: number, scale: number, unit: string): string {
+  const per = (k: keyof CpuSample, by = 1) => (((b[k] - a[k]) * by) / n).toFixed(2);
+  return `CPU ${unit}: postgres ${per('pg', scale)}, instances ${per('instances', scale)}, bench ${per('bench', scale)}; instances' context switches: main threads ${per('slept')} slept, ${per('preempted')} preempted; other threads ${per('helpers')} slept`;
 }
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -199,11 +237,15 @@ function startInstance(location: string[]): Promise<Instance> {
   const exited = new Promise((r) => child.once('exit', r));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    const read = (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
-      if (m) resolve({ child, url: m[1]!, exited });
-    });
+      if (!m) return;
+      // What it prints afterwards is let go (V8 traces from BENCH_CLUSTER_NODE_ARGS can be long).
+      child.stdout!.off('data', read).resume();
+      resolve({ child, url: m[1]!, exited });
+    };
+    child.stdout!.on('data', read);
     void exited.then(() => reject(new Error(`instance exited before listening: ${out}`)));
   });
 }
@@ -268,7 +310,8 @@ interface Config {
   name: string;
   location: string;
   instances: Instance[];
-  fanoutS: number;
+  /** Seconds from the ping of the 100,000 subscribers' feed to their last delivery, one per round. */
+  fanouts: number[];
   /** Deliveries expected so far, those counted, and the duplicates among what arrived. */
   expected: number;
   delivered: number;
@@ -291,8 +334,8 @@ function countAnew(): void {
 }
 
 /**
- * Seeds the configuration's subscriptions, starts its instances, reads every feed once (the
- * baseline) and measures the one change to 100,000 subscribers.
+ * Seeds the configuration's subscriptions, starts its instances and reads every feed once (the
+ * baseline).
  */
 async function setUp(name: string, location: string, count: number): Promise<Config> {
   const expires = Date.now() + SUBSCRIPTION_TTL_MS;
@@ -324,28 +367,43 @@ async function setUp(name: string, location: string, count: number): Promise<Con
   // First reads are changes too (nothing was known before): wait until their deliveries end.
   await quiet(3000);
   countAnew();
+  return { name, location, instances, fanouts: [], expected: 0, delivered: 0, duplicates: 0, rounds: [] };
+}
 
-  // One change to 100,000 subscribers.
-  mark(`${name} fanout start`);
-  versions.set(`/feed/${name}/big.xml`, 1);
+/** One change to the 100,000 subscribers of one feed, pinged once: seconds to the last delivery. */
+async function fanoutRound(c: Config, round: number): Promise<void> {
+  const { name, instances } = c;
+  mark(`${name} round ${round} fanout start`);
+  versions.set(`/feed/${name}/big.xml`, round + 1);
+  const pids = instances.map((i) => i.child.pid!);
+  const cpu0 = TRACE ? cpuSample(pids) : null;
   const t0 = performance.now();
-  await ping(instances[0]!.url, bigFeed);
+  // The trace: when a tenth, half, nine tenths and all of the deliveries had arrived (a long tail
+  // is a stall, not a slow fan-out).
+  const marks = [0.1, 0.5, 0.9, 0.99, 1].map((share) => ({ share, at: 0 }));
+  const progress = TRACE
+    ? setInterval(() => {
+        for (const m of marks) if (!m.at && hits.size >= m.share * BIG) m.at = performance.now() - t0;
+      }, 10)
+    : null;
+  await ping(instances[round % instances.length]!.url, `${base}/feed/${name}/big.xml`);
   await until(() => hits.size >= BIG, 0);
-  const fanoutS = (performance.now() - t0) / 1000;
-  mark(`${name} fanout end`);
+  const s = (performance.now() - t0) / 1000;
+  if (progress && cpu0) {
+    clearInterval(progress);
+    console.error(
+      `${name} round ${round} fan-out: ${marks.map((m) => `${m.share * 100}% at ${(m.at / 1000).toFixed(2)} s`).join(', ')}; ${cpuPer(cpu0, cpuSample(pids), BIG, 1000, 'us per delivery')}`,
+    );
+  }
+  mark(`${name} round ${round} fanout end`);
   await until(() => true);
-  const c: Config = {
-    name,
-    location,
-    instances,
-    fanoutS,
-    expected: 0,
-    delivered: 0,
-    duplicates: 0,
-    rounds: [],
-  };
+  const arrived = hits.size;
+  const dup = received - arrived;
   tally(c, BIG);
-  return c;
+  c.fanouts.push(s);
+  console.log(
+    `${name} round ${round}: fan-out to ${BIG} subscribers ${s.toFixed(2)} s, delivered ${arrived}/${BIG}, duplicates ${dup}`,
+  );
 }
 
 /**
@@ -381,10 +439,8 @@ async function pingRound(c: Config, round: number): Promise<void> {
   mark(`${name} round ${round} pings delivered`);
   if (TRACE) {
     // Up to the last delivery of the pings (what answering them set going), per ping.
-    const cpu1 = cpuSample(pids);
-    const per = (k: keyof CpuSample) => ((cpu1[k] - cpu0[k]) / RESOURCES).toFixed(2);
     console.error(
-      `${name} round ${round} CPU ms per ping: postgres ${per('pg')}, instances ${per('instances')}, bench ${per('bench')}`,
+      `${name} round ${round} pings: ${cpuPer(cpu0, cpuSample(pids), RESOURCES, 1, 'ms per ping')}`,
     );
     if (database && db0) await printStatements(name, database, RESOURCES, db0);
   }
@@ -405,11 +461,12 @@ async function finish(c: Config): Promise<Record<string, number>> {
   await Promise.all(c.instances.map((i) => i.exited));
   const served = median(c.rounds.map((r) => r.servedPerS));
   const answeredPerS = median(c.rounds.map((r) => r.answeredPerS));
+  const fanoutS = median(c.fanouts);
   console.log(
-    `${c.name}: 100k fan-out ${c.fanoutS.toFixed(2)} s, ${served.toFixed(0)} pings/s served, ${answeredPerS.toFixed(0)} answered (medians of ${c.rounds.length} rounds), delivered ${c.delivered}/${c.expected}, duplicates ${c.duplicates}, peak RSS ${peak} MB`,
+    `${c.name}: 100k fan-out ${fanoutS.toFixed(2)} s, ${served.toFixed(0)} pings/s served, ${answeredPerS.toFixed(0)} answered (medians of ${c.rounds.length} rounds), delivered ${c.delivered}/${c.expected}, duplicates ${c.duplicates}, peak RSS ${peak} MB`,
   );
   return {
-    [`${c.name}_fanout_100k_s`]: Number(c.fanoutS.toFixed(2)),
+    [`${c.name}_fanout_100k_s`]: Number(fanoutS.toFixed(2)),
     [`${c.name}_pings_per_s`]: Math.round(served),
     [`${c.name}_answers_per_s`]: Math.round(answeredPerS),
     [`${c.name}_delivered`]: c.delivered,
@@ -435,7 +492,10 @@ try {
   // The configurations take turns, in the opposite order each round, so that a machine that gets
   // busier or quieter meanwhile weighs on all of them alike (the figures are medians of rounds).
   for (let round = 0; round < ROUNDS; round++)
-    for (const c of round % 2 ? [...configs].reverse() : configs) await pingRound(c, round);
+    for (const c of round % 2 ? [...configs].reverse() : configs) {
+      await fanoutRound(c, round);
+      await pingRound(c, round);
+    }
   for (const c of configs) Object.assign(out, await finish(c));
   const pg1 = out.pg1_pings_per_s;
   const pg3 = out.pg3_pings_per_s;
