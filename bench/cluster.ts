@@ -381,16 +381,16 @@ async function fanoutRound(c: Config, round: number): Promise<void> {
   // The trace: when a tenth, half, nine tenths and all of the deliveries had arrived (a long tail
   // is a stall, not a slow fan-out).
   const marks = [0.1, 0.5, 0.9, 0.99, 1].map((share) => ({ share, at: 0 }));
-  const progress = TRACE
-    ? setInterval(() => {
-        for (const m of marks) if (!m.at && hits.size >= m.share * BIG) m.at = performance.now() - t0;
-      }, 10)
-    : null;
+  const markProgress = () => {
+    for (const m of marks) if (!m.at && hits.size >= m.share * BIG) m.at = performance.now() - t0;
+  };
+  const progress = TRACE ? setInterval(markProgress, 10) : null;
   await ping(instances[round % instances.length]!.url, `${base}/feed/${name}/big.xml`);
   await until(() => hits.size >= BIG, 0);
   const s = (performance.now() - t0) / 1000;
   if (progress && cpu0) {
     clearInterval(progress);
+    markProgress(); // the last arrivals may have come after the interval's last look
     console.error(
       `${name} round ${round} fan-out: ${marks.map((m) => `${m.share * 100}% at ${(m.at / 1000).toFixed(2)} s`).join(', ')}; ${cpuPer(cpu0, cpuSample(pids), BIG, 1000, 'us per delivery')}`,
     );
