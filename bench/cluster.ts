@@ -122,20 +122,18 @@ function postgresCpuMs(postmaster: number): number {
  * timer), was preempted; and its other threads (V8's helpers, libuv's pool) went to sleep.
  */
 function switches(pid: number): { slept: number; preempted: number; helpers: number } {
-  const count = (tid: string, field: string) =>
-    Number(
-      new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(
-        readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'),
-      )?.[1] ?? 0,
-    );
-  let helpers = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`))
-    if (tid !== String(pid)) helpers += count(tid, 'voluntary_ctxt_switches');
-  return {
-    slept: count(String(pid), 'voluntary_ctxt_switches'),
-    preempted: count(String(pid), 'nonvoluntary_ctxt_switches'),
-    helpers,
-  };
+  const sw = { slept: 0, preempted: 0, helpers: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+    const slept = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    if (tid !== String(pid)) {
+      sw.helpers += slept;
+      continue;
+    }
+    sw.slept = slept;
+    sw.preempted = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  }
+  return sw;
 }
 
 interface CpuSample {
@@ -384,11 +382,11 @@ async function fanoutRound(c: Config, round: number): Promise<void> {
   const markProgress = () => {
     for (const m of marks) if (!m.at && hits.size >= m.share * BIG) m.at = performance.now() - t0;
   };
-  const progress = TRACE ? setInterval(markProgress, 10) : null;
+  const progress = cpu0 ? setInterval(markProgress, 10) : undefined;
   await ping(instances[round % instances.length]!.url, `${base}/feed/${name}/big.xml`);
   await until(() => hits.size >= BIG, 0);
   const s = (performance.now() - t0) / 1000;
-  if (progress && cpu0) {
+  if (cpu0) {
     clearInterval(progress);
     markProgress(); // the last arrivals may have come after the interval's last look
     console.error(
@@ -420,7 +418,7 @@ async function pingRound(c: Config, round: number): Promise<void> {
   const database = c.location.startsWith('postgres') ? new URL(c.location).pathname.slice(1) : null;
   if (TRACE && database) await resetStatements();
   const db0 = TRACE && database ? await databaseStats(database) : null;
-  const cpu0 = cpuSample(pids);
+  const cpu0 = TRACE ? cpuSample(pids) : null;
   for (let r = 0; r < RESOURCES; r++) versions.set(`/feed/${name}/r${r}.xml`, round + 1);
   let next = 0;
   let answered = 0;
@@ -437,7 +435,7 @@ async function pingRound(c: Config, round: number): Promise<void> {
   await until(() => hits.size >= expected, 0);
   const servedS = (performance.now() - t1) / 1000;
   mark(`${name} round ${round} pings delivered`);
-  if (TRACE) {
+  if (cpu0) {
     // Up to the last delivery of the pings (what answering them set going), per ping.
     console.error(
       `${name} round ${round} pings: ${cpuPer(cpu0, cpuSample(pids), RESOURCES, 1, 'ms per ping')}`,

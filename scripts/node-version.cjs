@@ -7,17 +7,19 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const majorOf = (version) => Number(String(version).replace(/^[^\d]*/, '').split('.')[0]);
+/** The oldest Node the sources run on (type stripping, node:sqlite): the Node Electron 45 bundles. */
+const NEEDED_MAJOR = 24;
 
 /** The pinned Node's binary in node_modules (it may be missing). */
 const bundledNode = (root) => path.join(root, 'node_modules', 'node', 'bin', 'node');
 
-/** Null when this process runs on the pinned Node's major version (or later); else why not, for a person. */
+/** Null when this process runs on Node 24 or later; else why not, for a person. */
 function nodeVersionProblem(root) {
-  // 24 where package.json lost its devDependencies (a packaged build): the Node Electron 45 bundles.
-  const pinned = require(path.join(root, 'package.json')).devDependencies?.node ?? '24';
-  if (majorOf(process.versions.node) >= majorOf(pinned)) return null;
-  const here = `needs Node ${majorOf(pinned)} or newer (this is ${process.version}, ${process.execPath})`;
+  // Every `tidings` command starts here: on a new enough Node, nothing is read.
+  if (Number(process.versions.node.split('.')[0]) >= NEEDED_MAJOR) return null;
+  // The exact version pinned, for the advice (a packaged build's package.json may lack it).
+  const pinned = require(path.join(root, 'package.json')).devDependencies?.node ?? String(NEEDED_MAJOR);
+  const here = `needs Node ${NEEDED_MAJOR} or newer (this is ${process.version}, ${process.execPath})`;
   if (fs.existsSync(bundledNode(root)))
     return `${here}. Node ${pinned} is installed in node_modules: run this through npm (npm start, npm test), which puts node_modules/.bin first on PATH.`;
   return (

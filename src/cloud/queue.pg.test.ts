@@ -222,7 +222,6 @@ it('small changes that end close together are settled in one statement', async (
 
 /** Counts the notifications of new work every instance listens to (cluster.ts). */
 async function listenForWork(): Promise<{ count: () => number; end: () => Promise<void> }> {
-  const { default: pg } = await import('pg');
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   let n = 0;
