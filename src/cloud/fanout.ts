@@ -186,10 +186,17 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   queues.onNewHosts = () => {
     for (const wake of sleepers.splice(0)) wake();
   };
+  // Read as a flag set once, not through `signal.aborted` per delivery: on the composite signal a
+  // queue's instance gives (AbortSignal.any) that getter walks its sources every time.
+  let stopping = deps.signal?.aborted ?? false;
+  const onStop = () => {
+    stopping = true;
+  };
+  deps.signal?.addEventListener('abort', onStop, { once: true });
   const worker = async () => {
     let freed: HostQueue | null = null;
     for (;;) {
-      if (deps.signal?.aborted) break;
+      if (stopping) break;
       const next = queues.take();
       if (freed && next?.queue !== freed) wakeOne();
       freed = null;
@@ -212,6 +219,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
   try {
     await Promise.all(workers);
   } finally {
+    deps.signal?.removeEventListener('abort', onStop);
     deps.endInFlight?.removeEventListener('abort', onAbort);
     lease?.release();
   }
