@@ -17,6 +17,13 @@
  *
  *   npm run bench:cluster            (BENCH_CLUSTER_ONLY=pg1,pg3 runs those configurations)
  *
+ * The bench's own side is lean: its subscribers a minimal HTTP/1.1 responder on raw sockets
+ * (bench/support/lean-sink.ts), its writers the cloud's lean keep-alive client. On 2 cores the
+ * instances share the CPU with them, and node:http's server and fetch cost the bench about as much
+ * CPU per delivery as the cloud's own work; real subscribers and writers are other machines.
+ * BENCH_CLUSTER_PEERS=node uses node:http and fetch again, to compare with figures before
+ * 2026-11-27.
+ *
  * BENCH_CLUSTER_NODE_ARGS passes Node options to the instances alone, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
  *
@@ -37,9 +44,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
+import { NotifyPool } from '../src/cloud/notify-pool.ts';
 import { openCloudStore } from '../src/cloud/open-store.ts';
 import { pgRows, startPostgres } from '../src/cloud/pg-testkit.ts';
 import type { BulkSubscription } from '../src/cloud/store.ts';
+import { type Sink, type SinkHandlers, startLeanSink } from './support/lean-sink.ts';
 import { median } from './support/stats.ts';
 
 const CLI = fileURLToPath(new URL('../src/cloud/cli.ts', import.meta.url));
@@ -53,37 +62,65 @@ const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
 /** Node options for the instances only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (profiles of the cloud, not the bench). */
 const INSTANCE_NODE_ARGS = (process.env.BENCH_CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-/** Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery. */
+/**
+ * Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery.
+ * It is the lean responder (bench/support/lean-sink.ts) unless BENCH_CLUSTER_PEERS=node asks for
+ * node:http's server, which on 2 cores takes about as much CPU per delivery as the cloud does.
+ */
 const hits = new Map<string, number>();
 let received = 0;
 const versions = new Map<string, number>();
-const server = http.createServer((req, res) => {
-  const path = (req.url ?? '').split('?')[0]!;
-  if (req.method === 'GET') {
-    res.setHeader('content-type', 'application/rss+xml');
-    res.end(
-      `<rss version="2.0"><channel><title>${path}</title><item><title>v${versions.get(path) ?? 0}</title></item></channel></rss>`,
-    );
-    return;
-  }
-  req.resume();
-  req.on('end', () => {
+const handlers: SinkHandlers = {
+  get: (path) => ({
+    type: 'application/rss+xml',
+    body: `<rss version="2.0"><channel><title>${path}</title><item><title>v${versions.get(path) ?? 0}</title></item></channel></rss>`,
+  }),
+  post: (path) => {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     received++;
-    res.end('ok');
-  });
-});
-server.keepAliveTimeout = 60_000;
-let connections = 0;
-server.on('connection', () => connections++);
+  },
+};
+/** BENCH_CLUSTER_PEERS=node: the bench's side as it was before 2026-11-27 (node:http subscribers, fetch writers), to compare. */
+const NODE_PEERS = process.env.BENCH_CLUSTER_PEERS === 'node';
+const sink = NODE_PEERS ? await startNodeSink(handlers) : await startLeanSink(handlers);
 const mark = (what: string) => {
   // The monotonic clock in µs too: the clock of the instances' CPU profiles (BENCH_CLUSTER_NODE_ARGS).
   if (TRACE)
     console.error(
-      `[${Date.now() / 1000}] ${what} (connections so far ${connections}; monotonic ${process.hrtime.bigint() / 1000n} us)`,
+      `[${Date.now() / 1000}] ${what} (connections so far ${sink.connections()}; monotonic ${process.hrtime.bigint() / 1000n} us)`,
     );
 };
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+
+/** The same subscribers on node:http's server (BENCH_CLUSTER_PEERS=node). */
+async function startNodeSink(h: SinkHandlers): Promise<Sink> {
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (req.method === 'GET') {
+      const { type, body } = h.get(path);
+      res.setHeader('content-type', type);
+      res.end(body);
+      return;
+    }
+    req.resume();
+    req.on('end', () => {
+      h.post(path);
+      res.end('ok');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', () => connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    refused: () => 0,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
 
 /** The fields of /proc/PID/stat after the process's name (field 3, state, first); null once gone. */
 function statFields(pid: number | string): string[] | null {
@@ -162,7 +199,7 @@ function cpuPer(a: CpuSample, b: CpuSample, n: number, scale: number, unit: stri
   const per = (k: keyof CpuSample, by = 1) => (((b[k] - a[k]) * by) / n).toFixed(2);
   return `CPU ${unit}: postgres ${per('pg', scale)}, instances ${per('instances', scale)}, bench ${per('bench', scale)}; instances' context switches: main threads ${per('slept')} slept, ${per('preempted')} preempted; other threads ${per('helpers')} slept`;
 }
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const base = `http://127.0.0.1:${sink.port}`;
 
 /** A database's sessions (connections opened) and commits so far (pg_stat_database). */
 async function databaseStats(database: string): Promise<{ sessions: number; commits: number }> {
@@ -294,13 +331,22 @@ async function quiet(ms: number): Promise<void> {
   }
 }
 
+/**
+ * The pinging writers: the cloud's own lean keep-alive client (fetch cost the bench about 0.5 ms
+ * of CPU a ping, which the instances share on 2 cores; real writers are other machines), or fetch
+ * with BENCH_CLUSTER_PEERS=node.
+ */
+const PING_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
+const writers = new NotifyPool({
+  policy: { allowLoopback: true, allowPrivate: false },
+  maxSocketsPerHost: CALLERS,
+});
 async function ping(url: string, feed: string): Promise<boolean> {
-  const res = await fetch(`${url}/ping`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `url=${encodeURIComponent(feed)}`,
-  });
-  return /success="true"/.test(await res.text());
+  const request = { method: 'POST', headers: PING_HEADERS, body: `url=${encodeURIComponent(feed)}` } as const;
+  if (NODE_PEERS) return /success="true"/.test(await (await fetch(`${url}/ping`, request)).text());
+  const res = await writers.request({ ...request, url: `${url}/ping`, timeoutMs: 120_000 });
+  if (!res?.ok) throw new Error(`ping ${url}: ${res ? res.error.message : 'not a plain http URL'}`);
+  return /success="true"/.test(Buffer.from(res.value.body).toString());
 }
 
 /** A configuration's instances, set up and with its fan-out measured; its rounds of pings added as they run. */
@@ -502,7 +548,9 @@ try {
   for (const c of configs) for (const i of c.instances) i.child.kill('SIGTERM');
   await pg.stop();
   rmSync(dir, { recursive: true, force: true });
-  server.closeAllConnections();
-  server.close();
+  writers.destroy();
+  await sink.close();
 }
+if (sink.refused())
+  throw new Error(`the subscribers refused ${sink.refused()} chunked requests they could not count`);
 console.log(JSON.stringify(out));
