@@ -363,12 +363,19 @@ interface Config {
   rounds: { servedPerS: number; answeredPerS: number }[];
 }
 
-/** What arrived since the last call: deliveries (one per callback path) and duplicates; then counts anew. */
-function tally(c: Config, expected: number): void {
+/**
+ * Once late arrivals had their time: adds what arrived since the last call to the configuration
+ * (deliveries, one per callback path, and duplicates), counts anew, and says it for the log line.
+ */
+async function tally(c: Config, expected: number): Promise<string> {
+  await until(() => true); // late duplicates arrive now
+  const arrived = hits.size;
+  const duplicates = received - arrived;
   c.expected += expected;
-  c.delivered += hits.size;
-  c.duplicates += received - hits.size;
+  c.delivered += arrived;
+  c.duplicates += duplicates;
   countAnew();
+  return `delivered ${arrived}/${expected}, duplicates ${duplicates}`;
 }
 
 /** Forgets what arrived so far (what the subscribers count starts here). */
@@ -440,14 +447,9 @@ async function fanoutRound(c: Config, round: number): Promise<void> {
     );
   }
   mark(`${name} round ${round} fanout end`);
-  await until(() => true);
-  const arrived = hits.size;
-  const dup = received - arrived;
-  tally(c, BIG);
+  const counted = await tally(c, BIG);
   c.fanouts.push(s);
-  console.log(
-    `${name} round ${round}: fan-out to ${BIG} subscribers ${s.toFixed(2)} s, delivered ${arrived}/${BIG}, duplicates ${dup}`,
-  );
+  console.log(`${name} round ${round}: fan-out to ${BIG} subscribers ${s.toFixed(2)} s, ${counted}`);
 }
 
 /**
@@ -488,13 +490,10 @@ async function pingRound(c: Config, round: number): Promise<void> {
     );
     if (database && db0) await printStatements(name, database, RESOURCES, db0);
   }
-  await until(() => true);
-  const arrived = hits.size;
-  const dup = received - arrived;
-  tally(c, expected);
+  const counted = await tally(c, expected);
   c.rounds.push({ servedPerS: RESOURCES / servedS, answeredPerS: RESOURCES / answeredS });
   console.log(
-    `${name} round ${round}: ${(RESOURCES / servedS).toFixed(0)} pings/s served (last delivery ${((servedS - answeredS) * 1000).toFixed(0)} ms after the last answer), ${(RESOURCES / answeredS).toFixed(0)} answered (${answered} with success), delivered ${arrived}/${expected}, duplicates ${dup}`,
+    `${name} round ${round}: ${(RESOURCES / servedS).toFixed(0)} pings/s served (last delivery ${((servedS - answeredS) * 1000).toFixed(0)} ms after the last answer), ${(RESOURCES / answeredS).toFixed(0)} answered (${answered} with success), ${counted}`,
   );
 }
 
