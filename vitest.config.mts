@@ -2,15 +2,15 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { findPostgresBin } from './src/cloud/pg-testkit.ts';
+import { findPostgresBin } from './src/testing/pg.ts';
 
 // The cloud's behaviour suite runs twice: on SQLite (in `unit`) and on a real PostgreSQL server
 // (`cloud-pg`, started by its global setup) where the binaries exist; scripts/test.cjs installs them.
 const CLOUD_BEHAVIOUR = [
   'src/cloud/cloud.*.test.ts',
-  'src/cloud/websub.test.ts',
-  'src/cloud/doors.test.ts',
-  'src/cloud/test-api.test.ts',
+  'src/cloud/doors/websub.test.ts',
+  'src/cloud/doors/weblog-updates.test.ts',
+  'src/cloud/doors/test-api.test.ts',
 ];
 // The tests start hundreds of `tidings` and `tidings cloud` processes from the TypeScript sources;
 // with Node's compile cache (inherited by every child) each starts in half the CPU time.
@@ -50,10 +50,10 @@ const SLOW_FILES: Record<string, number> = {
   'unit:src/cli/cli-serve-tunnel.test.ts': 8,
   'unit:src/feed/discover.test.ts': 8,
   'unit:src/cli/cli-serve.test.ts': 8,
-  'cloud-pg:src/cloud/queue.pg.test.ts': 8,
-  'cloud-pg:src/cloud/websub.test.ts': 7,
+  'cloud-pg:src/cloud/delivery/queue.pg.test.ts': 8,
+  'cloud-pg:src/cloud/doors/websub.test.ts': 7,
   'unit:src/app/parse-pool.test.ts': 7,
-  'cloud-pg:src/cloud/doors.test.ts': 5,
+  'cloud-pg:src/cloud/doors/weblog-updates.test.ts': 5,
   'unit:src/app/publish-local-only.test.ts': 5,
   'unit:bin/launcher.test.ts': 5,
 };
@@ -95,7 +95,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'bin/**/*.test.ts', 'main/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'src/cloud/cluster*.test.ts', 'src/cloud/*.pg.test.ts'],
+          exclude: ['**/node_modules/**', 'src/cloud/cluster*.test.ts', 'src/cloud/**/*.pg.test.ts'],
           ...shared,
         },
       },
@@ -116,8 +116,8 @@ export default defineConfig({
             {
               test: {
                 name: 'cloud-pg',
-                include: [...CLOUD_BEHAVIOUR, 'src/cloud/cluster*.test.ts', 'src/cloud/*.pg.test.ts'],
-                globalSetup: ['src/cloud/pg-global-setup.ts'],
+                include: [...CLOUD_BEHAVIOUR, 'src/cloud/cluster*.test.ts', 'src/cloud/**/*.pg.test.ts'],
+                globalSetup: ['src/testing/pg-global-setup.ts'],
                 ...shared,
               },
             },

@@ -43,11 +43,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
-import { NotifyPool } from '../src/cloud/notify-pool.ts';
-import { openCloudStore } from '../src/cloud/open-store.ts';
-import { pgRows, startPostgres } from '../src/cloud/pg-testkit.ts';
-import type { BulkSubscription } from '../src/cloud/store.ts';
+import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core/core.ts';
+import { NotifyPool } from '../src/cloud/delivery/notify-pool.ts';
+import { openCloudStore } from '../src/cloud/store/open.ts';
+import type { BulkSubscription } from '../src/cloud/store/sqlite.ts';
+import { pgRows, startPostgres } from '../src/testing/pg.ts';
 import { type Sink, type SinkHandlers, startLeanSink } from './support/lean-sink.ts';
 import { median } from './support/stats.ts';
 

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCloud } from '../src/cloud/cloud.ts';
-import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core.ts';
+import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core/core.ts';
 import { systemClock } from '../src/common/clock.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { serve } from '../src/net/serve.ts';

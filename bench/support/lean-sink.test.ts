@@ -4,7 +4,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotifyPool } from '../../src/cloud/notify-pool.ts';
+import { NotifyPool } from '../../src/cloud/delivery/notify-pool.ts';
 import { type Sink, startLeanSink } from './lean-sink.ts';
 
 const open: { close(): unknown }[] = [];

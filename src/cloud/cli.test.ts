@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Peer, postForm, rpcCall, spawnCloudCli } from '../testing/cloud-kit.ts';
 import { isLoopbackHost } from './cli.ts';
-import { messages } from './messages.ts';
-import { Peer, postForm, rpcCall, spawnCloudCli } from './testkit.ts';
+import { messages } from './core/messages.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 let dir: string;

@@ -25,11 +25,11 @@ import { describeError } from '../common/errors.ts';
 import { classifyAddress } from '../net/address-class.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { serve } from '../net/serve.ts';
-import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './accounts.ts';
 import { createCloud } from './cloud.ts';
-import { isPostgresUrl, openCloudStore } from './open-store.ts';
-import type { CloudStore } from './store.ts';
-import type { PgStoreOptions } from './store-pg.ts';
+import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './core/accounts.ts';
+import { isPostgresUrl, openCloudStore } from './store/open.ts';
+import type { PgStoreOptions } from './store/pg.ts';
+import type { CloudStore } from './store/sqlite.ts';
 
 export interface CliIo {
   stdout: Writable;

@@ -6,12 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
-import { addAccount } from './accounts.ts';
+import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import { cloudElementFor, createCloud } from './cloud.ts';
-import { SUBSCRIPTION_TTL_MS } from './core.ts';
-import type { CloudLogEntry } from './log.ts';
-import { messages } from './messages.ts';
-import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+import { addAccount } from './core/accounts.ts';
+import { SUBSCRIPTION_TTL_MS } from './core/core.ts';
+import type { CloudLogEntry } from './core/log.ts';
+import { messages } from './core/messages.ts';
 
 let peer: Peer;
 let cloud: TestCloud;

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../common/clock.ts';
-import { CallerBudget } from './budget.ts';
+import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import { runCloudCli } from './cli.ts';
-import { messages } from './messages.ts';
-import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+import { CallerBudget } from './core/budget.ts';
+import { messages } from './core/messages.ts';
 
 let peer: Peer;
 let cloud: TestCloud;

@@ -5,10 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, systemClock } from '../common/clock.ts';
-import { SUBSCRIPTION_TTL_MS } from './core.ts';
-import { messages } from './messages.ts';
-import type { NotifyProtocol } from './params.ts';
-import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
+import { SUBSCRIPTION_TTL_MS } from './core/core.ts';
+import { messages } from './core/messages.ts';
+import type { NotifyProtocol } from './doors/params.ts';
 
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
 const PROTOCOLS: NotifyProtocol[] = ['http-post', 'https-post', 'xml-rpc'];

@@ -4,9 +4,9 @@
  * xml-rpc) and each way of asking (XML-RPC, REST with an XML answer, REST with a JSON answer).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import type { XmlRpcValue } from '../wire/xmlrpc.ts';
-import { messages } from './messages.ts';
-import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+import { messages } from './core/messages.ts';
 
 // The https-post rows need an HTTPS subscriber; its certificate is a self-signed one from
 // testdata/. This process (vitest runs each file in its own fork) accepts it.

@@ -6,10 +6,10 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Peer, postForm, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import { xmlRpcTyped } from '../wire/xmlrpc.ts';
-import { addAccount } from './accounts.ts';
-import { messages } from './messages.ts';
-import { Peer, postForm, rpcCall, startCloud, type TestCloud } from './testkit.ts';
+import { addAccount } from './core/accounts.ts';
+import { messages } from './core/messages.ts';
 
 const rss = (title: string) =>
   `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><link>http://example.com/</link>` +

@@ -7,7 +7,7 @@
  *   POST {base}/ping           REST ping
  *   POST {base}/RPC2           XML-RPC: rssCloud.hello, rssCloud.pleaseNotify (and the 2003 name
  *                              xmlStorageSystem.rssPleaseNotify), rssCloud.ping, rssCloud.saveRss
- *                              weblogUpdates.ping and weblogUpdates.extendedPing (doors.ts)
+ *                              weblogUpdates.ping and weblogUpdates.extendedPing (doors/weblog-updates.ts)
  *   POST {base}/websub         the WebSub hub: subscribe, unsubscribe, publish (websub.ts)
  *   GET  {base}/pingSiteForm   the weblogUpdates HTTP ping; POST {base}/rssPing RSS Ping v2
  *   GET  {base}/changes.xml    sites changed in the last hour (weblogs.com form)
@@ -31,25 +31,14 @@ import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
 import { decodeMethodCall } from '../wire/xmlrpc.ts';
-import { plain, restAnswer, rpcAnswer, rpcFault } from './answers.ts';
-import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './budget.ts';
-import { DeliveryQueue, type QueueLimits, SharedLog } from './cluster.ts';
-import { CloudCore, RESOURCE_RETENTION_MS } from './core.ts';
-import type { TopicContent } from './deliver.ts';
-import { docsPage, pingForm, pleaseNotifyForm } from './docs.ts';
-import {
-  changesXml,
-  type DoorDeps,
-  pingSiteForm,
-  siteChanged,
-  weblogUpdatesAnswer,
-  weblogUpdatesSignal,
-} from './doors.ts';
-import type { FanoutLimits, FanoutReport } from './fanout.ts';
-import { CloudLog, type CloudLogEntry } from './log.ts';
-import { messages } from './messages.ts';
-import { openCloudStore } from './open-store.ts';
-import { logJson, logPage, statusPage, subscriptionsJson } from './pages.ts';
+import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './core/budget.ts';
+import { CloudCore, RESOURCE_RETENTION_MS } from './core/core.ts';
+import { CloudLog, type CloudLogEntry } from './core/log.ts';
+import { messages } from './core/messages.ts';
+import type { TopicContent } from './delivery/deliver.ts';
+import type { FanoutLimits, FanoutReport } from './delivery/fanout.ts';
+import { DeliveryQueue, type QueueLimits, SharedLog } from './delivery/queue.ts';
+import { plain, restAnswer, rpcAnswer, rpcFault } from './doors/answers.ts';
 import {
   parseRestPing,
   parseRestPleaseNotify,
@@ -57,20 +46,31 @@ import {
   parseRpcPleaseNotify,
   parseRpcSaveRss,
   sourceAddressOf,
-} from './params.ts';
-import { formOf, normaliseBase, readBody, relativePath } from './request.ts';
-import { handleRssPing } from './rss-ping.ts';
-import { serveSavedFeed } from './saved-feed.ts';
-import { DEFAULT_MAX_FEED_BYTES, saveRss } from './saverss.ts';
-import type { CloudStore } from './store.ts';
-import { PgCloudStore } from './store-pg.ts';
-import { testApi } from './test-api.ts';
-import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './websub.ts';
+} from './doors/params.ts';
+import { formOf, normaliseBase, readBody, relativePath } from './doors/request.ts';
+import { handleRssPing } from './doors/rss-ping.ts';
+import { DEFAULT_MAX_FEED_BYTES, saveRss } from './doors/saverss.ts';
+import { testApi } from './doors/test-api.ts';
+import {
+  changesXml,
+  type DoorDeps,
+  pingSiteForm,
+  siteChanged,
+  weblogUpdatesAnswer,
+  weblogUpdatesSignal,
+} from './doors/weblog-updates.ts';
+import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './doors/websub.ts';
+import { docsPage, pingForm, pleaseNotifyForm } from './pages/docs.ts';
+import { serveSavedFeed } from './pages/saved-feed.ts';
+import { logJson, logPage, statusPage, subscriptionsJson } from './pages/status.ts';
+import { openCloudStore } from './store/open.ts';
+import { PgCloudStore } from './store/pg.ts';
+import type { CloudStore } from './store/sqlite.ts';
 
 export interface CloudDeps {
   /**
    * The SQLite file (created if absent), or a PostgreSQL URL (postgres://...): every instance
-   * naming the same database is one cloud (open-store.ts).
+   * naming the same database is one cloud (store/open.ts).
    */
   dbPath: string;
   /** A store already opened (by `tidings cloud`, to report a bad database before listening). */
@@ -115,7 +115,7 @@ export interface CloudDeps {
   maxSubscriptionsPerCallback?: number;
   /** Delays before retrying a failed WebSub delivery (core.ts DEFAULT_CONTENT_RETRY_MS). */
   contentRetryMs?: readonly number[];
-  /** Several instances on PostgreSQL: the shared delivery queue's batch, lease and poll (cluster.ts). */
+  /** Several instances on PostgreSQL: the shared delivery queue's batch, lease and poll (delivery/queue.ts). */
   queue?: Partial<QueueLimits>;
   /** Mount the reference cloud's test API under /test (never on a public cloud). */
   testApi?: boolean;
@@ -141,9 +141,9 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
-export type { TopicContent } from './deliver.ts';
-export type { FanoutReport } from './fanout.ts';
-export type { CloudLogEntry, CloudLogKind } from './log.ts';
+export type { CloudLogEntry, CloudLogKind } from './core/log.ts';
+export type { TopicContent } from './delivery/deliver.ts';
+export type { FanoutReport } from './delivery/fanout.ts';
 
 /**
  * The `<cloud>` element for feeds that use this cloud, reached at `publicBaseUrl` (scheme, host,
@@ -190,7 +190,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   // else the origin the last request came to.
   let seenOrigin = deps.publicBaseUrl ?? 'http://127.0.0.1';
   const hubUrl = () => `${(deps.publicBaseUrl ?? seenOrigin).replace(/\/+$/, '')}${basePath}/websub`;
-  // On PostgreSQL every fan-out goes through the queue all instances share (cluster.ts).
+  // On PostgreSQL every fan-out goes through the queue all instances share (delivery/queue.ts).
   let queue: DeliveryQueue | null = null;
   const core = new CloudCore({
     store,

@@ -9,11 +9,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import {
+  type CloudProcess,
+  delay,
+  Peer,
+  postForm,
+  spawnCloudCli,
+  testDatabase,
+} from '../testing/cloud-kit.ts';
+import { pgRows } from '../testing/pg.ts';
 import { waitFor as waitUntil } from '../testing/wait.ts';
-import { SUBSCRIPTION_TTL_MS } from './core.ts';
-import { pgRows } from './pg-testkit.ts';
-import { PgCloudStore } from './store-pg.ts';
-import { type CloudProcess, delay, Peer, postForm, spawnCloudCli, testDatabase } from './testkit.ts';
+import { SUBSCRIPTION_TTL_MS } from './core/core.ts';
+import { PgCloudStore } from './store/pg.ts';
 
 /** Counts notifications per callback path; answers at once (or after `slowMs`). */
 class Subscribers {

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addAccount } from '../cloud/accounts.ts';
+import { addAccount } from '../cloud/core/accounts.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { startServer } from '../net/test-server.ts';
 import { startRealCloud } from '../testing/clouds.ts';

@@ -1,0 +1,276 @@
+/**
+ * The WebSub door of the hub (W3C WebSub; RSSCLOUD.md "WebSub"): `POST {base}/websub` with a
+ * form of `hub.*` fields.
+ *
+ *   subscribe / unsubscribe  202 when well-formed (400 with the reason otherwise); the intent is
+ *                            verified out of band by a GET on the callback that must echo
+ *                            hub.challenge exactly, and only then is the row active (or gone).
+ *   publish                  hub.topic or the older hub.url: the same "resource changed?" routine
+ *                            as POST /ping (core.ping), answered 202 at once.
+ *
+ * WebSub subscriptions are rows of the one subscriber list (store/sqlite.ts, protocol 'websub'), so a
+ * /ping reaches them and a publish reaches rssCloud subscribers: fan-out delivers each by its own
+ * protocol (fanout.ts).
+ */
+import type { Clock } from '../../common/clock.ts';
+import type { HttpClient } from '../../net/http-client-types.ts';
+import type { CloudCore } from '../core/core.ts';
+import type { CloudLog } from '../core/log.ts';
+import { type DeliveryOptions, verifyIntent } from '../delivery/deliver.ts';
+import type { CloudStore, NewWebSub } from '../store/sqlite.ts';
+import { plain } from './answers.ts';
+import { isHttpUrl, type Parsed } from './params.ts';
+
+/** Leases granted, in seconds: asked-for values are clamped to [min, max]; none asked: default. */
+export interface LeasePolicy {
+  defaultSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+}
+
+/** The reference hub's: 1 day, clamped to 5 minutes .. 10 days. */
+export const DEFAULT_LEASES: LeasePolicy = { defaultSeconds: 86_400, minSeconds: 300, maxSeconds: 864_000 };
+/** W3C WebSub 5.1: hub.secret "MUST be less than 200 bytes". */
+export const MAX_SECRET_BYTES = 199;
+/** Subscriptions one callback URL may hold across topics (pending ones count). */
+export const DEFAULT_MAX_PER_CALLBACK = 10_000;
+
+export type HubRequest =
+  | { mode: 'subscribe' | 'unsubscribe'; sub: NewWebSub }
+  | { mode: 'publish'; topics: string[] };
+
+export function clampLease(raw: string | null, leases: LeasePolicy): number {
+  const asked = raw !== null && /^\s*\d+\s*$/.test(raw) ? Number(raw) : leases.defaultSeconds;
+  return Math.min(leases.maxSeconds, Math.max(leases.minSeconds, asked));
+}
+
+/**
+ * The URL as given (trimmed), or null when it is relative or not http(s). Not normalised: a topic
+ * is matched with the URL a /ping names, which rssCloud keeps as given.
+ */
+function absoluteHttpUrl(value: string | null): string | null {
+  const v = value?.trim() ?? '';
+  return v && isHttpUrl(v) ? v : null;
+}
+
+/** The form's hub.* fields checked: what to do, or the reason for a 400. */
+export function parseHubRequest(form: URLSearchParams, leases: LeasePolicy): Parsed<HubRequest> {
+  const mode = (form.get('hub.mode') ?? '').trim().toLowerCase();
+  if (mode === 'publish') {
+    const named = [...form.getAll('hub.topic'), ...form.getAll('hub.url')].filter((t) => t.trim() !== '');
+    if (named.length === 0) return { ok: false, message: 'hub.topic (or hub.url) is required to publish.' };
+    const topics: string[] = [];
+    for (const t of named) {
+      const url = absoluteHttpUrl(t);
+      if (!url) return { ok: false, message: `hub.topic must be an absolute http or https URL, not "${t}".` };
+      if (!topics.includes(url)) topics.push(url);
+    }
+    return { ok: true, value: { mode: 'publish', topics } };
+  }
+  if (mode !== 'subscribe' && mode !== 'unsubscribe') {
+    return {
+      ok: false,
+      message: mode
+        ? `hub.mode "${mode}" is not supported (subscribe, unsubscribe or publish).`
+        : 'hub.mode is required (subscribe, unsubscribe or publish).',
+    };
+  }
+  const rawCallback = form.get('hub.callback');
+  const rawTopic = form.get('hub.topic');
+  if (!rawCallback?.trim()) return { ok: false, message: 'hub.callback is required.' };
+  const callbackUrl = absoluteHttpUrl(rawCallback);
+  if (!callbackUrl) return { ok: false, message: 'hub.callback must be an absolute http or https URL.' };
+  if (!rawTopic?.trim()) return { ok: false, message: 'hub.topic is required.' };
+  const feedUrl = absoluteHttpUrl(rawTopic);
+  if (!feedUrl) return { ok: false, message: 'hub.topic must be an absolute http or https URL.' };
+  const secret = form.get('hub.secret');
+  if (secret !== null && Buffer.byteLength(secret) > MAX_SECRET_BYTES) {
+    return { ok: false, message: `hub.secret must be less than ${MAX_SECRET_BYTES + 1} bytes.` };
+  }
+  return {
+    ok: true,
+    value: {
+      mode,
+      sub: {
+        feedUrl,
+        callbackUrl,
+        secret: secret === null || secret === '' ? null : secret,
+        leaseSeconds: clampLease(form.get('hub.lease_seconds'), leases),
+      },
+    },
+  };
+}
+
+export interface HubDeps {
+  store: CloudStore;
+  core: CloudCore;
+  /** Verification GETs (the same client as rssCloud handler tests). */
+  http: HttpClient;
+  clock: Clock;
+  log: CloudLog;
+  maxPerCallback: number;
+  leases: LeasePolicy;
+  delivery: () => DeliveryOptions;
+}
+
+/** The caller's budget: a refusal's sentence, or null when the work may go on. */
+export interface HubBudget {
+  publish(topics: number): string | null;
+  subscribe(): string | null;
+}
+
+/** The subscribe/unsubscribe handshakes; each runs out of band after the 202. */
+export class WebSubHub {
+  private readonly deps: HubDeps;
+
+  constructor(deps: HubDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * POST /websub: 202 for a well-formed request (the work goes on out of band), 400 with the
+   * reason otherwise, 429 over the caller's budget.
+   */
+  async answer(form: URLSearchParams, budget: HubBudget): Promise<Response> {
+    const { core, log } = this.deps;
+    const parsed = parseHubRequest(form, this.deps.leases);
+    if (!parsed.ok) {
+      log.add({ kind: 'websubFailed', detail: parsed.message });
+      return plain(400, parsed.message);
+    }
+    const req = parsed.value;
+    if (req.mode === 'publish') {
+      const refused = budget.publish(req.topics.length);
+      if (refused) return plain(429, refused);
+      for (const topic of req.topics) {
+        log.add({ kind: 'websub', feedUrl: topic, detail: 'publish' });
+        void core.track(core.ping(topic));
+      }
+      return plain(202, 'Accepted');
+    }
+    const { sub } = req;
+    const bad =
+      core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? await this.refusal(sub) : null);
+    if (bad) {
+      log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
+      return plain(400, bad);
+    }
+    const refused = budget.subscribe();
+    if (refused) return plain(429, refused);
+    if (req.mode === 'subscribe') this.subscribe(sub);
+    else this.unsubscribe(sub);
+    return plain(202, 'Accepted');
+  }
+
+  /** A refusal to answer with 400 now (the per-callback cap), or null when the request goes on. */
+  private async refusal(sub: NewWebSub): Promise<string | null> {
+    const { store, maxPerCallback } = this.deps;
+    if (await store.getSubscription(sub.feedUrl, sub.callbackUrl)) return null; // a renewal
+    if ((await store.countForCallback(sub.callbackUrl)) >= maxPerCallback)
+      return `This callback already holds ${maxPerCallback} subscriptions, the most this hub keeps for one callback.`;
+    return null;
+  }
+
+  private subscribe(sub: NewWebSub): void {
+    void this.deps.core.track(this.verifySubscribe(sub));
+  }
+
+  private unsubscribe(sub: NewWebSub): void {
+    void this.deps.core.track(this.verifyUnsubscribe(sub));
+  }
+
+  private async verifySubscribe(sub: NewWebSub): Promise<void> {
+    const { store, core, http, clock, log } = this.deps;
+    const started = clock.now();
+    const leaseMs = sub.leaseSeconds * 1000;
+    await store.addPendingWebSub(sub, clock.now(), clock.now() + leaseMs);
+    // The topic is read first, as for an rssCloud registration: its hash is the baseline the
+    // next ping compares with, and a topic the hub cannot read is denied (W3C WebSub 5.2).
+    const check = await core.readForSubscriber(sub.feedUrl);
+    if (check.kind === 'unreadable') {
+      await store.dropPending(sub.feedUrl, sub.callbackUrl);
+      log.add({
+        kind: 'websubFailed',
+        feedUrl: sub.feedUrl,
+        callbackUrl: sub.callbackUrl,
+        detail: `subscribe denied: the topic could not be read (${check.reason})`,
+      });
+      await this.deny(sub, 'The hub could not read the topic.');
+      return;
+    }
+    const verified = await verifyIntent(
+      http,
+      sub.callbackUrl,
+      { mode: 'subscribe', topic: sub.feedUrl, leaseSeconds: sub.leaseSeconds },
+      this.deps.delivery(),
+    );
+    if (!verified.ok) {
+      await store.dropPending(sub.feedUrl, sub.callbackUrl);
+      await store.bump('registrationsFailed');
+      log.add({
+        kind: 'websubFailed',
+        feedUrl: sub.feedUrl,
+        callbackUrl: sub.callbackUrl,
+        detail: `subscribe not verified: ${verified.error.message}`,
+      });
+      return;
+    }
+    await store.activateWebSub(sub, clock.now(), clock.now() + leaseMs);
+    await store.bump('registrations');
+    log.add({
+      kind: 'websub',
+      feedUrl: sub.feedUrl,
+      callbackUrl: sub.callbackUrl,
+      detail: `subscribed for ${sub.leaseSeconds} s${sub.secret ? ', signed' : ''}`,
+      ms: clock.now() - started,
+    });
+  }
+
+  private async verifyUnsubscribe(sub: NewWebSub): Promise<void> {
+    const { store, http, log } = this.deps;
+    const row = await store.getSubscription(sub.feedUrl, sub.callbackUrl);
+    // Nothing to cancel: no request goes out (the hub is not a way to make GETs to anyone).
+    if (row?.protocol !== 'websub') {
+      log.add({
+        kind: 'websubFailed',
+        feedUrl: sub.feedUrl,
+        callbackUrl: sub.callbackUrl,
+        detail: 'unsubscribe: no such subscription',
+      });
+      return;
+    }
+    const verified = await verifyIntent(
+      http,
+      sub.callbackUrl,
+      { mode: 'unsubscribe', topic: sub.feedUrl },
+      this.deps.delivery(),
+    );
+    if (!verified.ok) {
+      log.add({
+        kind: 'websubFailed',
+        feedUrl: sub.feedUrl,
+        callbackUrl: sub.callbackUrl,
+        detail: `unsubscribe not verified: ${verified.error.message}`,
+      });
+      return;
+    }
+    await store.removeSubscription(sub.feedUrl, sub.callbackUrl);
+    log.add({ kind: 'websub', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: 'unsubscribed' });
+  }
+
+  /** W3C WebSub 5.2: tell the subscriber it was denied (best effort; the answer is ignored). */
+  private async deny(sub: NewWebSub, reason: string): Promise<void> {
+    const url = new URL(sub.callbackUrl);
+    url.searchParams.append('hub.mode', 'denied');
+    url.searchParams.append('hub.topic', sub.feedUrl);
+    url.searchParams.append('hub.reason', reason);
+    const opts = this.deps.delivery();
+    await this.deps.http.request({
+      method: 'GET',
+      url: url.href,
+      timeoutMs: opts.timeoutMs ?? 4000,
+      maxBodyBytes: 1024,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  }
+}

@@ -1,0 +1,802 @@
+/**
+ * The cloud's state in one SQLite file: subscriptions, the resources (feeds) it has read,
+ * accounts for saveRss, the feeds saved through it, and counters. Survives restart and kill -9
+ * (WAL, see openDatabase).
+ *
+ * Subscriptions are rows keyed (feed_url, callback_url) and every registration is one
+ * INSERT .. ON CONFLICT DO UPDATE: concurrent registrations for one feed never overwrite each
+ * other (the reference cloud read-modified-wrote one list per feed and kept 63 of 1,000).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { type Migration, openDatabase, transaction } from '../../store/sqlite.ts';
+import type { NotifyProtocol } from '../doors/params.ts';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE resources (
+  url TEXT PRIMARY KEY,
+  last_hash TEXT,
+  last_size INTEGER,
+  etag TEXT,
+  last_modified TEXT,
+  title TEXT,
+  ct_checks INTEGER NOT NULL DEFAULT 0,
+  when_last_check INTEGER,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  when_last_update INTEGER
+);
+CREATE TABLE subscriptions (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  callback_url TEXT NOT NULL,
+  protocol TEXT NOT NULL CHECK (protocol IN ('http-post', 'https-post', 'xml-rpc')),
+  notify_procedure TEXT,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  ct_errors INTEGER NOT NULL DEFAULT 0,
+  ct_consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  when_created INTEGER NOT NULL,
+  when_last_update INTEGER,
+  when_last_error INTEGER,
+  when_expires INTEGER NOT NULL,
+  UNIQUE (feed_url, callback_url)
+);
+CREATE INDEX subscriptions_expiry ON subscriptions(when_expires);
+CREATE TABLE accounts (
+  name TEXT PRIMARY KEY COLLATE NOCASE,
+  password_hash TEXT NOT NULL,
+  when_created INTEGER NOT NULL
+);
+CREATE TABLE saved_feeds (
+  name TEXT PRIMARY KEY COLLATE NOCASE REFERENCES accounts(name) ON DELETE CASCADE,
+  public_url TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  when_saved INTEGER NOT NULL
+);
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+`,
+  },
+  {
+    // One subscriber list for every protocol (issue 15): WebSub subscriptions are rows here too,
+    // with their secret, granted lease and verification state; a pending row is one whose intent
+    // the hub has not verified yet (never delivered to). Resources remember the site a
+    // weblogUpdates / RSS Ping named, for changes.xml. SQLite cannot alter a CHECK: rebuild.
+    version: 2,
+    rebuildsTables: true,
+    sql: `
+CREATE TABLE subscriptions_v2 (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  callback_url TEXT NOT NULL,
+  protocol TEXT NOT NULL CHECK (protocol IN ('http-post', 'https-post', 'xml-rpc', 'websub')),
+  notify_procedure TEXT,
+  ct_updates INTEGER NOT NULL DEFAULT 0,
+  ct_errors INTEGER NOT NULL DEFAULT 0,
+  ct_consecutive_errors INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  when_created INTEGER NOT NULL,
+  when_last_update INTEGER,
+  when_last_error INTEGER,
+  when_expires INTEGER NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER,
+  state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'pending')),
+  UNIQUE (feed_url, callback_url)
+);
+INSERT INTO subscriptions_v2 (id, feed_url, callback_url, protocol, notify_procedure, ct_updates, ct_errors,
+  ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error, when_expires)
+  SELECT id, feed_url, callback_url, protocol, notify_procedure, ct_updates, ct_errors,
+  ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error, when_expires
+  FROM subscriptions;
+DROP TABLE subscriptions;
+ALTER TABLE subscriptions_v2 RENAME TO subscriptions;
+CREATE INDEX subscriptions_expiry ON subscriptions(when_expires);
+CREATE INDEX subscriptions_callback ON subscriptions(callback_url);
+ALTER TABLE resources ADD COLUMN site_name TEXT;
+ALTER TABLE resources ADD COLUMN site_url TEXT;
+CREATE INDEX resources_updated ON resources(when_last_update);
+`,
+  },
+];
+
+/** How a subscriber is delivered to: the rssCloud notify forms, or WebSub content distribution. */
+export type SubscriberProtocol = NotifyProtocol | 'websub';
+
+export interface SubscriptionRow {
+  id: number;
+  feedUrl: string;
+  callbackUrl: string;
+  protocol: SubscriberProtocol;
+  notifyProcedure: string | null;
+  ctUpdates: number;
+  ctErrors: number;
+  ctConsecutiveErrors: number;
+  lastError: string | null;
+  whenCreated: number;
+  whenLastUpdate: number | null;
+  whenLastError: number | null;
+  whenExpires: number;
+  /** WebSub: the subscriber's secret for X-Hub-Signature (null: unsigned deliveries). */
+  secret: string | null;
+  /** WebSub: the lease granted, in seconds. */
+  leaseSeconds: number | null;
+  /** 'pending' until the hub has verified the subscriber's intent (WebSub); never delivered to. */
+  state: 'active' | 'pending';
+}
+
+/** A subscription as written whole (the test API's setSubscriptions, bulk setup). */
+export type SeedSubscription = Omit<SubscriptionRow, 'id' | 'feedUrl' | 'lastError'> & {
+  lastError?: string | null;
+};
+
+export interface ResourceRow {
+  url: string;
+  lastHash: string | null;
+  lastSize: number | null;
+  etag: string | null;
+  lastModified: string | null;
+  title: string | null;
+  ctChecks: number;
+  whenLastCheck: number | null;
+  ctUpdates: number;
+  whenLastUpdate: number | null;
+  /** The site a weblogUpdates ping or an RSS Ping named (changes.xml shows it). */
+  siteName: string | null;
+  siteUrl: string | null;
+}
+
+/** What beginCheck found. */
+export interface CheckStart {
+  before: ResourceRow | undefined;
+  /** The last check was too recent: nothing was written, and `saved` was not read. */
+  tooRecent: boolean;
+  saved: SavedFeedRow | undefined;
+}
+
+/** A change for changes.xml: the site (or the feed) and when. */
+export interface RecentChange {
+  url: string;
+  siteName: string | null;
+  siteUrl: string | null;
+  whenLastUpdate: number;
+}
+
+/** What a fan-out needs of a subscription (lighter than the whole row at 10,000). */
+export interface DeliveryTarget {
+  id: number;
+  callbackUrl: string;
+  protocol: SubscriberProtocol;
+  notifyProcedure: string | null;
+  /** WebSub only: the HMAC key for X-Hub-Signature. */
+  secret?: string | null;
+}
+
+export interface NewSubscription {
+  feedUrl: string;
+  callbackUrl: string;
+  protocol: NotifyProtocol;
+  notifyProcedure: string | null;
+}
+
+/** A WebSub subscription asked for (verified or not yet). */
+export interface NewWebSub {
+  feedUrl: string;
+  callbackUrl: string;
+  secret: string | null;
+  leaseSeconds: number;
+}
+
+export interface DeliveryResult {
+  id: number;
+  ok: boolean;
+  at: number;
+  error?: string;
+  /** The subscriber answered 410 Gone: the subscription is deleted (WebSub). */
+  gone?: boolean;
+}
+
+/** What a sweep removed. */
+export interface SweepResult {
+  subscriptionsRemoved: number;
+  resourcesRemoved: number;
+}
+
+export interface AccountRow {
+  name: string;
+  passwordHash: string;
+  whenCreated: number;
+}
+
+export interface SavedFeedRow {
+  name: string;
+  publicUrl: string;
+  body: string;
+  contentType: string;
+  hash: string;
+  whenSaved: number;
+}
+
+export type CounterName =
+  | 'pings'
+  | 'changes'
+  | 'registrations'
+  | 'registrationsFailed'
+  | 'notifications'
+  | 'notificationsFailed'
+  | 'feedsSaved';
+
+/** A subscription is live until it expires or has failed this many notifications in a row. */
+export const MAX_CONSECUTIVE_ERRORS = 3;
+
+const SUBSCRIPTION_COLUMNS = `id, feed_url AS feedUrl, callback_url AS callbackUrl, protocol,
+  notify_procedure AS notifyProcedure, ct_updates AS ctUpdates, ct_errors AS ctErrors,
+  ct_consecutive_errors AS ctConsecutiveErrors, last_error AS lastError, when_created AS whenCreated,
+  when_last_update AS whenLastUpdate, when_last_error AS whenLastError, when_expires AS whenExpires,
+  secret, lease_seconds AS leaseSeconds, state`;
+const RESOURCE_COLUMNS = `url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
+  title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
+  when_last_update AS whenLastUpdate, site_name AS siteName, site_url AS siteUrl`;
+/** Delivered to: verified, not expired, fewer than 3 failures in a row. */
+const LIVE = `state = 'active' AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
+const TARGET_COLUMNS =
+  'id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure, secret';
+
+/** The figures of the status page. */
+export interface StoreCounts {
+  liveSubscriptions: number;
+  liveFeeds: number;
+  allSubscriptions: number;
+  savedFeeds: number;
+  accounts: number;
+}
+
+/** A subscription as the bulk setup writes it (tests, the benches). */
+export type BulkSubscription = Omit<NewSubscription, 'protocol'> & {
+  protocol: SubscriberProtocol;
+  expiresAt: number;
+  consecutiveErrors?: number;
+  secret?: string | null;
+  leaseSeconds?: number | null;
+};
+
+/**
+ * Everything the cloud keeps, behind one asynchronous interface: SqliteCloudStore (below, the
+ * embedded default: one file, one process) and PgCloudStore (store/pg.ts: one PostgreSQL database
+ * shared by every instance of a cloud) pass the same behaviour tests. Each method is one atomic
+ * step (a statement or a transaction), so concurrent callers on any instance never lose a write.
+ */
+export interface CloudStore {
+  /** 'sqlite' or 'postgres' (the status page says which). */
+  readonly kind: 'sqlite' | 'postgres';
+  /** Resolves when the store can be used (PostgreSQL: connected and migrated); rejects with why not. */
+  ready(): Promise<void>;
+  /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
+  upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void>;
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
+  insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void>;
+  /** Subscribers to notify: verified, not expired, fewer than 3 failures in a row. */
+  liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]>;
+  /** The same subscribers, only what delivering needs. */
+  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]>;
+  /** The same, a page at a time in callback-URL order after `afterUrl` (see targetPages). */
+  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]>;
+  getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined>;
+  allSubscriptions(): Promise<SubscriptionRow[]>;
+  /** Delivery outcomes of a fan-out, written in one transaction. */
+  recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
+  removeExpired(now: number): Promise<number>;
+  /** Expired or exhausted subscriptions, then orphan resources neither changed nor read within `retainMs`. */
+  sweep(now: number, retainMs: number): Promise<SweepResult>;
+  /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
+  addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
+  /** A WebSub subscription whose intent was verified: active with its secret and lease. */
+  activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void>;
+  /** Verification failed: a row that never became active goes. */
+  dropPending(feedUrl: string, callbackUrl: string): Promise<void>;
+  removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean>;
+  countForCallback(callbackUrl: string): Promise<number>;
+  /** Every subscription of one feed, pending ones too, oldest first. */
+  subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]>;
+  /** The feed's subscriptions replaced by these, in one transaction (the test API). */
+  replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void>;
+  putResource(
+    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
+  ): Promise<void>;
+  /** Forgets every subscription and resource; accounts and saved feeds stay. */
+  clearFeeds(): Promise<void>;
+  nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void>;
+  recentChanges(since: number, limit: number): Promise<RecentChange[]>;
+  getResource(url: string): Promise<ResourceRow | undefined>;
+  allResources(): Promise<ResourceRow[]>;
+  touchResource(url: string, now: number): Promise<void>;
+  /**
+   * The start of a read in one step (optional; resource.ts does the same in four calls without
+   * it): the resource as it was, and unless its last check is less than `minIntervalSec` ago
+   * (0: no minimum), the check counted (touchResource) and the feed saved at that URL.
+   */
+  beginCheck?(url: string, now: number, minIntervalSec: number): Promise<CheckStart>;
+  /**
+   * Records a read and says whether it changed the resource (hash or size differ from the last
+   * read), compared and written in one step: of two instances reading one change, one sees it.
+   */
+  recordContent(url: string, c: ContentSeen, now: number): Promise<boolean>;
+  bump(name: CounterName, by?: number): Promise<void>;
+  counters(): Promise<Record<CounterName, number>>;
+  counts(now: number): Promise<StoreCounts>;
+  addAccount(name: string, passwordHash: string, now: number): Promise<void>;
+  setPassword(name: string, passwordHash: string): Promise<boolean>;
+  getAccount(name: string): Promise<AccountRow | undefined>;
+  listAccounts(): Promise<AccountRow[]>;
+  removeAccount(name: string): Promise<boolean>;
+  saveFeed(row: SavedFeedRow): Promise<void>;
+  savedFeedByName(name: string): Promise<SavedFeedRow | undefined>;
+  savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined>;
+  close(): Promise<void>;
+}
+
+/** What a read of a resource found. */
+export interface ContentSeen {
+  hash: string;
+  size: number;
+  etag: string | null;
+  lastModified: string | null;
+  title: string | null;
+}
+
+/**
+ * A page source over liveTargetsPage (each call the next page; empty at the end), so a fan-out
+ * to 100,000 never holds them all.
+ */
+export function targetPages(
+  store: CloudStore,
+  feedUrl: string,
+  now: number,
+  pageSize = 5000,
+): () => Promise<DeliveryTarget[]> {
+  let after = '';
+  let ended = false;
+  return async () => {
+    if (ended) return [];
+    const page = await store.liveTargetsPage(feedUrl, now, after, pageSize);
+    if (page.length < pageSize) ended = true;
+    if (page.length > 0) after = page[page.length - 1]!.callbackUrl;
+    return page;
+  };
+}
+
+/** A whole subscription's values in the column order both stores insert them in. */
+export function seedValues(feedUrl: string, r: SeedSubscription) {
+  return [
+    feedUrl,
+    r.callbackUrl,
+    r.protocol,
+    r.notifyProcedure,
+    r.ctUpdates,
+    r.ctErrors,
+    r.ctConsecutiveErrors,
+    r.lastError ?? null,
+    r.whenCreated,
+    r.whenLastUpdate,
+    r.whenLastError,
+    r.whenExpires,
+    r.secret,
+    r.leaseSeconds,
+    r.state,
+  ] as const;
+}
+
+/** Every counter, zero where the table has no row yet. */
+export function countersFrom(rows: readonly { name: string; value: number }[]): Record<CounterName, number> {
+  const out: Record<string, number> = {
+    pings: 0,
+    changes: 0,
+    registrations: 0,
+    registrationsFailed: 0,
+    notifications: 0,
+    notificationsFailed: 0,
+    feedsSaved: 0,
+  };
+  for (const row of rows) out[row.name] = row.value;
+  return out as Record<CounterName, number>;
+}
+
+export class SqliteCloudStore implements CloudStore {
+  readonly kind = 'sqlite';
+  readonly db: DatabaseSync;
+  private readonly s: Statements;
+
+  async ready(): Promise<void> {}
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.s = prepareStatements(db);
+  }
+
+  static open(path: string): SqliteCloudStore {
+    return new SqliteCloudStore(openDatabase(path, MIGRATIONS));
+  }
+
+  /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
+  async upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void> {
+    this.s.upsertSub.run(
+      sub.feedUrl,
+      sub.callbackUrl,
+      sub.protocol,
+      sub.notifyProcedure,
+      now,
+      now,
+      expiresAt,
+    );
+  }
+
+  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
+  async insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void> {
+    const stmt =
+      this.db.prepare(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure,
+        ct_consecutive_errors, when_created, when_expires, secret, lease_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+        notify_procedure = excluded.notify_procedure, ct_consecutive_errors = excluded.ct_consecutive_errors,
+        when_expires = excluded.when_expires, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+        state = 'active'`);
+    transaction(this.db, () => {
+      for (const s of subs) {
+        stmt.run(
+          s.feedUrl,
+          s.callbackUrl,
+          s.protocol,
+          s.notifyProcedure,
+          s.consecutiveErrors ?? 0,
+          now,
+          s.expiresAt,
+          s.secret ?? null,
+          s.leaseSeconds ?? null,
+        );
+      }
+    });
+  }
+
+  /** Subscribers to notify: not expired, fewer than 3 failures in a row. */
+  async liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]> {
+    return this.s.live.all(feedUrl, now) as unknown as SubscriptionRow[];
+  }
+
+  /** The same subscribers, only what delivering needs. */
+  async liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]> {
+    return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
+  }
+
+  /**
+   * The same, a page at a time in callback-URL order after `afterUrl` (the unique index's order:
+   * each page is an index range, no sort), so a fan-out to 100,000 never holds them all.
+   */
+  async liveTargetsPage(
+    feedUrl: string,
+    now: number,
+    afterUrl: string,
+    limit: number,
+  ): Promise<DeliveryTarget[]> {
+    return this.s.liveTargetsPage.all(feedUrl, afterUrl, now, limit) as unknown as DeliveryTarget[];
+  }
+
+  async getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined> {
+    return this.s.getSub.get(feedUrl, callbackUrl) as unknown as SubscriptionRow | undefined;
+  }
+
+  async allSubscriptions(): Promise<SubscriptionRow[]> {
+    return this.s.allSubs.all() as unknown as SubscriptionRow[];
+  }
+
+  /** Delivery outcomes of a fan-out, written in one transaction (10,000 single-row commits would not be). */
+  async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
+    if (results.length === 0) return;
+    let ok = 0;
+    transaction(this.db, () => {
+      for (const r of results) {
+        if (r.ok) {
+          ok++;
+          this.s.ok.run(r.at, r.id);
+        } else if (r.gone) this.s.deleteById.run(r.id);
+        else this.s.failed.run(r.at, r.error ?? null, r.id);
+      }
+      if (ok > 0) this.s.bump.run('notifications', ok);
+      if (results.length - ok > 0) this.s.bump.run('notificationsFailed', results.length - ok);
+    });
+  }
+
+  async removeExpired(now: number): Promise<number> {
+    return Number(this.s.removeExpired.run(now).changes);
+  }
+
+  /**
+   * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
+   * in a row go, then resources nobody subscribes to that have not changed or been read within
+   * `retainMs` (one read for a first registration has no subscriber until its test call is done).
+   */
+  async sweep(now: number, retainMs: number): Promise<SweepResult> {
+    return transaction(this.db, () => {
+      const subscriptionsRemoved = Number(this.s.removeExpiredOrExhausted.run(now).changes);
+      const resourcesRemoved = Number(this.s.removeOrphanResources.run(now - retainMs).changes);
+      return { subscriptionsRemoved, resourcesRemoved };
+    });
+  }
+
+  /** A WebSub subscribe asked for: a pending row unless the callback already has one (a renewal). */
+  async addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean> {
+    return (
+      Number(
+        this.s.addPending.run(sub.feedUrl, sub.callbackUrl, now, expiresAt, sub.secret, sub.leaseSeconds)
+          .changes,
+      ) > 0
+    );
+  }
+
+  /** A WebSub subscription whose intent was verified: active with its secret and lease. */
+  async activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void> {
+    this.s.activate.run(sub.feedUrl, sub.callbackUrl, now, now, expiresAt, sub.secret, sub.leaseSeconds);
+  }
+
+  /** Verification failed: a row that never became active goes (an active one stays as it was). */
+  async dropPending(feedUrl: string, callbackUrl: string): Promise<void> {
+    this.s.dropPending.run(feedUrl, callbackUrl);
+  }
+
+  /** A verified unsubscribe. */
+  async removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean> {
+    return Number(this.s.deleteSub.run(feedUrl, callbackUrl).changes) > 0;
+  }
+
+  /** Subscriptions (any feed, pending included) that deliver to this callback: the per-callback cap. */
+  async countForCallback(callbackUrl: string): Promise<number> {
+    return (this.s.countForCallback.get(callbackUrl) as { n: number }).n;
+  }
+
+  /** Every subscription of one feed, pending ones too, oldest first. */
+  async subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]> {
+    return this.s.subsOf.all(feedUrl) as unknown as SubscriptionRow[];
+  }
+
+  /**
+   * The feed's subscriptions replaced by these, in one transaction (the test API). The resource
+   * row is created when absent, so the feed stays listed with no subscriptions, as the reference's.
+   */
+  async replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void> {
+    transaction(this.db, () => {
+      this.s.deleteSubsOf.run(feedUrl);
+      this.s.ensureResource.run(feedUrl);
+      for (const r of rows) {
+        this.s.insertWhole.run(...seedValues(feedUrl, r));
+      }
+    });
+  }
+
+  /** A resource written whole (the test API's setResource). */
+  async putResource(
+    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
+  ): Promise<void> {
+    this.s.putResource.run(
+      row.url,
+      row.lastHash,
+      row.lastSize,
+      row.ctChecks,
+      row.whenLastCheck,
+      row.ctUpdates,
+      row.whenLastUpdate,
+    );
+  }
+
+  /** Forgets every subscription and resource (the test API's clear); accounts and saved feeds stay. */
+  async clearFeeds(): Promise<void> {
+    transaction(this.db, () => {
+      this.s.clearSubs.run();
+      this.s.clearResources.run();
+    });
+  }
+
+  /** Remembers the site a weblogUpdates ping or an RSS Ping named for this feed. */
+  async nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void> {
+    this.s.nameSite.run(url, siteName, siteUrl);
+  }
+
+  /** Resources that changed at or after `since`, newest first (changes.xml). */
+  async recentChanges(since: number, limit: number): Promise<RecentChange[]> {
+    return this.s.recentChanges.all(since, limit) as unknown as RecentChange[];
+  }
+
+  async getResource(url: string): Promise<ResourceRow | undefined> {
+    return this.s.getResource.get(url) as unknown as ResourceRow | undefined;
+  }
+
+  async allResources(): Promise<ResourceRow[]> {
+    return this.s.allResources.all() as unknown as ResourceRow[];
+  }
+
+  /** Counts a check of the resource (also what the minimum ping interval measures from). */
+  async touchResource(url: string, now: number): Promise<void> {
+    this.s.touchResource.run(url, now);
+  }
+
+  async recordContent(url: string, c: ContentSeen, now: number): Promise<boolean> {
+    // One process, synchronous: the read and the write below cannot interleave with another.
+    const before = this.s.lastContent.get(url) as
+      | { lastHash: string | null; lastSize: number | null }
+      | undefined;
+    const changed = c.hash !== (before?.lastHash ?? null) || c.size !== (before?.lastSize ?? null);
+    this.s.recordContent.run(
+      c.hash,
+      c.size,
+      c.etag,
+      c.lastModified,
+      c.title,
+      changed ? 1 : 0,
+      changed ? 1 : 0,
+      now,
+      url,
+    );
+    return changed;
+  }
+
+  async bump(name: CounterName, by = 1): Promise<void> {
+    this.s.bump.run(name, by);
+  }
+
+  async counters(): Promise<Record<CounterName, number>> {
+    return countersFrom(this.s.counters.all() as { name: string; value: number }[]);
+  }
+
+  async counts(now: number): Promise<StoreCounts> {
+    const live = this.s.countLive.get(now) as { n: number; feeds: number };
+    const all = this.s.countAll.get() as { n: number };
+    const saved = this.s.countSaved.get() as { n: number };
+    return {
+      liveSubscriptions: live.n,
+      liveFeeds: live.feeds,
+      allSubscriptions: all.n,
+      savedFeeds: saved.n,
+      accounts: this.s.listAccounts.all().length,
+    };
+  }
+
+  async addAccount(name: string, passwordHash: string, now: number): Promise<void> {
+    this.s.addAccount.run(name, passwordHash, now);
+  }
+
+  async setPassword(name: string, passwordHash: string): Promise<boolean> {
+    return Number(this.s.setPassword.run(passwordHash, name).changes) > 0;
+  }
+
+  async getAccount(name: string): Promise<AccountRow | undefined> {
+    return this.s.getAccount.get(name) as unknown as AccountRow | undefined;
+  }
+
+  async listAccounts(): Promise<AccountRow[]> {
+    return this.s.listAccounts.all() as unknown as AccountRow[];
+  }
+
+  async removeAccount(name: string): Promise<boolean> {
+    return Number(this.s.removeAccount.run(name).changes) > 0;
+  }
+
+  async saveFeed(row: SavedFeedRow): Promise<void> {
+    this.s.saveFeed.run(row.name, row.publicUrl, row.body, row.contentType, row.hash, row.whenSaved);
+  }
+
+  async savedFeedByName(name: string): Promise<SavedFeedRow | undefined> {
+    return this.s.feedByName.get(name) as unknown as SavedFeedRow | undefined;
+  }
+
+  async savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined> {
+    return this.s.feedByUrl.get(url) as unknown as SavedFeedRow | undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: DatabaseSync) {
+  const p = (sql: string): StatementSync => db.prepare(sql);
+  return {
+    upsertSub: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+        when_created, when_last_update, when_expires) VALUES (?, ?, ?, ?, 1, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = excluded.protocol,
+        notify_procedure = excluded.notify_procedure, ct_updates = ct_updates + 1,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires, secret = NULL, lease_seconds = NULL, state = 'active'`),
+    live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
+    liveTargets: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
+    liveTargetsPage: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url > ?
+      AND ${LIVE} ORDER BY callback_url LIMIT ?`),
+    getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
+    allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
+    ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
+      when_last_update = ? WHERE id = ?`),
+    failed:
+      p(`UPDATE subscriptions SET ct_errors = ct_errors + 1, ct_consecutive_errors = ct_consecutive_errors + 1,
+      when_last_error = ?, last_error = ? WHERE id = ?`),
+    removeExpired: p('DELETE FROM subscriptions WHERE when_expires <= ?'),
+    removeExpiredOrExhausted: p(
+      `DELETE FROM subscriptions WHERE when_expires <= ? OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
+    ),
+    removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?1)
+      AND (when_last_check IS NULL OR when_last_check < ?1)
+      AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
+      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`),
+    deleteById: p('DELETE FROM subscriptions WHERE id = ?'),
+    deleteSub: p('DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ?'),
+    dropPending: p(`DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ? AND state = 'pending'`),
+    addPending:
+      p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, when_created, when_expires, secret,
+        lease_seconds, state) VALUES (?, ?, 'websub', ?, ?, ?, ?, 'pending')
+      ON CONFLICT (feed_url, callback_url) DO NOTHING`),
+    activate: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, ct_updates, when_created,
+        when_last_update, when_expires, secret, lease_seconds, state) VALUES (?, ?, 'websub', 0, ?, ?, ?, ?, ?, 'active')
+      ON CONFLICT (feed_url, callback_url) DO UPDATE SET protocol = 'websub', notify_procedure = NULL,
+        ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
+        when_expires = excluded.when_expires, secret = excluded.secret,
+        lease_seconds = excluded.lease_seconds, state = 'active'`),
+    countForCallback: p('SELECT COUNT(*) AS n FROM subscriptions WHERE callback_url = ?'),
+    subsOf: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? ORDER BY id`),
+    deleteSubsOf: p('DELETE FROM subscriptions WHERE feed_url = ?'),
+    ensureResource: p('INSERT INTO resources (url) VALUES (?) ON CONFLICT (url) DO NOTHING'),
+    insertWhole: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
+        ct_errors, ct_consecutive_errors, last_error, when_created, when_last_update, when_last_error,
+        when_expires, secret, lease_seconds, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (feed_url, callback_url) DO NOTHING`),
+    putResource: p(`INSERT INTO resources (url, last_hash, last_size, ct_checks, when_last_check, ct_updates,
+        when_last_update) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (url) DO UPDATE SET last_hash = excluded.last_hash, last_size = excluded.last_size,
+        ct_checks = excluded.ct_checks, when_last_check = excluded.when_last_check,
+        ct_updates = excluded.ct_updates, when_last_update = excluded.when_last_update`),
+    clearSubs: p('DELETE FROM subscriptions'),
+    clearResources: p('DELETE FROM resources'),
+    nameSite: p(`INSERT INTO resources (url, site_name, site_url) VALUES (?, ?, ?)
+      ON CONFLICT (url) DO UPDATE SET site_name = COALESCE(excluded.site_name, site_name),
+        site_url = COALESCE(excluded.site_url, site_url)`),
+    recentChanges:
+      p(`SELECT url, site_name AS siteName, site_url AS siteUrl, when_last_update AS whenLastUpdate
+      FROM resources WHERE when_last_update >= ? ORDER BY when_last_update DESC LIMIT ?`),
+    getResource: p(`SELECT ${RESOURCE_COLUMNS} FROM resources WHERE url = ?`),
+    allResources: p(`SELECT ${RESOURCE_COLUMNS} FROM resources ORDER BY url`),
+    touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
+      ON CONFLICT (url) DO UPDATE SET ct_checks = ct_checks + 1, when_last_check = excluded.when_last_check`),
+    lastContent: p('SELECT last_hash AS lastHash, last_size AS lastSize FROM resources WHERE url = ?'),
+    recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
+      title = COALESCE(?, title), ct_updates = ct_updates + ?, when_last_update = CASE WHEN ? THEN ? ELSE when_last_update END
+      WHERE url = ?`),
+    bump: p(
+      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+    ),
+    counters: p('SELECT name, value FROM counters'),
+    addAccount: p('INSERT INTO accounts (name, password_hash, when_created) VALUES (?, ?, ?)'),
+    setPassword: p('UPDATE accounts SET password_hash = ? WHERE name = ?'),
+    getAccount: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts WHERE name = ?',
+    ),
+    listAccounts: p(
+      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts ORDER BY name',
+    ),
+    removeAccount: p('DELETE FROM accounts WHERE name = ?'),
+    saveFeed:
+      p(`INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (name) DO UPDATE SET public_url = excluded.public_url, body = excluded.body,
+        content_type = excluded.content_type, hash = excluded.hash, when_saved = excluded.when_saved`),
+    feedByName:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+      FROM saved_feeds WHERE name = ?`),
+    feedByUrl:
+      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+      FROM saved_feeds WHERE public_url = ?`),
+    countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
+    countLive: p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE ${LIVE}`),
+    countAll: p('SELECT COUNT(*) AS n FROM subscriptions'),
+  };
+}
