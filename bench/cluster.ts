@@ -46,7 +46,7 @@ import { fileURLToPath } from 'node:url';
 import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core/core.ts';
 import { NotifyPool } from '../src/cloud/delivery/notify-pool.ts';
 import { openCloudStore } from '../src/cloud/store/open.ts';
-import type { BulkSubscription } from '../src/cloud/store/sqlite.ts';
+import type { BulkSubscription } from '../src/cloud/store/store.ts';
 import { pgRows, startPostgres } from '../src/testing/pg.ts';
 import { type Sink, type SinkHandlers, startLeanSink } from './support/lean-sink.ts';
 import { median } from './support/stats.ts';

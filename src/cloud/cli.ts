@@ -29,7 +29,7 @@ import { createCloud } from './cloud.ts';
 import { addAccount, hashPassword, MAX_PASSWORD_LENGTH, validateAccountName } from './core/accounts.ts';
 import { isPostgresUrl, openCloudStore } from './store/open.ts';
 import type { PgStoreOptions } from './store/pg.ts';
-import type { CloudStore } from './store/sqlite.ts';
+import type { CloudStore } from './store/store.ts';
 
 export interface CliIo {
   stdout: Writable;

@@ -8,7 +8,7 @@ import { type ManualClock, systemClock } from '../common/clock.ts';
 import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import { SUBSCRIPTION_TTL_MS } from './core/core.ts';
 import { messages } from './core/messages.ts';
-import type { NotifyProtocol } from './doors/params.ts';
+import type { NotifyProtocol } from './core/types.ts';
 
 type Asking = 'XML-RPC' | 'REST-XML' | 'REST-JSON';
 const PROTOCOLS: NotifyProtocol[] = ['http-post', 'https-post', 'xml-rpc'];

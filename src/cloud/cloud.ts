@@ -1,20 +1,17 @@
 /**
- * The rssCloud server as a Request -> Response handler (STYLE §9): `tidings cloud` serves it
- * with serve(), and the app mounts it under a path (e.g. /cloud) on the receiver's server so one
- * tunnel serves both. Every request form of the reference cloud is answered here:
+ * The cloud as a Request -> Response handler (STYLE §9): `tidings cloud` serves it with serve(),
+ * and the app mounts it under a path (e.g. /cloud) on the receiver's server so one tunnel serves
+ * both. This file routes each request to its door and wires the layers (README.md here):
  *
- *   POST {base}/pleaseNotify   REST registration (XML answer, JSON with Accept: application/json)
- *   POST {base}/ping           REST ping
- *   POST {base}/RPC2           XML-RPC: rssCloud.hello, rssCloud.pleaseNotify (and the 2003 name
- *                              xmlStorageSystem.rssPleaseNotify), rssCloud.ping, rssCloud.saveRss
- *                              weblogUpdates.ping and weblogUpdates.extendedPing (doors/weblog-updates.ts)
- *   POST {base}/websub         the WebSub hub: subscribe, unsubscribe, publish (websub.ts)
- *   GET  {base}/pingSiteForm   the weblogUpdates HTTP ping; POST {base}/rssPing RSS Ping v2
- *   GET  {base}/changes.xml    sites changed in the last hour (weblogs.com form)
+ *   POST {base}/pleaseNotify, /ping, /RPC2   rssCloud REST and XML-RPC (doors/rsscloud.ts), with
+ *                              weblogUpdates.ping and extendedPing over XML-RPC (doors/weblog-updates.ts)
+ *   POST {base}/websub         the WebSub hub: subscribe, unsubscribe, publish (doors/websub.ts)
+ *   GET  {base}/pingSiteForm   the weblogUpdates HTTP ping; POST {base}/rssPing RSS Ping v2 (doors/rss-ping.ts)
+ *   GET  {base}/changes.xml    sites changed in the last hour (pages/changes.ts)
  *   GET  {base}/               status page; GET {base}/viewLog(.json) recent calls;
- *   GET  {base}/subscriptions.json; GET|HEAD {base}/feeds/{name}.xml feeds saved with saveRss
- *   GET  {base}/docs[/{slug}], /pingForm, /pleaseNotifyForm   human pages (docs.ts)
- *   POST {base}/test/*         the reference's test API, only with `testApi` (test-api.ts)
+ *   GET  {base}/subscriptions.json; GET|HEAD {base}/feeds/{name}.xml feeds saved with saveRss (pages/)
+ *   GET  {base}/docs[/{slug}], /pingForm, /pleaseNotifyForm   human pages (pages/docs.ts)
+ *   POST {base}/test/*         the reference's test API, only with `testApi` (doors/test-api.ts)
  *
  * Paths match case-insensitively, as the reference cloud's (Express) routes do.
  *
@@ -30,42 +27,31 @@ import type { ParseResult } from '../feed/parse-types.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
-import { decodeMethodCall } from '../wire/xmlrpc.ts';
 import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './core/budget.ts';
 import { CloudCore, RESOURCE_RETENTION_MS } from './core/core.ts';
 import { CloudLog, type CloudLogEntry } from './core/log.ts';
 import { messages } from './core/messages.ts';
+import { DEFAULT_MAX_FEED_BYTES, saveRss } from './core/saverss.ts';
+import { type SiteChangeDeps, siteChanged } from './core/site-changes.ts';
+import { WebSubHub } from './core/websub-hub.ts';
 import type { TopicContent } from './delivery/deliver.ts';
 import type { FanoutLimits, FanoutReport } from './delivery/fanout.ts';
 import { DeliveryQueue, type QueueLimits, SharedLog } from './delivery/queue.ts';
-import { plain, restAnswer, rpcAnswer, rpcFault } from './doors/answers.ts';
-import {
-  parseRestPing,
-  parseRestPleaseNotify,
-  parseRpcPing,
-  parseRpcPleaseNotify,
-  parseRpcSaveRss,
-  sourceAddressOf,
-} from './doors/params.ts';
+import { plain } from './doors/answers.ts';
+import { sourceAddressOf } from './doors/params.ts';
 import { formOf, normaliseBase, readBody, relativePath } from './doors/request.ts';
 import { handleRssPing } from './doors/rss-ping.ts';
-import { DEFAULT_MAX_FEED_BYTES, saveRss } from './doors/saverss.ts';
+import { handlePing, handlePleaseNotify, handleRpc, type RssCloudDoorDeps } from './doors/rsscloud.ts';
 import { testApi } from './doors/test-api.ts';
-import {
-  changesXml,
-  type DoorDeps,
-  pingSiteForm,
-  siteChanged,
-  weblogUpdatesAnswer,
-  weblogUpdatesSignal,
-} from './doors/weblog-updates.ts';
-import { DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy, WebSubHub } from './doors/websub.ts';
+import { pingSiteForm } from './doors/weblog-updates.ts';
+import { answerHub, DEFAULT_LEASES, DEFAULT_MAX_PER_CALLBACK, type LeasePolicy } from './doors/websub.ts';
+import { changesXml } from './pages/changes.ts';
 import { docsPage, pingForm, pleaseNotifyForm } from './pages/docs.ts';
 import { serveSavedFeed } from './pages/saved-feed.ts';
 import { logJson, logPage, statusPage, subscriptionsJson } from './pages/status.ts';
 import { openCloudStore } from './store/open.ts';
 import { PgCloudStore } from './store/pg.ts';
-import type { CloudStore } from './store/sqlite.ts';
+import type { CloudStore } from './store/store.ts';
 
 export interface CloudDeps {
   /**
@@ -162,15 +148,6 @@ export function cloudElementFor(publicBaseUrl: string, basePath = ''): CloudElem
 }
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
-const RPC_NAMES = {
-  hello: 'rsscloud.hello',
-  pleaseNotify: 'rsscloud.pleasenotify',
-  pleaseNotify2003: 'xmlstoragesystem.rsspleasenotify',
-  ping: 'rsscloud.ping',
-  saveRss: 'rsscloud.saverss',
-  weblogPing: 'weblogupdates.ping',
-  weblogExtendedPing: 'weblogupdates.extendedping',
-};
 
 export function createCloud(deps: CloudDeps): Cloud {
   const clock = deps.clock ?? systemClock;
@@ -225,7 +202,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   const budget = new CallerBudget(clock, deps.callerLimits);
   const pingBudget = new CallerBudget(clock, { ...DEFAULT_PING_LIMITS, ...deps.pingLimits });
   const leases: LeasePolicy = { ...DEFAULT_LEASES, ...deps.leases };
-  const doors: DoorDeps = { core, store, log, http: deps.http, clock };
+  const doors: SiteChangeDeps = { core, store, log, http: deps.http, clock };
   const hub = new WebSubHub({
     store,
     core,
@@ -233,7 +210,6 @@ export function createCloud(deps: CloudDeps): Cloud {
     clock,
     log,
     maxPerCallback: deps.maxSubscriptionsPerCallback ?? DEFAULT_MAX_PER_CALLBACK,
-    leases,
     delivery: () => ({ ...(deps.notifyTimeoutMs ? { timeoutMs: deps.notifyTimeoutMs } : {}) }),
   });
   const startedAt = clock.now();
@@ -288,86 +264,19 @@ export function createCloud(deps: CloudDeps): Cloud {
     return msg;
   }
 
-  async function handlePleaseNotify(req: Request, body: Buffer, source: string): Promise<Response> {
-    const parsed = parseRestPleaseNotify(formOf(req, body), source);
-    const refused = parsed.ok ? refusal(source, parsed.value.urls.length) : null;
-    const outcome = !parsed.ok
-      ? { success: false, msg: parsed.message }
-      : refused
-        ? { success: false, msg: refused }
-        : await core.pleaseNotify(parsed.value);
-    if (!parsed.ok) log.add({ kind: 'subscribeFailed', detail: parsed.message });
-    return restAnswer('notifyResult', outcome, req.headers.get('accept'));
-  }
-
-  async function handlePing(req: Request, body: Buffer, source: string): Promise<Response> {
-    const parsed = parseRestPing(formOf(req, body));
-    if (!parsed.ok) log.add({ kind: 'pingFailed', detail: parsed.message });
-    const refused = parsed.ok ? refusal(source, null) : null;
-    const outcome = !parsed.ok
-      ? { success: false, msg: parsed.message }
-      : refused
-        ? { success: false, msg: refused }
-        : await core.ping(parsed.value);
-    return restAnswer('result', { success: outcome.success, msg: outcome.msg }, req.headers.get('accept'));
-  }
-
-  async function handleRpc(req: Request, body: Buffer, source: string): Promise<Response> {
-    const call = decodeMethodCall(body, { maxBytes: maxBodyBytes });
-    if (!call.ok) {
-      log.add({ kind: 'xmlrpc', detail: call.error.message });
-      return rpcFault(call.error.message);
-    }
-    const { methodName, params } = call.value;
-    const name = methodName.toLowerCase();
-    // saveRss parameters carry a password: only the method name is logged.
-    log.add({
-      kind: 'xmlrpc',
-      detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
-    });
-    switch (name) {
-      case RPC_NAMES.hello:
-        return rpcAnswer(true);
-      case RPC_NAMES.pleaseNotify:
-      case RPC_NAMES.pleaseNotify2003: {
-        const parsed = parseRpcPleaseNotify(params, source);
-        if (!parsed.ok) return rpcFault(parsed.message);
-        const refused = refusal(source, parsed.value.urls.length);
-        if (refused) return rpcFault(refused);
-        const outcome = await core.pleaseNotify(parsed.value);
-        return outcome.success ? rpcAnswer(true) : rpcFault(outcome.msg);
-      }
-      case RPC_NAMES.ping: {
-        const parsed = parseRpcPing(params);
-        if (!parsed.ok) return rpcFault(parsed.message);
-        const refused = refusal(source, null);
-        if (refused) return rpcFault(refused);
-        // As the reference cloud: the XML-RPC ping answers true whether or not the read worked.
-        await core.ping(parsed.value);
-        return rpcAnswer(true);
-      }
-      case RPC_NAMES.saveRss: {
-        const parsed = parseRpcSaveRss(params);
-        if (!parsed.ok) return rpcFault(parsed.message);
-        const saved = await saveRss(
-          { store, core, log, clock, parseFeed: await loadParser(), maxFeedBytes: DEFAULT_MAX_FEED_BYTES },
-          parsed.value,
-          publicBase(req),
-        );
-        return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
-      }
-      case RPC_NAMES.weblogPing:
-      case RPC_NAMES.weblogExtendedPing: {
-        const signal = weblogUpdatesSignal(name === RPC_NAMES.weblogPing ? 'ping' : 'extendedping', params);
-        if ('error' in signal) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: signal.error }));
-        const refused = refusal(source, null);
-        if (refused) return rpcAnswer(weblogUpdatesAnswer({ ok: false, message: refused }));
-        return rpcAnswer(weblogUpdatesAnswer(await siteChanged(doors, signal)));
-      }
-      default:
-        return rpcFault(messages.notDefined(methodName));
-    }
-  }
+  const rssCloudDoor: RssCloudDoorDeps = {
+    core,
+    log,
+    maxBodyBytes,
+    refusal: (source, urls) => refusal(source, urls),
+    saveRss: async (params, req) =>
+      saveRss(
+        { store, core, log, clock, parseFeed: await loadParser(), maxFeedBytes: DEFAULT_MAX_FEED_BYTES },
+        params,
+        publicBase(req),
+      ),
+    siteChanged: (signal) => siteChanged(doors, signal),
+  };
 
   async function route(req: Request, info: { remoteAddress: string }): Promise<Response> {
     const url = new URL(req.url);
@@ -436,7 +345,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
     if (path === '/websub')
-      return hub.answer(formOf(req, body), {
+      return answerHub({ core, hub, log, leases }, formOf(req, body), {
         publish: (topics) => refusal(source, null, topics),
         subscribe: () => refusal(source, 1),
       });
@@ -444,9 +353,9 @@ export function createCloud(deps: CloudDeps): Cloud {
       const refused = refusal(source, null);
       return refused ? plain(429, refused) : handleRssPing(doors, body);
     }
-    if (path.endsWith('pleasenotify')) return handlePleaseNotify(req, body, source);
-    if (path.endsWith('ping')) return handlePing(req, body, source);
-    return handleRpc(req, body, source);
+    if (path.endsWith('pleasenotify')) return handlePleaseNotify(rssCloudDoor, req, body, source);
+    if (path.endsWith('ping')) return handlePing(rssCloudDoor, req, body, source);
+    return handleRpc(rssCloudDoor, req, body, source);
   }
 
   return {

@@ -6,7 +6,7 @@
  */
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { fail, ok, type Result, tidingsError } from '../../common/errors.ts';
-import type { CloudStore } from '../store/sqlite.ts';
+import type { CloudStore } from '../store/store.ts';
 
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;

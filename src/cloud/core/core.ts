@@ -18,12 +18,12 @@ import {
   type TargetSource,
 } from '../delivery/fanout.ts';
 import type { BatchDeliverer, DeliveryQueue, QueuedChange } from '../delivery/queue.ts';
-import type { Outcome } from '../doors/answers.ts';
-import type { PleaseNotifyParams } from '../doors/params.ts';
-import { type CloudStore, type DeliveryResult, type DeliveryTarget, targetPages } from '../store/sqlite.ts';
+import { targetPages } from '../store/rows.ts';
+import type { CloudStore, DeliveryResult, DeliveryTarget } from '../store/store.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import { checkResource, type ResourceCheck } from './resource.ts';
+import type { Outcome, PleaseNotifyParams } from './types.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import type { TopicContent } from '../delivery/deliver.ts';
-import type { CheckStart, CloudStore, ContentSeen } from '../store/sqlite.ts';
+import type { CheckStart, CloudStore, ContentSeen } from '../store/store.ts';
 
 export type ResourceCheck =
   /** `content`: the body as read, what WebSub subscribers receive (no second read). */

@@ -12,7 +12,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { fail, ok, type Result, tidingsError } from '../../common/errors.ts';
 import type { HttpClient, HttpResponse } from '../../net/http-client-types.ts';
 import { decodeMethodResponse, encodeMethodCall, XMLRPC_REQUEST_HEADERS } from '../../wire/xmlrpc.ts';
-import type { NotifyProtocol } from '../doors/params.ts';
+import type { NotifyProtocol } from '../core/types.ts';
 
 export interface Target {
   callbackUrl: string;

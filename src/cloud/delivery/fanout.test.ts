@@ -7,7 +7,7 @@ import { systemClock } from '../../common/clock.ts';
 import { createHttpClient } from '../../net/http-client.ts';
 import { startServer, type TestServer } from '../../net/test-server.ts';
 import { waitFor } from '../../testing/wait.ts';
-import type { DeliveryResult, DeliveryTarget } from '../store/sqlite.ts';
+import type { DeliveryResult, DeliveryTarget } from '../store/store.ts';
 import { fanOut } from './fanout.ts';
 
 const open: { close(): unknown }[] = [];

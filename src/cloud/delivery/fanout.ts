@@ -11,8 +11,8 @@ import type { Clock } from '../../common/clock.ts';
 import { fail, type Result, tidingsError } from '../../common/errors.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import type { HostPolicy } from '../../net/types.ts';
-import type { NotifyProtocol } from '../doors/params.ts';
-import type { DeliveryResult, DeliveryTarget } from '../store/sqlite.ts';
+import type { NotifyProtocol } from '../core/types.ts';
+import type { DeliveryResult, DeliveryTarget } from '../store/store.ts';
 import {
   contentRequest,
   type DeliveryOptions,

@@ -13,7 +13,7 @@
  */
 import type { Pool } from 'pg';
 import { OUTCOME_CTES, outcomeParams } from '../store/pg-outcomes.ts';
-import type { DeliveryResult } from '../store/sqlite.ts';
+import type { DeliveryResult } from '../store/store.ts';
 
 export interface ChunkSettlement {
   chunkId: number;

@@ -10,7 +10,7 @@ import { delay, pgDatabasePerTest } from '../../testing/cloud-kit.ts';
 import { pgRows, runningNow } from '../../testing/pg.ts';
 import { waitFor as waitUntil } from '../../testing/wait.ts';
 import type { PgCloudStore } from '../store/pg.ts';
-import type { DeliveryResult } from '../store/sqlite.ts';
+import type { DeliveryResult } from '../store/store.ts';
 import { type BatchDeliverer, DeliveryQueue } from './queue.ts';
 
 const FEED = 'http://feed.test/rss';

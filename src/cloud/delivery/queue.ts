@@ -33,7 +33,7 @@ import {
   type DeliveryResult,
   type DeliveryTarget,
   MAX_CONSECUTIVE_ERRORS,
-} from '../store/sqlite.ts';
+} from '../store/store.ts';
 import type { TopicContent } from './deliver.ts';
 import type { FanoutReport } from './fanout.ts';
 import { OutcomeWriter } from './queue-outcomes.ts';

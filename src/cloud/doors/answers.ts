@@ -5,11 +5,8 @@
  */
 import { encodeFault, encodeMethodResponse, type XmlRpcValue } from '../../wire/xmlrpc.ts';
 import { FAULT_CODE } from '../core/messages.ts';
-
-export interface Outcome {
-  success: boolean;
-  msg: string;
-}
+import type { Outcome } from '../core/types.ts';
+import { escapeAttr } from '../pages/html.ts';
 
 /**
  * JSON only when the caller prefers it over XML, as the reference's `req.accepts('xml', 'json')`:
@@ -78,21 +75,6 @@ export function rpcFault(message: string, code = FAULT_CODE): Response {
 
 function xmlResponse(xml: string): Response {
   return new Response(xml, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' } });
-}
-
-export function escapeAttr(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\t/g, '&#9;');
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 export function plain(status: number, text: string, headers: Record<string, string> = {}): Response {

@@ -5,20 +5,7 @@
  */
 import type { XmlRpcValue } from '../../wire/xmlrpc.ts';
 import { messages } from '../core/messages.ts';
-
-export type NotifyProtocol = 'http-post' | 'https-post' | 'xml-rpc';
-
-export interface PleaseNotifyParams {
-  protocol: NotifyProtocol;
-  /** The XML-RPC method to call back; null for http-post/https-post. */
-  notifyProcedure: string | null;
-  /** Where notifications go; null when the parts do not make a URL (the handler test then fails). */
-  callbackUrl: string | null;
-  /** A domain was named: REST callbacks are verified by a GET challenge, not a test POST. */
-  diffDomain: boolean;
-  /** The feeds, in the order given, without duplicates. */
-  urls: string[];
-}
+import type { NotifyProtocol, PleaseNotifyParams, SaveRssParams } from '../core/types.ts';
 
 /** An absolute http or https URL (a relative one, or any other scheme, is not). */
 export function isHttpUrl(s: string): boolean {
@@ -93,13 +80,6 @@ export function parseRpcPing(params: readonly XmlRpcValue[]): Parsed<string> {
   if (params.length < 1) return { ok: false, message: messages.notEnoughParams('ping') };
   if (params.length > 1) return { ok: false, message: messages.tooManyParams('ping') };
   return { ok: true, value: scalar(params[0]).trim() };
-}
-
-export interface SaveRssParams {
-  username: string;
-  password: string;
-  /** The feed text; a base64 parameter is read as UTF-8. */
-  text: string;
 }
 
 export function parseRpcSaveRss(params: readonly XmlRpcValue[]): Parsed<SaveRssParams> {

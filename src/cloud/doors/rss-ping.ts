@@ -7,15 +7,15 @@
  * published at payload_hash_uri must be that hash (or the payload itself, as Tidings' writer
  * publishes it). A payload that does not check out is forged: the whole ping is refused (403) and
  * nothing is read. Otherwise each feed_uri is treated as published: the same routine as /ping
- * (doors/weblog-updates.ts siteChanged), the feed read once and compared, its subscribers told by their protocol.
+ * (core/site-changes.ts), the feed read once and compared, its subscribers told by their protocol.
  */
 import { createHash } from 'node:crypto';
 import { decodeEntities } from '../../feed/text.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
+import { type SiteChangeDeps, siteChanged } from '../core/site-changes.ts';
 import { plain } from './answers.ts';
 import { isHttpUrl } from './params.ts';
-import { type DoorDeps, siteChanged } from './weblog-updates.ts';
 
 export interface RssPingDocument {
   siteName: string;
@@ -116,7 +116,7 @@ export async function checkPayload(http: HttpClient, doc: RssPingDocument): Prom
 }
 
 /** POST /rssPing. */
-export async function handleRssPing(deps: DoorDeps, body: Buffer): Promise<Response> {
+export async function handleRssPing(deps: SiteChangeDeps, body: Buffer): Promise<Response> {
   const doc = parseRssPing(body.toString('utf8'));
   if ('error' in doc) {
     deps.log.add({ kind: 'rssPingFailed', detail: doc.error });

@@ -14,7 +14,7 @@
  * `details`); rows are converted here and written through store methods only.
  */
 import { subscriptionJson } from '../pages/status.ts';
-import type { CloudStore, ResourceRow, SeedSubscription, SubscriberProtocol } from '../store/sqlite.ts';
+import type { CloudStore, ResourceRow, SeedSubscription, SubscriberProtocol } from '../store/store.ts';
 
 const PROTOCOLS: readonly SubscriberProtocol[] = ['http-post', 'https-post', 'xml-rpc', 'websub'];
 

@@ -12,12 +12,10 @@
  * /ping reaches them and a publish reaches rssCloud subscribers: fan-out delivers each by its own
  * protocol (fanout.ts).
  */
-import type { Clock } from '../../common/clock.ts';
-import type { HttpClient } from '../../net/http-client-types.ts';
 import type { CloudCore } from '../core/core.ts';
 import type { CloudLog } from '../core/log.ts';
-import { type DeliveryOptions, verifyIntent } from '../delivery/deliver.ts';
-import type { CloudStore, NewWebSub } from '../store/sqlite.ts';
+import type { NewWebSub } from '../core/types.ts';
+import type { WebSubHub } from '../core/websub-hub.ts';
 import { plain } from './answers.ts';
 import { isHttpUrl, type Parsed } from './params.ts';
 
@@ -101,176 +99,51 @@ export function parseHubRequest(form: URLSearchParams, leases: LeasePolicy): Par
   };
 }
 
-export interface HubDeps {
-  store: CloudStore;
-  core: CloudCore;
-  /** Verification GETs (the same client as rssCloud handler tests). */
-  http: HttpClient;
-  clock: Clock;
-  log: CloudLog;
-  maxPerCallback: number;
-  leases: LeasePolicy;
-  delivery: () => DeliveryOptions;
-}
-
 /** The caller's budget: a refusal's sentence, or null when the work may go on. */
 export interface HubBudget {
   publish(topics: number): string | null;
   subscribe(): string | null;
 }
 
-/** The subscribe/unsubscribe handshakes; each runs out of band after the 202. */
-export class WebSubHub {
-  private readonly deps: HubDeps;
+export interface WebSubDoorDeps {
+  core: CloudCore;
+  hub: WebSubHub;
+  log: CloudLog;
+  leases: LeasePolicy;
+}
 
-  constructor(deps: HubDeps) {
-    this.deps = deps;
+/**
+ * POST /websub: 202 for a well-formed request (the work goes on out of band), 400 with the
+ * reason otherwise, 429 over the caller's budget.
+ */
+export async function answerHub(
+  deps: WebSubDoorDeps,
+  form: URLSearchParams,
+  budget: HubBudget,
+): Promise<Response> {
+  const { core, hub, log } = deps;
+  const parsed = parseHubRequest(form, deps.leases);
+  if (!parsed.ok) {
+    log.add({ kind: 'websubFailed', detail: parsed.message });
+    return plain(400, parsed.message);
   }
-
-  /**
-   * POST /websub: 202 for a well-formed request (the work goes on out of band), 400 with the
-   * reason otherwise, 429 over the caller's budget.
-   */
-  async answer(form: URLSearchParams, budget: HubBudget): Promise<Response> {
-    const { core, log } = this.deps;
-    const parsed = parseHubRequest(form, this.deps.leases);
-    if (!parsed.ok) {
-      log.add({ kind: 'websubFailed', detail: parsed.message });
-      return plain(400, parsed.message);
-    }
-    const req = parsed.value;
-    if (req.mode === 'publish') {
-      const refused = budget.publish(req.topics.length);
-      if (refused) return plain(429, refused);
-      for (const topic of req.topics) {
-        log.add({ kind: 'websub', feedUrl: topic, detail: 'publish' });
-        void core.track(core.ping(topic));
-      }
-      return plain(202, 'Accepted');
-    }
-    const { sub } = req;
-    const bad =
-      core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? await this.refusal(sub) : null);
-    if (bad) {
-      log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
-      return plain(400, bad);
-    }
-    const refused = budget.subscribe();
+  const req = parsed.value;
+  if (req.mode === 'publish') {
+    const refused = budget.publish(req.topics.length);
     if (refused) return plain(429, refused);
-    if (req.mode === 'subscribe') this.subscribe(sub);
-    else this.unsubscribe(sub);
+    hub.publish(req.topics);
     return plain(202, 'Accepted');
   }
-
-  /** A refusal to answer with 400 now (the per-callback cap), or null when the request goes on. */
-  private async refusal(sub: NewWebSub): Promise<string | null> {
-    const { store, maxPerCallback } = this.deps;
-    if (await store.getSubscription(sub.feedUrl, sub.callbackUrl)) return null; // a renewal
-    if ((await store.countForCallback(sub.callbackUrl)) >= maxPerCallback)
-      return `This callback already holds ${maxPerCallback} subscriptions, the most this hub keeps for one callback.`;
-    return null;
+  const { sub } = req;
+  const bad =
+    core.refuseCallback(sub.callbackUrl) ?? (req.mode === 'subscribe' ? await hub.refusal(sub) : null);
+  if (bad) {
+    log.add({ kind: 'websubFailed', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: bad });
+    return plain(400, bad);
   }
-
-  private subscribe(sub: NewWebSub): void {
-    void this.deps.core.track(this.verifySubscribe(sub));
-  }
-
-  private unsubscribe(sub: NewWebSub): void {
-    void this.deps.core.track(this.verifyUnsubscribe(sub));
-  }
-
-  private async verifySubscribe(sub: NewWebSub): Promise<void> {
-    const { store, core, http, clock, log } = this.deps;
-    const started = clock.now();
-    const leaseMs = sub.leaseSeconds * 1000;
-    await store.addPendingWebSub(sub, clock.now(), clock.now() + leaseMs);
-    // The topic is read first, as for an rssCloud registration: its hash is the baseline the
-    // next ping compares with, and a topic the hub cannot read is denied (W3C WebSub 5.2).
-    const check = await core.readForSubscriber(sub.feedUrl);
-    if (check.kind === 'unreadable') {
-      await store.dropPending(sub.feedUrl, sub.callbackUrl);
-      log.add({
-        kind: 'websubFailed',
-        feedUrl: sub.feedUrl,
-        callbackUrl: sub.callbackUrl,
-        detail: `subscribe denied: the topic could not be read (${check.reason})`,
-      });
-      await this.deny(sub, 'The hub could not read the topic.');
-      return;
-    }
-    const verified = await verifyIntent(
-      http,
-      sub.callbackUrl,
-      { mode: 'subscribe', topic: sub.feedUrl, leaseSeconds: sub.leaseSeconds },
-      this.deps.delivery(),
-    );
-    if (!verified.ok) {
-      await store.dropPending(sub.feedUrl, sub.callbackUrl);
-      await store.bump('registrationsFailed');
-      log.add({
-        kind: 'websubFailed',
-        feedUrl: sub.feedUrl,
-        callbackUrl: sub.callbackUrl,
-        detail: `subscribe not verified: ${verified.error.message}`,
-      });
-      return;
-    }
-    await store.activateWebSub(sub, clock.now(), clock.now() + leaseMs);
-    await store.bump('registrations');
-    log.add({
-      kind: 'websub',
-      feedUrl: sub.feedUrl,
-      callbackUrl: sub.callbackUrl,
-      detail: `subscribed for ${sub.leaseSeconds} s${sub.secret ? ', signed' : ''}`,
-      ms: clock.now() - started,
-    });
-  }
-
-  private async verifyUnsubscribe(sub: NewWebSub): Promise<void> {
-    const { store, http, log } = this.deps;
-    const row = await store.getSubscription(sub.feedUrl, sub.callbackUrl);
-    // Nothing to cancel: no request goes out (the hub is not a way to make GETs to anyone).
-    if (row?.protocol !== 'websub') {
-      log.add({
-        kind: 'websubFailed',
-        feedUrl: sub.feedUrl,
-        callbackUrl: sub.callbackUrl,
-        detail: 'unsubscribe: no such subscription',
-      });
-      return;
-    }
-    const verified = await verifyIntent(
-      http,
-      sub.callbackUrl,
-      { mode: 'unsubscribe', topic: sub.feedUrl },
-      this.deps.delivery(),
-    );
-    if (!verified.ok) {
-      log.add({
-        kind: 'websubFailed',
-        feedUrl: sub.feedUrl,
-        callbackUrl: sub.callbackUrl,
-        detail: `unsubscribe not verified: ${verified.error.message}`,
-      });
-      return;
-    }
-    await store.removeSubscription(sub.feedUrl, sub.callbackUrl);
-    log.add({ kind: 'websub', feedUrl: sub.feedUrl, callbackUrl: sub.callbackUrl, detail: 'unsubscribed' });
-  }
-
-  /** W3C WebSub 5.2: tell the subscriber it was denied (best effort; the answer is ignored). */
-  private async deny(sub: NewWebSub, reason: string): Promise<void> {
-    const url = new URL(sub.callbackUrl);
-    url.searchParams.append('hub.mode', 'denied');
-    url.searchParams.append('hub.topic', sub.feedUrl);
-    url.searchParams.append('hub.reason', reason);
-    const opts = this.deps.delivery();
-    await this.deps.http.request({
-      method: 'GET',
-      url: url.href,
-      timeoutMs: opts.timeoutMs ?? 4000,
-      maxBodyBytes: 1024,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-  }
+  const refused = budget.subscribe();
+  if (refused) return plain(429, refused);
+  if (req.mode === 'subscribe') hub.subscribe(sub);
+  else hub.unsubscribe(sub);
+  return plain(202, 'Accepted');
 }

@@ -4,8 +4,7 @@
  * /pleaseNotifyForm, that post to /ping and /pleaseNotify. Written for Tidings' cloud; an unknown
  * /docs page is 404.
  */
-import { escapeAttr, escapeHtml } from '../doors/answers.ts';
-import { htmlResponse, page } from './status.ts';
+import { escapeAttr, escapeHtml, htmlResponse, page } from './html.ts';
 
 interface Doc {
   title: string;

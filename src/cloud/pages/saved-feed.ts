@@ -4,7 +4,7 @@
  * per feed, so a crowd of readers arriving after a notification costs one compression.
  */
 import { gzipSync } from 'node:zlib';
-import type { SavedFeedRow } from '../store/sqlite.ts';
+import type { SavedFeedRow } from '../store/store.ts';
 
 const gzipCache = new Map<string, Buffer>();
 

@@ -7,8 +7,8 @@
 import type { CloudElement } from '../../feed/model.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { CloudLogEntry } from '../core/log.ts';
-import { escapeAttr, escapeHtml } from '../doors/answers.ts';
-import type { CloudStore, SubscriptionRow } from '../store/sqlite.ts';
+import type { CloudStore, SubscriptionRow } from '../store/store.ts';
+import { escapeAttr, escapeHtml, htmlResponse, page } from './html.ts';
 
 export interface StatusInfo {
   store: CloudStore;
@@ -140,27 +140,4 @@ function json(value: unknown): Response {
     status: 200,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   });
-}
-
-export function htmlResponse(html: string, status = 200): Response {
-  return new Response(html, {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-    },
-  });
-}
-
-export function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:15px/1.5 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
-table{border-collapse:collapse}th,td{text-align:left;padding:.2em .8em;border-bottom:1px solid #ddd;vertical-align:top}
-td{word-break:break-all}pre{background:#f4f4f4;padding:.6em;overflow:auto}.notifyFailed,.subscribeFailed,.pingFailed,.saveRssFailed{color:#a00}</style>
-</head><body>
-${body}
-</body></html>`;
 }

@@ -5,7 +5,8 @@
  */
 
 import { PgCloudStore, type PgStoreOptions } from './pg.ts';
-import { type CloudStore, SqliteCloudStore } from './sqlite.ts';
+import { SqliteCloudStore } from './sqlite.ts';
+import type { CloudStore } from './store.ts';
 
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);

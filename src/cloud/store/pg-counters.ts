@@ -8,7 +8,7 @@
  * held (at most `everyMs` of counts, never a delivery).
  */
 import type { Pool } from 'pg';
-import type { CounterName } from './sqlite.ts';
+import type { CounterName } from './store.ts';
 
 export class PgCounterBuffer {
   private readonly pool: () => Promise<Pool>;

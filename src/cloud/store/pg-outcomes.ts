@@ -5,7 +5,7 @@
  * fan-out runs them alone (store/pg.ts recordDeliveries); the shared queue runs them with the
  * settling of its chunks (queue-outcomes.ts). The counters are bumped apart (pg-counters.ts).
  */
-import type { DeliveryResult } from './sqlite.ts';
+import type { DeliveryResult } from './store.ts';
 
 /** Outcome kinds in the statement's arrays. */
 const OK = 0;

@@ -10,6 +10,7 @@
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { CloudLogEntry } from '../core/log.ts';
+import type { NewWebSub } from '../core/types.ts';
 import { PgCounterBuffer } from './pg-counters.ts';
 import { OUTCOME_CTES, outcomeParams } from './pg-outcomes.ts';
 import {
@@ -21,18 +22,25 @@ import {
   shareOf,
 } from './pg-share.ts';
 import {
+  ACCOUNT_COLUMNS,
+  countersFrom,
+  FEED_COLUMNS,
+  RESOURCE_COLUMNS,
+  SUB_COLUMNS,
+  seedValues,
+  TARGET_COLUMNS,
+} from './rows.ts';
+import {
   type AccountRow,
   type BulkSubscription,
   type CheckStart,
   type CloudStore,
   type ContentSeen,
   type CounterName,
-  countersFrom,
   type DeliveryResult,
   type DeliveryTarget,
   MAX_CONSECUTIVE_ERRORS,
   type NewSubscription,
-  type NewWebSub,
   type RecentChange,
   type ResourceRow,
   type SavedFeedRow,
@@ -40,8 +48,7 @@ import {
   type StoreCounts,
   type SubscriptionRow,
   type SweepResult,
-  seedValues,
-} from './sqlite.ts';
+} from './store.ts';
 
 /** Advisory lock keys (one namespace: the first number). */
 export const LOCKS = { migrate: [7_403_001, 1], sweep: [7_403_001, 2] } as const;
@@ -203,17 +210,6 @@ INSERT INTO log_batches (entries, n)
 /** Log entries kept across the cloud (the sweep trims the rest). */
 export const LOG_KEPT = 1000;
 
-const SUB_COLUMNS = `id, feed_url AS "feedUrl", callback_url AS "callbackUrl", protocol,
-  notify_procedure AS "notifyProcedure", ct_updates AS "ctUpdates", ct_errors AS "ctErrors",
-  ct_consecutive_errors AS "ctConsecutiveErrors", last_error AS "lastError", when_created AS "whenCreated",
-  when_last_update AS "whenLastUpdate", when_last_error AS "whenLastError", when_expires AS "whenExpires",
-  secret, lease_seconds AS "leaseSeconds", state`;
-const RESOURCE_COLUMNS = `url, last_hash AS "lastHash", last_size AS "lastSize", etag, last_modified AS "lastModified",
-  title, ct_checks AS "ctChecks", when_last_check AS "whenLastCheck", ct_updates AS "ctUpdates",
-  when_last_update AS "whenLastUpdate", site_name AS "siteName", site_url AS "siteUrl"`;
-const TARGET_COLUMNS = `id, callback_url AS "callbackUrl", protocol, notify_procedure AS "notifyProcedure", secret`;
-const FEED_COLUMNS = `name, public_url AS "publicUrl", body, content_type AS "contentType", hash, when_saved AS "whenSaved"`;
-const ACCOUNT_COLUMNS = `name, password_hash AS "passwordHash", when_created AS "whenCreated"`;
 /**
  * recordContent as CTEs (`rec` says whether the read changed the resource), for the queue to
  * add the change in the same statement (delivery/queue.ts). Parameters $1-$7: recordContentParams.

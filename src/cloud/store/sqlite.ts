@@ -9,7 +9,34 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { type Migration, openDatabase, transaction } from '../../store/sqlite.ts';
-import type { NotifyProtocol } from '../doors/params.ts';
+import type { NewWebSub } from '../core/types.ts';
+import {
+  ACCOUNT_COLUMNS,
+  countersFrom,
+  FEED_COLUMNS,
+  RESOURCE_COLUMNS,
+  SUB_COLUMNS,
+  seedValues,
+  TARGET_COLUMNS,
+} from './rows.ts';
+import {
+  type AccountRow,
+  type BulkSubscription,
+  type CloudStore,
+  type ContentSeen,
+  type CounterName,
+  type DeliveryResult,
+  type DeliveryTarget,
+  MAX_CONSECUTIVE_ERRORS,
+  type NewSubscription,
+  type RecentChange,
+  type ResourceRow,
+  type SavedFeedRow,
+  type SeedSubscription,
+  type StoreCounts,
+  type SubscriptionRow,
+  type SweepResult,
+} from './store.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -106,306 +133,8 @@ CREATE INDEX resources_updated ON resources(when_last_update);
   },
 ];
 
-/** How a subscriber is delivered to: the rssCloud notify forms, or WebSub content distribution. */
-export type SubscriberProtocol = NotifyProtocol | 'websub';
-
-export interface SubscriptionRow {
-  id: number;
-  feedUrl: string;
-  callbackUrl: string;
-  protocol: SubscriberProtocol;
-  notifyProcedure: string | null;
-  ctUpdates: number;
-  ctErrors: number;
-  ctConsecutiveErrors: number;
-  lastError: string | null;
-  whenCreated: number;
-  whenLastUpdate: number | null;
-  whenLastError: number | null;
-  whenExpires: number;
-  /** WebSub: the subscriber's secret for X-Hub-Signature (null: unsigned deliveries). */
-  secret: string | null;
-  /** WebSub: the lease granted, in seconds. */
-  leaseSeconds: number | null;
-  /** 'pending' until the hub has verified the subscriber's intent (WebSub); never delivered to. */
-  state: 'active' | 'pending';
-}
-
-/** A subscription as written whole (the test API's setSubscriptions, bulk setup). */
-export type SeedSubscription = Omit<SubscriptionRow, 'id' | 'feedUrl' | 'lastError'> & {
-  lastError?: string | null;
-};
-
-export interface ResourceRow {
-  url: string;
-  lastHash: string | null;
-  lastSize: number | null;
-  etag: string | null;
-  lastModified: string | null;
-  title: string | null;
-  ctChecks: number;
-  whenLastCheck: number | null;
-  ctUpdates: number;
-  whenLastUpdate: number | null;
-  /** The site a weblogUpdates ping or an RSS Ping named (changes.xml shows it). */
-  siteName: string | null;
-  siteUrl: string | null;
-}
-
-/** What beginCheck found. */
-export interface CheckStart {
-  before: ResourceRow | undefined;
-  /** The last check was too recent: nothing was written, and `saved` was not read. */
-  tooRecent: boolean;
-  saved: SavedFeedRow | undefined;
-}
-
-/** A change for changes.xml: the site (or the feed) and when. */
-export interface RecentChange {
-  url: string;
-  siteName: string | null;
-  siteUrl: string | null;
-  whenLastUpdate: number;
-}
-
-/** What a fan-out needs of a subscription (lighter than the whole row at 10,000). */
-export interface DeliveryTarget {
-  id: number;
-  callbackUrl: string;
-  protocol: SubscriberProtocol;
-  notifyProcedure: string | null;
-  /** WebSub only: the HMAC key for X-Hub-Signature. */
-  secret?: string | null;
-}
-
-export interface NewSubscription {
-  feedUrl: string;
-  callbackUrl: string;
-  protocol: NotifyProtocol;
-  notifyProcedure: string | null;
-}
-
-/** A WebSub subscription asked for (verified or not yet). */
-export interface NewWebSub {
-  feedUrl: string;
-  callbackUrl: string;
-  secret: string | null;
-  leaseSeconds: number;
-}
-
-export interface DeliveryResult {
-  id: number;
-  ok: boolean;
-  at: number;
-  error?: string;
-  /** The subscriber answered 410 Gone: the subscription is deleted (WebSub). */
-  gone?: boolean;
-}
-
-/** What a sweep removed. */
-export interface SweepResult {
-  subscriptionsRemoved: number;
-  resourcesRemoved: number;
-}
-
-export interface AccountRow {
-  name: string;
-  passwordHash: string;
-  whenCreated: number;
-}
-
-export interface SavedFeedRow {
-  name: string;
-  publicUrl: string;
-  body: string;
-  contentType: string;
-  hash: string;
-  whenSaved: number;
-}
-
-export type CounterName =
-  | 'pings'
-  | 'changes'
-  | 'registrations'
-  | 'registrationsFailed'
-  | 'notifications'
-  | 'notificationsFailed'
-  | 'feedsSaved';
-
-/** A subscription is live until it expires or has failed this many notifications in a row. */
-export const MAX_CONSECUTIVE_ERRORS = 3;
-
-const SUBSCRIPTION_COLUMNS = `id, feed_url AS feedUrl, callback_url AS callbackUrl, protocol,
-  notify_procedure AS notifyProcedure, ct_updates AS ctUpdates, ct_errors AS ctErrors,
-  ct_consecutive_errors AS ctConsecutiveErrors, last_error AS lastError, when_created AS whenCreated,
-  when_last_update AS whenLastUpdate, when_last_error AS whenLastError, when_expires AS whenExpires,
-  secret, lease_seconds AS leaseSeconds, state`;
-const RESOURCE_COLUMNS = `url, last_hash AS lastHash, last_size AS lastSize, etag, last_modified AS lastModified,
-  title, ct_checks AS ctChecks, when_last_check AS whenLastCheck, ct_updates AS ctUpdates,
-  when_last_update AS whenLastUpdate, site_name AS siteName, site_url AS siteUrl`;
 /** Delivered to: verified, not expired, fewer than 3 failures in a row. */
 const LIVE = `state = 'active' AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
-const TARGET_COLUMNS =
-  'id, callback_url AS callbackUrl, protocol, notify_procedure AS notifyProcedure, secret';
-
-/** The figures of the status page. */
-export interface StoreCounts {
-  liveSubscriptions: number;
-  liveFeeds: number;
-  allSubscriptions: number;
-  savedFeeds: number;
-  accounts: number;
-}
-
-/** A subscription as the bulk setup writes it (tests, the benches). */
-export type BulkSubscription = Omit<NewSubscription, 'protocol'> & {
-  protocol: SubscriberProtocol;
-  expiresAt: number;
-  consecutiveErrors?: number;
-  secret?: string | null;
-  leaseSeconds?: number | null;
-};
-
-/**
- * Everything the cloud keeps, behind one asynchronous interface: SqliteCloudStore (below, the
- * embedded default: one file, one process) and PgCloudStore (store/pg.ts: one PostgreSQL database
- * shared by every instance of a cloud) pass the same behaviour tests. Each method is one atomic
- * step (a statement or a transaction), so concurrent callers on any instance never lose a write.
- */
-export interface CloudStore {
-  /** 'sqlite' or 'postgres' (the status page says which). */
-  readonly kind: 'sqlite' | 'postgres';
-  /** Resolves when the store can be used (PostgreSQL: connected and migrated); rejects with why not. */
-  ready(): Promise<void>;
-  /** A verified registration: new, or a renewal that refreshes expiry and clears the error count. */
-  upsertSubscription(sub: NewSubscription, now: number, expiresAt: number): Promise<void>;
-  /** Bulk setup (tests, the fan-out bench): one transaction, rows as given, active. */
-  insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void>;
-  /** Subscribers to notify: verified, not expired, fewer than 3 failures in a row. */
-  liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]>;
-  /** The same subscribers, only what delivering needs. */
-  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]>;
-  /** The same, a page at a time in callback-URL order after `afterUrl` (see targetPages). */
-  liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]>;
-  getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined>;
-  allSubscriptions(): Promise<SubscriptionRow[]>;
-  /** Delivery outcomes of a fan-out, written in one transaction. */
-  recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
-  removeExpired(now: number): Promise<number>;
-  /** Expired or exhausted subscriptions, then orphan resources neither changed nor read within `retainMs`. */
-  sweep(now: number, retainMs: number): Promise<SweepResult>;
-  /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
-  addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
-  /** A WebSub subscription whose intent was verified: active with its secret and lease. */
-  activateWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<void>;
-  /** Verification failed: a row that never became active goes. */
-  dropPending(feedUrl: string, callbackUrl: string): Promise<void>;
-  removeSubscription(feedUrl: string, callbackUrl: string): Promise<boolean>;
-  countForCallback(callbackUrl: string): Promise<number>;
-  /** Every subscription of one feed, pending ones too, oldest first. */
-  subscriptionsOf(feedUrl: string): Promise<SubscriptionRow[]>;
-  /** The feed's subscriptions replaced by these, in one transaction (the test API). */
-  replaceSubscriptions(feedUrl: string, rows: readonly SeedSubscription[]): Promise<void>;
-  putResource(
-    row: Omit<ResourceRow, 'etag' | 'lastModified' | 'title' | 'siteName' | 'siteUrl'>,
-  ): Promise<void>;
-  /** Forgets every subscription and resource; accounts and saved feeds stay. */
-  clearFeeds(): Promise<void>;
-  nameSite(url: string, siteName: string | null, siteUrl: string | null): Promise<void>;
-  recentChanges(since: number, limit: number): Promise<RecentChange[]>;
-  getResource(url: string): Promise<ResourceRow | undefined>;
-  allResources(): Promise<ResourceRow[]>;
-  touchResource(url: string, now: number): Promise<void>;
-  /**
-   * The start of a read in one step (optional; resource.ts does the same in four calls without
-   * it): the resource as it was, and unless its last check is less than `minIntervalSec` ago
-   * (0: no minimum), the check counted (touchResource) and the feed saved at that URL.
-   */
-  beginCheck?(url: string, now: number, minIntervalSec: number): Promise<CheckStart>;
-  /**
-   * Records a read and says whether it changed the resource (hash or size differ from the last
-   * read), compared and written in one step: of two instances reading one change, one sees it.
-   */
-  recordContent(url: string, c: ContentSeen, now: number): Promise<boolean>;
-  bump(name: CounterName, by?: number): Promise<void>;
-  counters(): Promise<Record<CounterName, number>>;
-  counts(now: number): Promise<StoreCounts>;
-  addAccount(name: string, passwordHash: string, now: number): Promise<void>;
-  setPassword(name: string, passwordHash: string): Promise<boolean>;
-  getAccount(name: string): Promise<AccountRow | undefined>;
-  listAccounts(): Promise<AccountRow[]>;
-  removeAccount(name: string): Promise<boolean>;
-  saveFeed(row: SavedFeedRow): Promise<void>;
-  savedFeedByName(name: string): Promise<SavedFeedRow | undefined>;
-  savedFeedByUrl(url: string): Promise<SavedFeedRow | undefined>;
-  close(): Promise<void>;
-}
-
-/** What a read of a resource found. */
-export interface ContentSeen {
-  hash: string;
-  size: number;
-  etag: string | null;
-  lastModified: string | null;
-  title: string | null;
-}
-
-/**
- * A page source over liveTargetsPage (each call the next page; empty at the end), so a fan-out
- * to 100,000 never holds them all.
- */
-export function targetPages(
-  store: CloudStore,
-  feedUrl: string,
-  now: number,
-  pageSize = 5000,
-): () => Promise<DeliveryTarget[]> {
-  let after = '';
-  let ended = false;
-  return async () => {
-    if (ended) return [];
-    const page = await store.liveTargetsPage(feedUrl, now, after, pageSize);
-    if (page.length < pageSize) ended = true;
-    if (page.length > 0) after = page[page.length - 1]!.callbackUrl;
-    return page;
-  };
-}
-
-/** A whole subscription's values in the column order both stores insert them in. */
-export function seedValues(feedUrl: string, r: SeedSubscription) {
-  return [
-    feedUrl,
-    r.callbackUrl,
-    r.protocol,
-    r.notifyProcedure,
-    r.ctUpdates,
-    r.ctErrors,
-    r.ctConsecutiveErrors,
-    r.lastError ?? null,
-    r.whenCreated,
-    r.whenLastUpdate,
-    r.whenLastError,
-    r.whenExpires,
-    r.secret,
-    r.leaseSeconds,
-    r.state,
-  ] as const;
-}
-
-/** Every counter, zero where the table has no row yet. */
-export function countersFrom(rows: readonly { name: string; value: number }[]): Record<CounterName, number> {
-  const out: Record<string, number> = {
-    pings: 0,
-    changes: 0,
-    registrations: 0,
-    registrationsFailed: 0,
-    notifications: 0,
-    notificationsFailed: 0,
-    feedsSaved: 0,
-  };
-  for (const row of rows) out[row.name] = row.value;
-  return out as Record<CounterName, number>;
-}
 
 export class SqliteCloudStore implements CloudStore {
   readonly kind = 'sqlite';
@@ -711,12 +440,12 @@ function prepareStatements(db: DatabaseSync) {
         notify_procedure = excluded.notify_procedure, ct_updates = ct_updates + 1,
         ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
         when_expires = excluded.when_expires, secret = NULL, lease_seconds = NULL, state = 'active'`),
-    live: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
+    live: p(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
     liveTargets: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
     liveTargetsPage: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url > ?
       AND ${LIVE} ORDER BY callback_url LIMIT ?`),
-    getSub: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
-    allSubs: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
+    getSub: p(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),
+    allSubs: p(`SELECT ${SUB_COLUMNS} FROM subscriptions ORDER BY feed_url, id`),
     ok: p(`UPDATE subscriptions SET ct_updates = ct_updates + 1, ct_consecutive_errors = 0,
       when_last_update = ? WHERE id = ?`),
     failed:
@@ -744,7 +473,7 @@ function prepareStatements(db: DatabaseSync) {
         when_expires = excluded.when_expires, secret = excluded.secret,
         lease_seconds = excluded.lease_seconds, state = 'active'`),
     countForCallback: p('SELECT COUNT(*) AS n FROM subscriptions WHERE callback_url = ?'),
-    subsOf: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE feed_url = ? ORDER BY id`),
+    subsOf: p(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = ? ORDER BY id`),
     deleteSubsOf: p('DELETE FROM subscriptions WHERE feed_url = ?'),
     ensureResource: p('INSERT INTO resources (url) VALUES (?) ON CONFLICT (url) DO NOTHING'),
     insertWhole: p(`INSERT INTO subscriptions (feed_url, callback_url, protocol, notify_procedure, ct_updates,
@@ -778,22 +507,16 @@ function prepareStatements(db: DatabaseSync) {
     counters: p('SELECT name, value FROM counters'),
     addAccount: p('INSERT INTO accounts (name, password_hash, when_created) VALUES (?, ?, ?)'),
     setPassword: p('UPDATE accounts SET password_hash = ? WHERE name = ?'),
-    getAccount: p(
-      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts WHERE name = ?',
-    ),
-    listAccounts: p(
-      'SELECT name, password_hash AS passwordHash, when_created AS whenCreated FROM accounts ORDER BY name',
-    ),
+    getAccount: p(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
+    listAccounts: p(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY name`),
     removeAccount: p('DELETE FROM accounts WHERE name = ?'),
     saveFeed:
       p(`INSERT INTO saved_feeds (name, public_url, body, content_type, hash, when_saved) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (name) DO UPDATE SET public_url = excluded.public_url, body = excluded.body,
         content_type = excluded.content_type, hash = excluded.hash, when_saved = excluded.when_saved`),
-    feedByName:
-      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+    feedByName: p(`SELECT ${FEED_COLUMNS}
       FROM saved_feeds WHERE name = ?`),
-    feedByUrl:
-      p(`SELECT name, public_url AS publicUrl, body, content_type AS contentType, hash, when_saved AS whenSaved
+    feedByUrl: p(`SELECT ${FEED_COLUMNS}
       FROM saved_feeds WHERE public_url = ?`),
     countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
     countLive: p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE ${LIVE}`),

@@ -6,13 +6,13 @@
  */
 import type { Clock } from '../../common/clock.ts';
 import type { ParseResult } from '../../feed/parse-types.ts';
-import { checkLogin } from '../core/accounts.ts';
-import type { CloudCore } from '../core/core.ts';
-import type { CloudLog } from '../core/log.ts';
-import { messages } from '../core/messages.ts';
-import { sha256 } from '../core/resource.ts';
-import type { CloudStore } from '../store/sqlite.ts';
-import type { SaveRssParams } from './params.ts';
+import type { CloudStore } from '../store/store.ts';
+import { checkLogin } from './accounts.ts';
+import type { CloudCore } from './core.ts';
+import type { CloudLog } from './log.ts';
+import { messages } from './messages.ts';
+import { sha256 } from './resource.ts';
+import type { SaveRssParams } from './types.ts';
 
 export const DEFAULT_MAX_FEED_BYTES = 1024 * 1024;
 
