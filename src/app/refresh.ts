@@ -172,7 +172,7 @@ export async function storeDocument(
   const now = ctx.clock.now();
   // A new subscription's (or an import's) first good read is a backlog: its items go where their
   // own dates put them. Later fetches are live arrivals and top the river (River5), as one group.
-  // docs/decisions/0017-backlog-by-date.md
+  // docs/decisions/0004-backlog-by-date.md
   const seenAt = feed.bodyHash === null ? { at: now, backlog: true as const } : now;
   const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };

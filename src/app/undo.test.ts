@@ -1,6 +1,6 @@
 /**
  * Issue 17, point 9: every bulk change has an Undo that brings back exactly what it took
- * (src/app/undo.ts, docs/decisions/0018-undo.md).
+ * (src/app/undo.ts, docs/decisions/0005-undo.md).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startAppWithHost } from '../testing/app-fixture.ts';

@@ -1,5 +1,5 @@
 /**
- * The core's undo log (issue 17, point 9; docs/decisions/0018-undo.md): a bulk removal records
+ * The core's undo log (issue 17, point 9; docs/decisions/0005-undo.md): a bulk removal records
  * how to put back exactly what it took, and hands the UI a ticket; `undo(ticket)` runs it once.
  * Held in memory for the session: the change itself is done for real at once, so quitting or a
  * crash never leaves anything half-deleted; it only ends the chance to undo.

@@ -250,7 +250,7 @@ WHERE published IS NULL AND updated IS NOT NULL;
 
 /**
  * v4: when an item really arrived. A backlog places items in the river by their own dates
- * (seen_at, docs/decisions/0017), so seen_at is no longer "first seen": retention counts from
+ * (seen_at, docs/decisions/0004), so seen_at is no longer "first seen": retention counts from
  * arrived_at (older rows have none: their seen_at was the arrival).
  */
 const V4 = `
