@@ -182,6 +182,10 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   updateMuteFilter: [id, muteFilterInput],
   deleteMuteFilter: [id],
   unmuteItem: [id],
+  syncInfo: [],
+  setSyncEnabled: [bool],
+  newSyncPassword: [text],
+  revokeSyncPassword: [],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */
