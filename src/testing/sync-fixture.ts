@@ -77,19 +77,20 @@ export async function startSyncApp(
 export function seed(
   app: Tidings,
   host: FeedHost,
-  opts: { feeds: number; perFeed: number; folders?: number; start?: number },
+  opts: { feeds: number; perFeed: number; folders?: number; start?: number; name?: string },
 ): number[] {
   const store = app.context.store;
   const ids: number[] = [];
   const start = opts.start ?? Date.now() - opts.feeds * 1000;
+  const name = opts.name ?? 'seed';
   for (let f = 0; f < opts.feeds; f++) {
-    const path = `/seed-${f}.xml`;
+    const path = `/${name}-${f}.xml`;
     // The feed answers 304 to its first fetch: its items are the ones seeded here.
     host.set(path, { status: 304 });
     const folder = opts.folders ? `Folder ${(f % opts.folders) + 1}` : null;
     const { feed } = store.addFeed({ url: `${host.url}${path}`, title: `Feed ${f}`, folder });
     const items = Array.from({ length: opts.perFeed }, (_, i) =>
-      makeItem(`f${f}-i${i}`, {
+      makeItem(`${name}-f${f}-i${i}`, {
         title: `Feed ${f} item ${i}`,
         published: new Date(start - i * 60_000).toISOString(),
       }),
