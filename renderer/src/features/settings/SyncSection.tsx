@@ -39,14 +39,6 @@ function Address({
   const shown = address.public ?? address.local[0] ?? null;
   return (
     <div className="sync-address" data-testid={`sync-${id}`}>
-      <h4 className="settings-subhead">{name}</h4>
-      <p className="settings-note">For {apps}.</p>
-      {shown && (
-        <p className="sync-url">
-          <code data-testid={`sync-${id}-address`}>{shown}</code>{' '}
-          <CopyButton text={shown} label={`the ${name} address`} />
-        </p>
-      )}
       {address.qr && address.public && (
         <img
           className="sync-qr"
@@ -57,9 +49,19 @@ function Address({
           data-testid={`sync-${id}-qr`}
         />
       )}
-      {address.public && address.local.length > 0 && (
-        <p className="settings-note">On this computer: {address.local.join(', ')}</p>
-      )}
+      <div className="sync-address-text">
+        <h4 className="settings-subhead">{name}</h4>
+        <p className="settings-note">For {apps}.</p>
+        {shown && (
+          <p className="sync-url">
+            <code data-testid={`sync-${id}-address`}>{shown}</code>{' '}
+            <CopyButton text={shown} label={`the ${name} address`} />
+          </p>
+        )}
+        {address.public && address.local.length > 0 && (
+          <p className="settings-note">On this computer: {address.local.join(', ')}</p>
+        )}
+      </div>
     </div>
   );
 }
@@ -103,6 +105,10 @@ export function SyncSection() {
       if (done) setStatus({ ok: true, text: done });
     } catch (e) {
       setStatus({ ok: false, text: message(e) });
+      // What the core holds, not what was shown in advance (the switch).
+      getClient()
+        .syncInfo()
+        .then(setInfo, () => {});
     } finally {
       setBusy(false);
     }
@@ -140,7 +146,11 @@ export function SyncSection() {
           <Checkbox
             className="settings-check"
             checked={info.enabled}
-            onChange={(enabled) => void act(() => getClient().setSyncEnabled(enabled))}
+            onChange={(enabled) => {
+              // Shown at once; the core's answer (or its refusal) follows.
+              setInfo({ ...info, enabled });
+              void act(() => getClient().setSyncEnabled(enabled));
+            }}
             testId="sync-enabled"
           >
             <span>
