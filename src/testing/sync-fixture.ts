@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTidings, type Tidings } from '../app/tidings.ts';
+import { createTidings, type RealtimeOptions, type Tidings } from '../app/tidings.ts';
 import { makeItem } from '../store/test-support.ts';
 import type { LoginLimits } from '../sync/login-guard.ts';
 import { type FeedHost, startFeedHost } from './feed-host.ts';
@@ -32,13 +32,20 @@ export interface SyncFixture {
 }
 
 export async function startSyncApp(
-  opts: { tunnel?: TunnelServer; loginLimits?: Partial<LoginLimits>; enable?: boolean; user?: string } = {},
+  opts: {
+    tunnel?: TunnelServer;
+    loginLimits?: Partial<LoginLimits>;
+    enable?: boolean;
+    user?: string;
+    /** Real-time options over the fixture's (a public address of its own, for a WebSub hub). */
+    realtime?: Partial<RealtimeOptions>;
+  } = {},
 ): Promise<SyncFixture> {
   const host = await startFeedHost();
   const dataDir = mkdtempSync(join(tmpdir(), 'tidings-sync-'));
   const app = createTidings({
     dataDir,
-    realtime: { tunnelHost: opts.tunnel ? opts.tunnel.url : false, receiverPort: 0 },
+    realtime: { tunnelHost: opts.tunnel ? opts.tunnel.url : false, receiverPort: 0, ...opts.realtime },
     ...(opts.loginLimits ? { syncLoginLimits: opts.loginLimits } : {}),
   });
   app.start();
