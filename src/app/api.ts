@@ -553,6 +553,24 @@ export interface SyncPassword {
   info: SyncInfo;
 }
 
+/** Moving in from FreshRSS or Miniflux: their Google Reader API's address and API login. */
+export interface GReaderImportInput {
+  /** FreshRSS: https://host/api/greader.php; Miniflux: its own address. */
+  url: string;
+  user: string;
+  password: string;
+}
+
+export interface GReaderImportReport {
+  /** Subscriptions added, and those already here. */
+  added: number;
+  existing: number;
+  /** Starred items brought over (with their read state). */
+  starred: number;
+  /** What could not come, in words. */
+  errors: string[];
+}
+
 export interface TidingsApi {
   subscribe(input: SubscribeInput): Promise<ApiResult<FeedView>>;
   /** Removes the feed with its items; the ticket puts it all back (null: no such feed). */
@@ -635,6 +653,8 @@ export interface TidingsApi {
   newSyncPassword(userName: string): Promise<ApiResult<SyncPassword>>;
   /** Forgets the app password: every login ends, and none works until a new one is made. */
   revokeSyncPassword(): Promise<SyncInfo>;
+  /** Subscriptions with their folders, and starred items, from another reader's Google Reader API. */
+  importFromGReader(input: GReaderImportInput): Promise<ApiResult<GReaderImportReport>>;
 }
 
 export interface TidingsEvents {
@@ -743,6 +763,7 @@ export const API_METHODS = [
   'setSyncEnabled',
   'newSyncPassword',
   'revokeSyncPassword',
+  'importFromGReader',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

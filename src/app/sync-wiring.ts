@@ -11,8 +11,12 @@ import type { LoginLimits } from '../sync/login-guard.ts';
 import { qrDataUrl } from '../sync/qr.ts';
 import type { ApiResult, SyncAddress, SyncInfo, TidingsApi } from './api.ts';
 import type { AppContext } from './context.ts';
+import { importFromGReader } from './greader-import.ts';
 
-type SyncApi = Pick<TidingsApi, 'syncInfo' | 'setSyncEnabled' | 'newSyncPassword' | 'revokeSyncPassword'>;
+type SyncApi = Pick<
+  TidingsApi,
+  'syncInfo' | 'setSyncEnabled' | 'newSyncPassword' | 'revokeSyncPassword' | 'importFromGReader'
+>;
 
 const COMMANDS = [
   'listFeeds',
@@ -126,6 +130,10 @@ export function attachSync(
     revokeSyncPassword: async () => {
       account.revoke();
       return info();
+    },
+    importFromGReader: async (input) => {
+      const r = await importFromGReader(ctx, app(), input);
+      return r.ok ? r : { ok: false, error: { code: r.error.code, message: r.error.message } };
     },
   };
 

@@ -188,3 +188,15 @@ export function idsWhere(ctx: StoreContext, which: 'unread' | 'starred'): number
     .all() as { id: number }[];
   return rows.map((r) => r.id);
 }
+
+/** Row ids of a feed's items by their identities (guid), for items filed from elsewhere (an import). */
+export function itemIdsByGuids(
+  ctx: StoreContext,
+  feedId: number,
+  guids: readonly string[],
+): Map<string, number> {
+  const rows = ctx
+    .stmt('SELECT guid, id FROM items WHERE feed_id = ? AND guid IN (SELECT value FROM json_each(?))')
+    .all(feedId, JSON.stringify(guids)) as { guid: string; id: number }[];
+  return new Map(rows.map((r) => [r.guid, r.id]));
+}

@@ -28,6 +28,7 @@ export interface SyncStore {
   feverItems(q: streams.FeverItemsQuery, limit: number): streams.SyncItemRow[];
   visibleItemCount(): number;
   idsWhere(which: 'unread' | 'starred'): number[];
+  itemIdsByGuids(feedId: number, guids: readonly string[]): Map<string, number>;
 }
 
 export function createSyncStore(ctx: StoreContext): SyncStore {
@@ -47,5 +48,6 @@ export function createSyncStore(ctx: StoreContext): SyncStore {
     feverItems: (q, limit) => streams.feverItems(ctx, q, limit),
     visibleItemCount: () => streams.visibleItemCount(ctx),
     idsWhere: (which) => streams.idsWhere(ctx, which),
+    itemIdsByGuids: (feedId, guids) => streams.itemIdsByGuids(ctx, feedId, guids),
   };
 }
