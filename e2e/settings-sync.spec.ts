@@ -133,6 +133,21 @@ test.describe('Read on other devices', () => {
       expect(await page.locator('#settings-sync').textContent()).not.toContain(password);
       await screenshot(page, 'sync-settings-after-reload');
 
+      // Moving in through a Google Reader API (here this app's own, on this computer): nothing twice.
+      const localUrl = (await page.locator('#settings-sync').textContent())!.match(
+        /http:\/\/127\.0\.0\.1:\d+\/api\/greader/,
+      )![0];
+      await page.getByTestId('greader-import-url').fill(localUrl);
+      await page.getByTestId('greader-import-user').fill('phone');
+      await page.getByTestId('greader-import-password').fill(password);
+      await page.getByTestId('greader-import-submit').click();
+      await expect(page.getByTestId('greader-import-result')).toHaveText(
+        'Imported 0 new feeds (1 already here) and 0 starred items.',
+      );
+      await page.getByTestId('greader-import').scrollIntoViewIfNeeded();
+      await screenshot(page, 'sync-settings-import');
+      expect.soft(await axeViolations(page), 'settings with the import form').toEqual([]);
+
       // Revoked: the phone is logged out.
       await page.getByTestId('sync-revoke').click();
       await expect(page.getByTestId('sync-result')).toContainText('revoked');

@@ -12,6 +12,7 @@ import { Checkbox } from '../../components/Checkbox';
 import { CopyButton } from '../../components/CopyButton';
 import { useNow } from '../../components/use-now';
 import { formatRelative } from '../../lib/relative-time';
+import { GReaderImport } from './GReaderImport';
 import './sync.css';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -250,6 +251,7 @@ export function SyncSection() {
           {status.text}
         </p>
       )}
+      <GReaderImport />
     </section>
   );
 }
