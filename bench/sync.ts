@@ -40,6 +40,11 @@ const ms = async (fn: () => Promise<unknown>) => {
 };
 const round = (n: number) => Math.round(n * 100) / 100;
 const pick = <T>(b: Bench, xs: readonly T[]) => xs[Math.floor(b.random() * xs.length)]!;
+/** 1,000 consecutive item ids from a random place, as `i` fields written by `form`. */
+const thousandIds = (b: Bench, form: (id: number) => string): [string, string][] => {
+  const start = Math.floor(b.random() * (b.itemIds.length - 1000));
+  return b.itemIds.slice(start, start + 1000).map((id) => ['i', form(id)]);
+};
 
 /** One figure each; the JSON line has them in this order. */
 const STEPS: { key: string; run(b: Bench): Promise<number> }[] = [
@@ -72,12 +77,10 @@ const STEPS: { key: string; run(b: Bench): Promise<number> }[] = [
       const token = await b.greader.editToken();
       const times: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        const start = Math.floor(b.random() * (b.itemIds.length - 1000));
-        const ids = b.itemIds.slice(start, start + 1000);
         const form: [string, string][] = [
           ['T', token],
           ['output', 'json'],
-          ...ids.map((id): [string, string] => ['i', `tag:google.com,2005:reader/item/${id.toString(16)}`]),
+          ...thousandIds(b, (id) => `tag:google.com,2005:reader/item/${id.toString(16)}`),
         ];
         times.push(
           await ms(async () => {
@@ -112,14 +115,9 @@ const STEPS: { key: string; run(b: Bench): Promise<number> }[] = [
       const token = await b.greader.editToken();
       const times: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        const start = Math.floor(b.random() * (b.itemIds.length - 1000));
-        const ids = b.itemIds.slice(start, start + 1000);
+        const ids = thousandIds(b, String);
         for (const state of ['a', 'r'] as const) {
-          const form: [string, string][] = [
-            ['T', token],
-            ...ids.map((id): [string, string] => ['i', String(id)]),
-            [state, 'user/-/state/com.google/read'],
-          ];
+          const form: [string, string][] = [['T', token], ...ids, [state, 'user/-/state/com.google/read']];
           const t = await ms(async () => {
             const res = await b.greader.raw('POST', '/reader/api/0/edit-tag', form);
             if (res.text !== 'OK') throw new Error(`edit-tag failed: ${res.text}`);

@@ -178,52 +178,52 @@ export class GReaderTestClient {
    * following continuations), starred ids, then the contents of the unread and starred items it
    * has not got, as POSTs with `i` in the long form with unpadded hex, as it sends them.
    */
-  async syncLikeNetNewsWire(known: ReadonlySet<string> = new Set()) {
+  syncLikeNetNewsWire(known: ReadonlySet<string> = new Set()) {
+    return this.replay({
+      userInfo: false,
+      idsPerPage: 1000,
+      batch: 1000,
+      idForm: (id) => `tag:google.com,2005:reader/item/${Number(id).toString(16)}`,
+      known,
+    });
+  }
+
+  /**
+   * Reeder's sync: the same reading calls after user-info, unread ids in one big page (n=10000),
+   * contents in batches of 250 with decimal short ids.
+   */
+  syncLikeReeder() {
+    return this.replay({
+      userInfo: true,
+      idsPerPage: 10_000,
+      batch: 250,
+      idForm: (id) => id,
+      known: new Set(),
+    });
+  }
+
+  private async replay(how: {
+    userInfo: boolean;
+    idsPerPage: number;
+    batch: number;
+    idForm: (decimalId: string) => string;
+    known: ReadonlySet<string>;
+  }) {
+    if (how.userInfo) await this.json('GET', '/reader/api/0/user-info');
     const tags = await this.json<{ tags: { id: string; type?: string }[] }>('GET', '/reader/api/0/tag/list', [
       ['output', 'json'],
     ]);
     const subs = await this.json<{
       subscriptions: { id: string; title: string; categories: { id: string }[] }[];
     }>('GET', '/reader/api/0/subscription/list', [['output', 'json']]);
-    const unread = await this.allIds('user/-/state/com.google/reading-list', [
-      ['xt', 'user/-/state/com.google/read'],
-    ]);
-    const starred = await this.allIds('user/-/state/com.google/starred');
-    const wanted = [...new Set([...unread.ids, ...starred.ids])].filter((id) => !known.has(id));
-    const items = await this.contents(
-      wanted.map((id) => `tag:google.com,2005:reader/item/${Number(id).toString(16)}`),
-      1000,
-    );
-    return {
-      tags: tags.tags,
-      subscriptions: subs.subscriptions,
-      unread: unread.ids,
-      starred: starred.ids,
-      items,
-    };
-  }
-
-  /**
-   * Reeder's sync: the same reading calls, unread ids in one big page (n=10000), contents in
-   * batches of 250 with decimal short ids.
-   */
-  async syncLikeReeder() {
-    await this.json('GET', '/reader/api/0/user-info');
-    const tags = await this.json<{ tags: { id: string }[] }>('GET', '/reader/api/0/tag/list', [
-      ['output', 'json'],
-    ]);
-    const subs = await this.json<{ subscriptions: { id: string }[] }>(
-      'GET',
-      '/reader/api/0/subscription/list',
-      [['output', 'json']],
-    );
     const unread = await this.allIds(
       'user/-/state/com.google/reading-list',
       [['xt', 'user/-/state/com.google/read']],
-      10_000,
+      how.idsPerPage,
     );
-    const starred = await this.allIds('user/-/state/com.google/starred', [], 10_000);
-    const items = await this.contents([...new Set([...unread.ids, ...starred.ids])], 250);
+    const starred = await this.allIds('user/-/state/com.google/starred', [], how.idsPerPage);
+    const wanted = [...new Set([...unread.ids, ...starred.ids])].filter((id) => !how.known.has(id));
+    const items = await this.contents(wanted.map(how.idForm), how.batch);
     return {
       tags: tags.tags,
       subscriptions: subs.subscriptions,

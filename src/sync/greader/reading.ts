@@ -28,6 +28,19 @@ export type Refusal = { refused: string };
 const refused = (message: string): Refusal => ({ refused: message });
 export const isRefusal = (x: unknown): x is Refusal => typeof x === 'object' && x !== null && 'refused' in x;
 
+/** The items a call names by `i` (repeated, any id form), at most MAX_CONTENTS. */
+export function itemIdsParam(params: Params): number[] | Refusal {
+  const given = params.all('i');
+  if (given.length > MAX_CONTENTS) return refused(`At most ${MAX_CONTENTS} items at once (i).`);
+  const ids: number[] = [];
+  for (const raw of given) {
+    const id = parseItemId(raw);
+    if (id === null) return refused(`"${raw.slice(0, 80)}" is not an item id.`);
+    ids.push(id);
+  }
+  return ids;
+}
+
 export function userInfo(g: GReaderContext): Response {
   const name = g.userName;
   return json({ userId: name, userName: name, userProfileId: name, userEmail: name });
@@ -244,14 +257,8 @@ export async function streamItemContents(
   params: Params,
   self: string,
 ): Promise<Response | Refusal> {
-  const given = params.all('i');
-  if (given.length > MAX_CONTENTS) return refused(`At most ${MAX_CONTENTS} items at once (i).`);
-  const ids: number[] = [];
-  for (const raw of given) {
-    const id = parseItemId(raw);
-    if (id === null) return refused(`"${raw.slice(0, 80)}" is not an item id.`);
-    ids.push(id);
-  }
+  const ids = itemIdsParam(params);
+  if (isRefusal(ids)) return ids;
   const lib = await readLibrary(g.backend);
   return contentsAnswer(g, lib, READING_LIST, ids, params.get('r') === 'o', null, self);
 }

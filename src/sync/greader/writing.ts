@@ -9,23 +9,16 @@ import type { ApiResult, FolderView } from '../../app/api.ts';
 import type { SyncBackend } from '../backend.ts';
 import { folderByPath, markItems, markReadArrivedBefore, readLibrary } from '../library.ts';
 import { json, type Params, text } from '../request.ts';
-import { parseItemId } from './item-ids.ts';
-import { type GReaderContext, isRefusal, MAX_CONTENTS, type Refusal, streamFilter } from './reading.ts';
+import { type GReaderContext, isRefusal, itemIdsParam, type Refusal, streamFilter } from './reading.ts';
 import { feedStreamId, parseStreamId } from './streams.ts';
 
 const OK = () => text('OK');
 const refused = (message: string): Refusal => ({ refused: message });
 
 export async function editTag(g: GReaderContext, params: Params): Promise<Response | Refusal> {
-  const given = params.all('i');
-  if (given.length === 0) return refused('Which items? Give i (repeated).');
-  if (given.length > MAX_CONTENTS) return refused(`At most ${MAX_CONTENTS} items at once (i).`);
-  const ids: number[] = [];
-  for (const raw of given) {
-    const id = parseItemId(raw);
-    if (id === null) return refused(`"${raw.slice(0, 80)}" is not an item id.`);
-    ids.push(id);
-  }
+  const ids = itemIdsParam(params);
+  if (isRefusal(ids)) return ids;
+  if (ids.length === 0) return refused('Which items? Give i (repeated).');
   let read: boolean | undefined;
   let starred: boolean | undefined;
   const set = (key: 'read' | 'starred', value: boolean): Refusal | null => {
