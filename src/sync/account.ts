@@ -121,6 +121,10 @@ export class SyncAccount {
     return this.store.account().enabled;
   }
 
+  userName(): string | null {
+    return this.store.account().userName;
+  }
+
   setEnabled(enabled: boolean): void {
     this.store.setEnabled(enabled);
   }

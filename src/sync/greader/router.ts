@@ -65,7 +65,7 @@ export function createGReaderDoor(deps: GReaderDoorDeps) {
     const params = await readParams(req);
     const token = authenticate(req, params);
     if (token === null) return unauthorized();
-    const g: GReaderContext = { backend, userName: account.state().userName ?? '' };
+    const g: GReaderContext = { backend, userName: account.userName() ?? '' };
     const post = req.method === 'POST';
     const answer = (r: Response | Refusal) => (isRefusal(r) ? badRequest(r) : r);
     const writeOnly = async (run: () => Promise<Response | Refusal>) =>
