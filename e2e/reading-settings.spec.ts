@@ -35,8 +35,15 @@ test('Settings is a page with sections, one Save, plain words, true about the tu
   // In the river's place.
   await expect(page.getByTestId('river')).toHaveCount(0);
   const nav = settings.getByRole('navigation', { name: 'Settings sections' });
-  await expect(nav.getByRole('link')).toHaveText(['Reading', 'Real time', 'Your feed', 'Privacy', 'About']);
-  for (const name of ['Reading', 'Real time', 'Your feed', 'Privacy', 'About'])
+  await expect(nav.getByRole('link')).toHaveText([
+    'Reading',
+    'Real time',
+    'Other devices',
+    'Your feed',
+    'Privacy',
+    'About',
+  ]);
+  for (const name of ['Reading', 'Real time', 'Read on other devices', 'Your feed', 'Privacy', 'About'])
     await expect(settings.getByRole('heading', { name, exact: true })).toHaveCount(1);
   // One Save; the old jargon is gone; the tunnel is off, so nothing promises it.
   await expect(settings.getByRole('button', { name: /^Save/ })).toHaveCount(1);

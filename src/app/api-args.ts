@@ -9,6 +9,7 @@ import type {
   ApiMethod,
   FeedSettingsPatch,
   FetchLogQuery,
+  GReaderImportInput,
   MuteFilterInput,
   PostInput,
   PublishSettings,
@@ -182,6 +183,11 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   updateMuteFilter: [id, muteFilterInput],
   deleteMuteFilter: [id],
   unmuteItem: [id],
+  syncInfo: [],
+  setSyncEnabled: [bool],
+  newSyncPassword: [text],
+  revokeSyncPassword: [],
+  importFromGReader: [object<GReaderImportInput>({ url: text, user: text, password: text })],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */

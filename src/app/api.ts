@@ -519,6 +519,58 @@ export interface MuteFilterAdded extends MuteFilter {
   undo: UndoTicket;
 }
 
+// ---- Reading on other devices (issue 32): the Google Reader and Fever APIs ----
+
+/** Where one sync API answers. */
+export interface SyncAddress {
+  /** On this computer (the app's own servers on 127.0.0.1): for apps on this machine. */
+  local: string[];
+  /** From the internet: the tunnel's https address or your own public address; null while none. */
+  public: string | null;
+  /** A QR code of the public address for a phone's camera (an SVG data: URL); null while none. */
+  qr: string | null;
+}
+
+export interface SyncInfo {
+  /** Off (the default): both APIs answer 404, as if they were not there. */
+  enabled: boolean;
+  userName: string | null;
+  /** An app password exists (it is never shown again after it was made). */
+  hasPassword: boolean;
+  /** ISO time the app password was made. */
+  passwordSetAt: string | null;
+  /** Apps logged in with it (Google Reader logins; Fever sends its key each time). */
+  logins: number;
+  /** ISO time a logged-in app last synced. */
+  lastSyncAt: string | null;
+  greader: SyncAddress;
+  fever: SyncAddress;
+}
+
+/** A new app password, shown once: only slow hashes of it are kept. */
+export interface SyncPassword {
+  password: string;
+  info: SyncInfo;
+}
+
+/** Moving in from FreshRSS or Miniflux: their Google Reader API's address and API login. */
+export interface GReaderImportInput {
+  /** FreshRSS: https://host/api/greader.php; Miniflux: its own address. */
+  url: string;
+  user: string;
+  password: string;
+}
+
+export interface GReaderImportReport {
+  /** Subscriptions added, and those already here. */
+  added: number;
+  existing: number;
+  /** Starred items brought over (with their read state). */
+  starred: number;
+  /** What could not come, in words. */
+  errors: string[];
+}
+
 export interface TidingsApi {
   subscribe(input: SubscribeInput): Promise<ApiResult<FeedView>>;
   /** Removes the feed with its items; the ticket puts it all back (null: no such feed). */
@@ -592,6 +644,17 @@ export interface TidingsApi {
   deleteMuteFilter(id: number): Promise<void>;
   /** Undo a mute on one item: shown again, and unread again if the filter had marked it read. */
   unmuteItem(itemId: number): Promise<void>;
+
+  // Reading on other devices (issue 32)
+  syncInfo(): Promise<SyncInfo>;
+  /** Turns the Google Reader and Fever APIs on or off (the app password is kept while off). */
+  setSyncEnabled(enabled: boolean): Promise<SyncInfo>;
+  /** Makes a new app password for this user name, returned once; every login made before ends. */
+  newSyncPassword(userName: string): Promise<ApiResult<SyncPassword>>;
+  /** Forgets the app password: every login ends, and none works until a new one is made. */
+  revokeSyncPassword(): Promise<SyncInfo>;
+  /** Subscriptions with their folders, and starred items, from another reader's Google Reader API. */
+  importFromGReader(input: GReaderImportInput): Promise<ApiResult<GReaderImportReport>>;
 }
 
 export interface TidingsEvents {
@@ -696,6 +759,11 @@ export const API_METHODS = [
   'updateMuteFilter',
   'deleteMuteFilter',
   'unmuteItem',
+  'syncInfo',
+  'setSyncEnabled',
+  'newSyncPassword',
+  'revokeSyncPassword',
+  'importFromGReader',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

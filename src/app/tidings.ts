@@ -12,6 +12,7 @@ import type { HostPolicy } from '../net/types.ts';
 import { Scheduler } from '../poll/scheduler.ts';
 import { FetchLog } from '../store/fetch-log.ts';
 import { openStore } from '../store/store.ts';
+import type { LoginLimits } from '../sync/login-guard.ts';
 import type {
   ApiResult,
   ImagePolicy,
@@ -39,6 +40,7 @@ import {
 import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
 import { river, toRiverItem } from './river.ts';
 import { cancelSubscribe, exportOpml, importOpml, restoreFeed, subscribe, unsubscribe } from './subscribe.ts';
+import { attachSync, type SyncWiring } from './sync-wiring.ts';
 import { UndoLog } from './undo.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
@@ -64,6 +66,8 @@ export interface TidingsOptions {
   publishRetry?: { baseMs?: number; capMs?: number };
   /** How often the writer's outbox looks for work nobody announced (default 5 s; tests lengthen it). */
   publishPollMs?: number;
+  /** Password checks the sync APIs allow per minute (src/sync/login-guard.ts defaults; tests lower them). */
+  syncLoginLimits?: Partial<LoginLimits>;
 }
 
 export type { RealtimeOptions } from './realtime-wiring.ts';
@@ -78,6 +82,11 @@ export interface Tidings extends TidingsClient {
   stop(opts?: { forGood?: boolean }): Promise<void>;
   /** After start(): null once real-time reading listens (or when it is off), else why it could not. */
   realtimeStarted(): Promise<unknown>;
+  /**
+   * The Google Reader and Fever doors (issue 32), for servers other than the receiver's to mount
+   * (browser mode), and where they tell the app they serve them (for Settings' addresses).
+   */
+  readonly sync: Pick<SyncWiring, 'doors' | 'servedAt'>;
   /** Every event, for transports that forward them all. */
   onAny(listener: <E extends keyof TidingsEvents>(event: E, payload: TidingsEvents[E]) => void): () => void;
   readonly context: AppContext;
@@ -161,12 +170,18 @@ export function createTidings(options: TidingsOptions): Tidings {
     ...(options.publishRetry ? { retry: options.publishRetry } : {}),
     ...(options.publishPollMs !== undefined ? { pollMs: options.publishPollMs } : {}),
   });
+  // Reading on other devices: its doors ride on the receiver's server too (loopback and the tunnel).
+  // The app object is built below; the doors call its commands once it exists.
+  let self: Tidings | null = null;
+  const sync = attachSync(ctx, () => self!, {
+    ...(options.syncLoginLimits ? { loginLimits: options.syncLoginLimits } : {}),
+  });
   const realtime = options.realtime
     ? attachRealtime(ctx, {
         dataDir: options.dataDir,
         options: options.realtime,
         settings: rtSettings,
-        extra: [publish.mount],
+        extra: [publish.mount, ...sync.doors.mounts],
       })
     : null;
 
@@ -178,6 +193,7 @@ export function createTidings(options: TidingsOptions): Tidings {
 
   const api: Tidings = {
     context: ctx,
+    sync: { doors: sync.doors, servedAt: sync.servedAt },
     start() {
       prune();
       const now = clock.now();
@@ -303,7 +319,9 @@ export function createTidings(options: TidingsOptions): Tidings {
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
     ...readingApi(ctx, undoLog),
+    ...sync.api,
   };
+  self = api;
   return api;
 }
 

@@ -42,11 +42,14 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   let port = 0;
 
   const server = await serve(
-    async (req) => {
+    async (req, info) => {
       const url = new URL(req.url);
       if (!hostAllowed(req.headers.get('host'), host, port)) {
         return apiError(421, 'api.host', 'This server only answers requests addressed to this machine.');
       }
+      // The sync APIs (issue 32) log in with their own app password, not this page's token.
+      const synced = opts.app.sync.doors.handle(req, info);
+      if (synced) return synced;
       if (url.pathname.startsWith('/api/')) {
         if (!originAllowed(req.headers.get('origin'), req.headers.get('host'))) {
           return apiError(403, 'api.origin', 'This API only answers the Tidings page it serves.');
@@ -63,6 +66,8 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     { port: opts.port ?? 0, host, maxBodyBytes: 10 * 1024 * 1024 },
   );
   port = server.port;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const unannounce = opts.app.sync.servedAt(base);
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const unsubscribe = opts.app.onAny((event, payload) => {
@@ -88,13 +93,13 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: base,
     openUrl: `${base}/?token=${token}`,
     port,
     token,
     async close() {
+      unannounce();
       unsubscribe();
       for (const client of wss.clients) client.terminate();
       wss.close();

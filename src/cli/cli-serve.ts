@@ -7,10 +7,12 @@ import { describeError } from '../common/errors.ts';
 import { createShutdown, installSignalHandlers } from '../common/shutdown.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { dataDirOption, defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuilt } from './paths.ts';
+import { applySyncFlags, SYNC_HELP, SYNC_OPTIONS, syncBanner, syncFlags } from './serve-sync.ts';
 import { tunnelReporter } from './tunnel-report.ts';
 
 const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel-host URL | --no-tunnel]
                      [--public-url URL] [--receiver-port P] [--allow-loopback]
+                     [--sync | --no-sync] [--sync-user NAME] [--new-sync-password | --revoke-sync-password]
 
 Runs Tidings in browser mode: the app's core and its window, served on this machine only.
 Prints a URL carrying the access token; open it in a browser. Ctrl-C stops it.
@@ -19,13 +21,15 @@ Prints a URL carrying the access token; open it in a browser. Ctrl-C stops it.
   --data DIR   where your subscriptions and items live (default ${defaultDataDir()})
 
 Real-time reading (rssCloud): clouds call a receiver on 127.0.0.1 that a tunnel makes reachable.
-Only the receiver goes through the tunnel, never this window or its API.
+Only the receiver (and the sync APIs below, when on) go through the tunnel, never this window or its API.
   --tunnel-host URL    the localtunnel server (default: the saved setting, else https://localtunnel.me)
   --no-tunnel          no tunnel for this run (real-time needs --public-url then)
   --public-url URL     your own public address for the receiver (port forward, a server), instead of a tunnel
   --receiver-port P    the receiver's local port (default 0: any free one; required with --public-url)
   --allow-loopback     let your own cloud call back readers on this machine (127.0.0.1: tests, two
-                       Tidings on one computer); off by default, as for \`tidings cloud\``;
+                       Tidings on one computer); off by default, as for \`tidings cloud\`
+
+${SYNC_HELP}`;
 
 export async function runServe(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -37,6 +41,7 @@ export async function runServe(args: string[]): Promise<number> {
     'public-url': { type: 'string' },
     'receiver-port': { type: 'string' },
     'allow-loopback': { type: 'boolean' },
+    ...SYNC_OPTIONS,
   });
   if (values.help) {
     console.log(HELP);
@@ -47,6 +52,7 @@ export async function runServe(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535`);
   const dataDir = dataDirOption(values.data as string | undefined);
   const realtime = realtimeOptions(values);
+  const sync = syncFlags(values);
   ensureRendererBuilt();
 
   const host = (values.host as string | undefined) ?? '127.0.0.1';
@@ -59,6 +65,14 @@ export async function runServe(args: string[]): Promise<number> {
   } catch (e) {
     await app.stop();
     throw listenFailure(e, `port ${port} on ${host}`, '--port P');
+  }
+  let syncLines: string[];
+  try {
+    syncLines = await applySyncFlags(app, sync);
+  } catch (e) {
+    await server.close();
+    await app.stop();
+    throw e;
   }
   // The tunnel's news as it happens (tunnel-report.ts); held until the banner below is out.
   const held: (() => void)[] = [];
@@ -101,6 +115,7 @@ export async function runServe(args: string[]): Promise<number> {
           ? `Real-time reading: opening a tunnel via ${tunnelHost} (this console says when it is open or cannot be).`
           : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
   );
+  for (const line of [...syncLines, ...(await syncBanner(app))]) console.log(line);
   bannerOut = true;
   for (const line of held.splice(0)) line();
   return await untilStopped(async () => {

@@ -21,6 +21,8 @@ Commands:
   serve [--port P] [--data DIR]     Browser mode: the app on 127.0.0.1, prints the URL to open
   opml import <file> [--data DIR]   Import subscriptions (folders kept)
   opml export [--data DIR]          Print your subscriptions as OPML 2.0
+  import-greader <address> --user NAME [--data DIR] < password
+                                    Move in from FreshRSS or Miniflux: feeds, folders, stars
   cloud [--port 5337] [--data DIR]  Run an rssCloud server (see tidings cloud --help)
   post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
                                     Write a post: saved and pinged (see tidings post --help)
@@ -45,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli-serve.ts')).runServe(rest);
       case 'opml':
         return await (await import('./cli-opml.ts')).runOpml(rest);
+      case 'import-greader':
+        return await (await import('./cli-import-greader.ts')).runImportGReader(rest);
       case 'post':
         return await (await import('./cli-post.ts')).runPost(rest);
       case 'posts':

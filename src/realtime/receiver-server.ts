@@ -55,7 +55,18 @@ export function createReceiverServer(opts: {
   });
   const maxBodyBytes = Math.max(opts.receiver.maxBodyBytes, ...mounts.map((m) => m.maxBodyBytes ?? 0));
   const websubCap = opts.websub?.maxBodyBytes ?? maxBodyBytes;
-  const maxBodyBytesFor = (url: string) => (url.startsWith(`${WEBSUB_PREFIX}/`) ? websubCap : maxBodyBytes);
+  // A mount's own cap holds for its own paths only (the sync APIs take a few MB; the receiver's
+  // notify stays at its small cap). A target with dot segments or escapes gets the small cap:
+  // URL parsing may route it elsewhere than its text says.
+  const sized = mounts.filter((m) => m.maxBodyBytes !== undefined);
+  const maxBodyBytesFor = (url: string) => {
+    if (url.startsWith(`${WEBSUB_PREFIX}/`)) return websubCap;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (/%|\/\.\.?(\/|$)|\\/.test(path)) return opts.receiver.maxBodyBytes;
+    const mount = sized.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    return mount?.maxBodyBytes ?? opts.receiver.maxBodyBytes;
+  };
 
   const handle: Handler = async (req, info) => {
     const url = new URL(req.url);

@@ -258,9 +258,38 @@ ALTER TABLE items ADD COLUMN arrived_at INTEGER;
 CREATE INDEX items_retention ON items(COALESCE(arrived_at, seen_at)) WHERE starred = 0;
 `;
 
+/**
+ * v5 (issue 32): reading on other devices. The app password's account lives in the reader's own
+ * database, so a backup (which copies the database) carries it: one row (the reader has one
+ * user), with only slow hashes of the password and of the Fever key derived from it, and the
+ * logins made with it as hashes of their tokens (src/sync/account.ts; SECRET_COLUMNS there names
+ * the secret columns). items_arrival serves the sync APIs' "arrived since" (ot/nt) filters:
+ * arrival, not the river's back-dated seen_at, is what a phone's last sync time compares with;
+ * items_hidden counts what mute filters hid without reading every row (Fever's total_items).
+ */
+const V5 = `
+CREATE TABLE sync_account (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  enabled INTEGER NOT NULL DEFAULT 0,
+  user_name TEXT,
+  password_hash TEXT,
+  fever_key_hash TEXT,
+  password_set_at INTEGER
+);
+CREATE TABLE sync_sessions (
+  token_hash TEXT PRIMARY KEY,
+  api TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX items_arrival ON items(COALESCE(arrived_at, seen_at));
+CREATE INDEX items_hidden ON items(id) WHERE muted_hide = 1;
+`;
+
 export const STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2, rebuildsTables: true },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
+  { version: 5, sql: V5 },
 ];

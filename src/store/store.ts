@@ -24,6 +24,7 @@ import { STORE_MIGRATIONS } from './schema.ts';
 import { type ScopedSearch, search, searchScoped } from './search.ts';
 import { getSetting, setSetting } from './settings.ts';
 import { openDatabase, transaction } from './sqlite.ts';
+import { createSyncStore, type SyncStore } from './sync.ts';
 import type {
   AddFeedInput,
   FeedMetaPatch,
@@ -43,6 +44,7 @@ export type { FolderTotals } from './folders.ts';
 export type { SeenAt } from './items.ts';
 export type { MuteFilterFields, MuteFilterRow } from './mute.ts';
 export type { SavedScope, SavedSearchRow } from './saved-searches.ts';
+export type { SyncStore } from './sync.ts';
 export type {
   AddFeedInput,
   FeedMeta,
@@ -66,9 +68,12 @@ export interface StoreOptions {
 
 export class Store {
   private readonly ctx: StoreContext;
+  /** What the sync APIs read and keep (issue 32: src/store/sync.ts). */
+  readonly sync: SyncStore;
 
   constructor(db: DatabaseSync, clock: Clock) {
     this.ctx = createContext(db, clock);
+    this.sync = createSyncStore(this.ctx);
   }
 
   // Feeds

@@ -64,6 +64,16 @@ export class LocalChanges {
     return out;
   }
 
+  /** One item of the answer to request `token`, with every change the core had not seen when it left. */
+  overlayItem(item: RiverItem, token: number): RiverItem {
+    let out = item;
+    for (const entry of this.entries) {
+      if ((entry.settledAt === null || entry.settledAt > token) && entry.matches(out))
+        out = entry.change(out);
+    }
+    return out;
+  }
+
   get size(): number {
     return this.entries.size;
   }

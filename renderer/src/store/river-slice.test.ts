@@ -107,6 +107,9 @@ describe('river slice', () => {
 
   it('changed items are re-read in place: new text, same spot, selection and own read kept', async () => {
     const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
+    // The reader's reads are still on their way to the core while it answers.
+    const sent = deferred<void>();
+    (api as unknown as { markRead: () => Promise<void> }).markRead = () => sent.promise;
     const asked: number[][] = [];
     (api as unknown as { riverItemsById: TidingsApi['riverItemsById'] }).riverItemsById = async (ids) => {
       asked.push(ids);
@@ -127,5 +130,18 @@ describe('river slice', () => {
     ]);
     expect(s.selectedItemId).toBe(4);
     expect(s.groups[1]).toBe(untouched);
+    sent.resolve();
+  });
+
+  it('a read or star made on another device reaches an item already loaded, wherever it is', async () => {
+    const { api } = fakeApi([Promise.resolve({ groups: [group(1, 5, 4), group(2, 3)], nextCursor: null })]);
+    (api as unknown as { riverItemsById: TidingsApi['riverItemsById'] }).riverItemsById = async () => [
+      { ...group(2, 3).items[0]!, read: true, starred: true },
+    ];
+    const store = createAppStore(api);
+    await store.getState().loadRiver();
+    // A phone read and starred item 3 (the core says so in river.changed's changedItems).
+    await store.getState().refreshItems([3]);
+    expect(store.getState().groups[1]!.items[0]).toMatchObject({ id: 3, read: true, starred: true });
   });
 });

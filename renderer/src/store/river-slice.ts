@@ -55,8 +55,9 @@ export interface RiverSlice {
   /** 'river.changed': refetch the first page and merge it over what is loaded. */
   refreshHead(): Promise<void>;
   /**
-   * 'river.changed' with `changedItems` (an edited post): re-reads those items and swaps them in
-   * where they are, in the river and in search results, so scroll and selection stay put.
+   * 'river.changed' with `changedItems` (an edited post, a read or star from another device):
+   * re-reads those items and swaps them in where they are, in the river and in search results, so
+   * scroll and selection stay put.
    */
   refreshItems(itemIds: number[]): Promise<void>;
   markRead(itemIds: number[], read: boolean): Promise<void>;
@@ -418,20 +419,19 @@ export const createRiverSlice =
           (id) => findItem(groups, id) !== undefined || searchResults?.some((i) => i.id === id),
         );
         if (held.length === 0) return;
+        const token = local.started();
         try {
           const fresh = new Map((await api.riverItemsById(held)).map((item) => [item.id, item]));
-          // The reader's own read/star/unmute clicks may be newer than this answer: keep them.
+          // Read and starred as the core has them now (another device may have changed them), with
+          // the reader's own clicks the core had not seen yet laid over; the unmute click kept.
           patchItems(
             (item) => fresh.has(item.id),
-            (item) => ({
-              ...fresh.get(item.id)!,
-              read: item.read,
-              starred: item.starred,
-              mutedBy: item.mutedBy,
-            }),
+            (item) => ({ ...local.overlayItem(fresh.get(item.id)!, token), mutedBy: item.mutedBy }),
           );
         } catch (err) {
           reportError(get, err, 'Could not update the river');
+        } finally {
+          local.ended(token);
         }
       },
 

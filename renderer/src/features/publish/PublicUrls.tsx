@@ -1,6 +1,6 @@
 /** The feed's public addresses (hosted RSS/Atom/JSON, home page, every pinged URL), each with Copy. */
 import type { PublishInfo } from '../../../../src/app/api';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 
 export function PublicUrls({ info }: { info: PublishInfo | null }) {
   if (!info) return <p className="settings-status">Checking…</p>;

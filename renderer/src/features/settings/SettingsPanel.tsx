@@ -1,6 +1,6 @@
 /**
  * Settings, a page of its own in the river's place (issue 17: as a panel above the river it left
- * no river at 800x600): sections Reading, Real time, Your feed, Privacy, About, a section list to
+ * no river at 800x600): sections Reading, Real time, Other devices, Your feed, Privacy, About, a section list to
  * jump to, and one Save at the bottom that saves every section (other features' forms, such as
  * Your feed, are marked data-settings-form and submitted with it). Self-contained like the
  * activity log: it reads and writes through the API; the core validates and keeps them.
@@ -13,6 +13,7 @@ import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { useApp } from '../../store/context';
 import { RealtimeSubscriptions } from './RealtimeSubscriptions';
+import { SyncSection } from './SyncSection';
 import { ThemeField } from './ThemeField';
 import './settings.css';
 
@@ -35,6 +36,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const SECTIONS = [
   { id: 'settings-reading', label: 'Reading' },
   { id: 'settings-realtime', label: 'Real time' },
+  { id: 'settings-sync', label: 'Other devices' },
   { id: 'settings-feed', label: 'Your feed' },
   { id: 'settings-privacy', label: 'Privacy' },
   { id: 'settings-about', label: 'About' },
@@ -264,6 +266,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
             )}
           </section>
         )}
+        <SyncSection />
         {/* Your feed (the writer's settings), composed by the app. */}
         <div id="settings-feed">{children}</div>
         {draft && (
