@@ -8,10 +8,12 @@ import { detectFormat } from '../feed/detect.ts';
 import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
+import type { HttpResponse } from '../net/http-client-types.ts';
 import type { FeedSnapshot } from '../store/undo.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
+import { handOverFirstRead } from './refresh.ts';
 
 /** Discoveries running, by the UI's requestId, so cancelSubscribe can stop one. */
 const running = new WeakMap<AppContext, Map<string, AbortController>>();
@@ -74,6 +76,8 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
 
   let feedUrl = normalised.value;
   let siteIcon: string | null = null;
+  // What discovery fetched, by the address it reports: the feed's first read uses it (no refetch).
+  const fetched = new Map<string, HttpResponse>();
   // A private feed answers 401 to an anonymous look: the user gave us the feed's own address.
   if (!input.credentials) {
     const requestId = input.requestId ?? null;
@@ -87,7 +91,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
     try {
       // The raw input: discovery falls back from https to http for addresses typed without a scheme.
       const found = await discoverFeed(input.url, {
-        fetchText: (url, signal) => fetchText(ctx, url, signal),
+        fetchText: (url, signal) => fetchText(ctx, url, signal, fetched),
         looksLikeFeed: (body, contentType) =>
           parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
         brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
@@ -113,12 +117,19 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
   });
   if (input.folderId != null) ctx.store.setFeedSettings(feed.id, { folderId: input.folderId });
   if (siteIcon) ctx.store.updateFeedMeta(feed.id, { meta: { siteIcon } });
+  const read = fetched.get(feedUrl);
+  if (read) handOverFirstRead(ctx, feed.id, read);
   ctx.scheduler.fetchNow(feed.id);
   ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
   return ok(view(ctx, feed.id));
 }
 
-async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
+async function fetchText(
+  ctx: AppContext,
+  url: string,
+  signal: AbortSignal | undefined,
+  fetched: Map<string, HttpResponse>,
+) {
   const res = await ctx.http.request({
     method: 'GET',
     url,
@@ -138,14 +149,13 @@ async function fetchText(ctx: AppContext, url: string, signal?: AbortSignal) {
     return { ok: false as const, message: `it answered ${status}${reason ? ` ${reason}` : ''}.` };
   }
   const contentType = res.value.headers['content-type'] ?? null;
-  return {
-    ok: true as const,
-    // A page's links are relative to where it is now; a feed's address is where it was asked for,
-    // unless it moved for good (301/308): a 302/307 is a detour, not a new address.
-    finalUrl: looksLikeHtml(res.value.body, contentType) ? res.value.finalUrl : (res.value.movedTo ?? url),
-    contentType,
-    body: res.value.body,
-  };
+  // A page's links are relative to where it is now; a feed's address is where it was asked for,
+  // unless it moved for good (301/308): a 302/307 is a detour, not a new address.
+  const finalUrl = looksLikeHtml(res.value.body, contentType)
+    ? res.value.finalUrl
+    : (res.value.movedTo ?? url);
+  fetched.set(finalUrl, res.value);
+  return { ok: true as const, finalUrl, contentType, body: res.value.body };
 }
 
 export function unsubscribe(ctx: AppContext, feedId: number): void {
