@@ -9,6 +9,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
 import { describeError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
+import { type CatchUp, startCatchUp } from '../poll/catch-up.ts';
+import { isSafetyNet } from '../poll/due.ts';
 import { readOwnSiteLocally } from '../publish/own-site-http.ts';
 import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../realtime/realtime.ts';
 import type { Mount } from '../realtime/receiver-server.ts';
@@ -160,7 +162,7 @@ export function attachRealtime(
       // Live or lapsed: polling relaxes to the safety net or tightens back (src/poll/due.ts).
       // Compared with the plan itself, so it holds across restarts.
       const live = realtime.statusFor(feedId).live;
-      const planned = store.getFeed(feedId)?.dueReason?.startsWith('real-time') ?? false;
+      const planned = isSafetyNet(store.getFeed(feedId)?.dueReason ?? null);
       if (planned !== live) replanPolling(ctx, feedId);
       emitStatus(ctx, feedId);
     },
@@ -193,8 +195,21 @@ export function attachRealtime(
   ctx.realtime = realtime;
   ctx.ownCloud = ownCloud;
   let starting: Promise<unknown> | null = null;
+  let catchUp: CatchUp | null = null;
   return {
     start() {
+      // Pushes sent while we were down are lost: fetch each feed read in real time once
+      // (conditionally, spread out) through the scheduler's one "fetch now" (src/poll/catch-up.ts).
+      const startedAt = ctx.clock.now();
+      catchUp = startCatchUp({
+        clock: ctx.clock,
+        feeds: store.listFeeds(),
+        fetchNow: (feedId) => ctx.scheduler.fetchNow(feedId),
+        stillBehind: (feedId) => {
+          const feed = store.getFeed(feedId);
+          return feed !== null && feed.status !== 'gone' && (feed.lastFetchedAt ?? 0) < startedAt;
+        },
+      });
       starting = realtime.start().then(
         () => null,
         (e: unknown) => {
@@ -209,6 +224,7 @@ export function attachRealtime(
     // null once listening; else why not (`tidings serve` exits on a taken --receiver-port).
     started: async () => (starting ? await starting : null),
     async stop(o) {
+      catchUp?.stop();
       await starting;
       await (o?.forGood ? realtime.stopForGood() : realtime.stop());
       await ownCloud.close();

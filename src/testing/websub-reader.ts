@@ -51,7 +51,8 @@ export async function subscribeLive(a: Tidings, hub: StrictHub, url: string): Pr
   if (!res.ok) throw new Error(res.error.message);
   await a.context.scheduler.idle();
   await waitFor(
-    async () => (await a.listFeeds()).find((f) => f.id === res.value.id)?.delivery.startsWith(hubLine(hub)),
+    async () =>
+      (await a.listFeeds()).find((f) => f.id === res.value.id)?.delivery.startsWith(hubLine(hub)) ?? false,
     10_000,
     'WebSub live',
   );

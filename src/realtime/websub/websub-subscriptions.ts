@@ -114,8 +114,9 @@ export class WebSubManager {
     this.base = base;
     if (!changed && !opts.force) return;
     for (const row of this.deps.store.list()) {
-      if (base !== null && (opts.force || row.callbackUrl !== this.callbackOf(row) || this.leftWaiting(row)))
-        this.enqueue(row.feedId);
+      // A new address, or a step that came due (or was left waiting) while there was none.
+      const owed = row.callbackUrl !== this.callbackOf(row) || this.leftWaiting(row) || this.isDue(row);
+      if (base !== null && (opts.force || owed)) this.enqueue(row.feedId);
       this.deps.onChange(row.feedId);
     }
   }
@@ -326,6 +327,13 @@ export class WebSubManager {
     const saved = this.deps.store.put(row);
     this.arm(saved);
     return saved;
+  }
+
+  /** The row's next step (not a wait for a verification) is due now. */
+  private isDue(row: WebSubRow): boolean {
+    return (
+      row.verifyUntil === null && (row.nextRenewalAt ?? Number.NEGATIVE_INFINITY) <= this.deps.clock.now()
+    );
   }
 
   /** A subscribe asked by an earlier run still waits: that run's wait died with it. */
