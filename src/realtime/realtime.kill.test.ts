@@ -19,9 +19,9 @@ import { freePort } from '../net/test-server.ts';
 import { isSafetyNet } from '../poll/due.ts';
 import { TIDINGS_BIN } from '../testing/cli-run.ts';
 import { type RealCloud, startRealCloud } from '../testing/clouds.ts';
-import { type FeedHost, rssFeed, startFeedHost, type TestItem } from '../testing/feed-host.ts';
+import { rssFeed, startFeedHost, type TestItem } from '../testing/feed-host.ts';
 import { waitFor } from '../testing/wait.ts';
-import { type StrictHub, startStrictHub } from '../testing/websub-hub.ts';
+import { startStrictHub } from '../testing/websub-hub.ts';
 import { hubbedFeed, hubLine, startWebSubReader, subscribeLive } from '../testing/websub-reader.ts';
 
 const DAY = 86_400_000;
