@@ -302,7 +302,8 @@ function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
     }
     case 'double': {
       const s = raw().trim();
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+      // Digits split one way only (\d+\.?\d* tried every split: 16 KB of digits took 0.5 s).
+      if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) {
         throw new DecodeError(`Bad XML-RPC double value "${clip(s)}".`);
       }
       return Number(s);
