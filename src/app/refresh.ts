@@ -227,35 +227,39 @@ export async function storeDocument(
   const seenAt = feed.bodyHash === null ? { at: now, backlog: true as const } : now;
   const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
-  ctx.store.setParseNotes(feedId, parsed.notes);
   // The user's own posts are in their river to see, not to read again: they arrive read.
   const own = ctx.ownFeedId() === feedId;
-  if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
   const fresh = own ? 0 : inserted.length - muted.length;
-  ctx.store.updateFeedMeta(feedId, {
-    title: feed.title ?? parsed.feed.title ?? null,
-    siteUrl: parsed.feed.link ?? feed.siteUrl,
-    description: parsed.feed.description,
-    meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
-  });
-  finish(
-    ctx,
-    feedId,
-    {
-      status: 'ok',
-      lastError: null,
-      lastErrorCode: null,
-      etag: doc.etag,
-      lastModified: doc.lastModified,
-      bodyHash: doc.bodyHash,
-      consecutiveErrors: 0,
-    },
-    doc.cache,
-  );
-  // Changed items (an edited post) are news to an open river too: it re-reads them in place.
-  if (inserted.length > 0 || changed.length > 0)
-    ctx.events.emit('river.changed', { feedId, newItems: fresh, changedItems: changed });
+  try {
+    ctx.store.setParseNotes(feedId, parsed.notes);
+    if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
+    ctx.store.updateFeedMeta(feedId, {
+      title: feed.title ?? parsed.feed.title ?? null,
+      siteUrl: parsed.feed.link ?? feed.siteUrl,
+      description: parsed.feed.description,
+      meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+    });
+    finish(
+      ctx,
+      feedId,
+      {
+        status: 'ok',
+        lastError: null,
+        lastErrorCode: null,
+        etag: doc.etag,
+        lastModified: doc.lastModified,
+        bodyHash: doc.bodyHash,
+        consecutiveErrors: 0,
+      },
+      doc.cache,
+    );
+  } finally {
+    // The items are committed: an open river hears of them (changed ones, an edited post, are
+    // re-read in place) even when the bookkeeping above fails (issue 36).
+    if (inserted.length > 0 || changed.length > 0)
+      ctx.events.emit('river.changed', { feedId, newItems: fresh, changedItems: changed });
+  }
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
   return { feedId, kind: 'ok', newItems: fresh };
