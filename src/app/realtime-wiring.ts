@@ -18,7 +18,7 @@ import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import type { ActivityEntry, RealtimeInfo, Settings } from './api.ts';
+import type { ActivityEntry, RealtimeInfo, RealtimeSubscriptionView, Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { emitStatus, replanPolling, storeDocument } from './refresh.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
@@ -256,12 +256,14 @@ export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
     publicUrl: info.publicUrl,
     cloud: info.publicUrl ? cloudElementFor(info.publicUrl, OWN_CLOUD_PATH) : null,
     hub: info.publicUrl ? `${info.publicUrl.replace(/\/+$/, '')}${OWN_HUB_PATH}` : null,
-    subscriptions: (ctx.realtime?.subscriptions() ?? []).map((s) => ({
-      ...s,
-      renewsAt: isoOrNull(s.renewsAt),
-      leaseEndsAt: isoOrNull(s.leaseEndsAt),
-      lastDeliveryAt: isoOrNull(s.lastDeliveryAt),
-    })),
+    subscriptions: (ctx.realtime?.subscriptions() ?? []).map(
+      (s): RealtimeSubscriptionView => ({
+        ...s,
+        renewsAt: isoOrNull(s.renewsAt),
+        leaseEndsAt: isoOrNull(s.leaseEndsAt),
+        lastDeliveryAt: isoOrNull(s.lastDeliveryAt),
+      }),
+    ),
     tunnel: t
       ? {
           status: t.status,
