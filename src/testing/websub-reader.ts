@@ -3,12 +3,17 @@
  * clock, for the WebSub tests that restart it or attack its callback: the app on a fixed receiver
  * port (so a restart keeps its callback address), its activity log collected.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { ActivityEntry } from '../app/api.ts';
 import { createTidings, type Tidings } from '../app/tidings.ts';
-import type { ManualClock } from '../common/clock.ts';
-import { rssFeed, type TestItem } from './feed-host.ts';
+import { ManualClock } from '../common/clock.ts';
+import { freePort } from '../net/test-server.ts';
+import { type FeedHost, rssFeed, startFeedHost, type TestItem } from './feed-host.ts';
 import { waitFor } from './wait.ts';
-import type { StrictHub } from './websub-hub.ts';
+import { type StrictHub, startStrictHub } from './websub-hub.ts';
 
 const ATOM = 'xmlns:atom="http://www.w3.org/2005/Atom"';
 
@@ -62,3 +67,47 @@ export async function subscribeLive(a: Tidings, hub: StrictHub, url: string): Pr
 
 /** How the feed row begins while the hub serves it. */
 export const hubLine = (hub: StrictHub) => `real-time via WebSub hub ${new URL(hub.url).host}`;
+
+/** What each WebSub reader test starts with: a feed host, a strict hub, data, a port, a clock. */
+export interface WebSubWorld {
+  host: FeedHost;
+  hub: StrictHub;
+  dataDir: string;
+  port: number;
+  clock: ManualClock;
+  activity: ActivityEntry[];
+  /** The reader the test started (stopped after it). */
+  app: Tidings | null;
+  /** Starts the reader on this world's data, port and clock (again: a restart). */
+  startReader(opts?: { publicBaseUrl?: string }): Promise<Tidings>;
+}
+
+/**
+ * A fresh world for each test of the file (vitest's beforeEach/afterEach), `/feed.xml` naming the
+ * hub; the reader the test started is stopped after it and everything removed.
+ */
+export function webSubWorld(prefix: string): WebSubWorld {
+  const world = { app: null } as WebSubWorld;
+  beforeEach(async () => {
+    world.host = await startFeedHost();
+    world.hub = await startStrictHub();
+    world.dataDir = mkdtempSync(join(tmpdir(), prefix));
+    world.port = await freePort();
+    world.clock = new ManualClock(Date.now());
+    world.activity = [];
+    world.app = null;
+    world.host.set('/feed.xml', hubbedFeed(world.hub, [{ title: 'one', guid: '1' }]));
+  });
+  afterEach(async () => {
+    await world.app?.stop();
+    world.app = null;
+    await world.hub.close();
+    await world.host.close();
+    rmSync(world.dataDir, { recursive: true, force: true });
+  });
+  world.startReader = async (opts = {}) => {
+    world.app = await startWebSubReader({ ...world, ...opts });
+    return world.app;
+  };
+  return world;
+}

@@ -4,50 +4,19 @@
  * A subscription that owes a signature fetches nothing for a body it cannot check; an unsigned
  * one (an http callback) fetches at most once per feed per gap, plus one at the gap's end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../app/api.ts';
+import { expect, it } from 'vitest';
 import type { Tidings } from '../../app/tidings.ts';
-import { ManualClock } from '../../common/clock.ts';
-import { freePort } from '../../net/test-server.ts';
-import { type FeedHost, startFeedHost } from '../../testing/feed-host.ts';
-import { type StrictHub, startStrictHub } from '../../testing/websub-hub.ts';
-import { hubbedFeed, startWebSubReader, subscribeLive } from '../../testing/websub-reader.ts';
+import { subscribeLive, webSubWorld } from '../../testing/websub-reader.ts';
 import { DEFAULT_DELIVERY_MAX_BYTES } from './callback.ts';
 import { FALLBACK_FETCH_GAP_MS } from './reading.ts';
 
-let host: FeedHost;
-let hub: StrictHub;
-let dataDir: string;
-let port: number;
-let clock: ManualClock;
-let app: Tidings | null = null;
-let activity: ActivityEntry[];
-
-beforeEach(async () => {
-  host = await startFeedHost();
-  hub = await startStrictHub();
-  dataDir = mkdtempSync(join(tmpdir(), 'tidings-websub-abuse-'));
-  port = await freePort();
-  clock = new ManualClock(Date.now());
-  activity = [];
-  host.set('/feed.xml', hubbedFeed(hub, [{ title: 'one', guid: '1' }]));
-});
-afterEach(async () => {
-  await app?.stop();
-  app = null;
-  await hub.close();
-  await host.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const w = webSubWorld('tidings-websub-abuse-');
 
 /** A POST that declares a body over the cap and sends none; resolves with the status line. */
 function declareHuge(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(w.port, '127.0.0.1');
     let answer = '';
     socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
     socket.on('data', (d) => {
@@ -56,7 +25,7 @@ function declareHuge(path: string): Promise<string> {
     socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
     socket.on('error', reject);
     socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/rss+xml\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${w.port}\r\nContent-Type: application/rss+xml\r\n` +
         `Content-Length: ${DEFAULT_DELIVERY_MAX_BYTES + 1}\r\nConnection: close\r\n\r\n`,
     );
   });
@@ -73,7 +42,7 @@ async function flood(path: string): Promise<string[]> {
 }
 
 const callbackPath = () =>
-  new URL(hub.requests.find((r) => r.mode === 'subscribe')!.params['hub.callback']!).pathname;
+  new URL(w.hub.requests.find((r) => r.mode === 'subscribe')!.params['hub.callback']!).pathname;
 const settle = async (a: Tidings) => {
   await new Promise((r) => setTimeout(r, 50));
   await a.context.scheduler.idle();
@@ -81,35 +50,35 @@ const settle = async (a: Tidings) => {
 
 it('a subscription that owes a signature fetches nothing for bodies too large to check', async () => {
   // The public address is https (a TLS tunnel in front), so the hub was given a secret.
-  hub.knobs.reach = (cb) => cb.replace('https://reader.example', `http://127.0.0.1:${port}`);
-  app = await startWebSubReader({ dataDir, clock, port, activity, publicBaseUrl: 'https://reader.example' });
-  await subscribeLive(app, hub, `${host.url}/feed.xml`);
-  expect(hub.requests[0]?.params['hub.secret']).toBeTruthy();
-  const before = host.hits('/feed.xml');
+  w.hub.knobs.reach = (cb) => cb.replace('https://reader.example', `http://127.0.0.1:${w.port}`);
+  const app = await w.startReader({ publicBaseUrl: 'https://reader.example' });
+  await subscribeLive(app, w.hub, `${w.host.url}/feed.xml`);
+  expect(w.hub.requests[0]?.params['hub.secret']).toBeTruthy();
+  const before = w.host.hits('/feed.xml');
 
   const lines = await flood(callbackPath());
   expect(new Set(lines)).toEqual(new Set(['HTTP/1.1 413 Payload Too Large']));
-  clock.advance(10 * FALLBACK_FETCH_GAP_MS);
+  w.clock.advance(10 * FALLBACK_FETCH_GAP_MS);
   await settle(app);
-  expect(host.hits('/feed.xml')).toBe(before);
+  expect(w.host.hits('/feed.xml')).toBe(before);
   expect(
-    activity.filter((e) => e.result.includes('its signature cannot be checked, so nothing is fetched')),
+    w.activity.filter((e) => e.result.includes('its signature cannot be checked, so nothing is fetched')),
   ).toHaveLength(203);
 });
 
 it('an unsigned subscription fetches at most once per gap, and once more at its end', async () => {
-  app = await startWebSubReader({ dataDir, clock, port, activity });
-  await subscribeLive(app, hub, `${host.url}/feed.xml`);
-  const before = host.hits('/feed.xml');
+  const app = await w.startReader();
+  await subscribeLive(app, w.hub, `${w.host.url}/feed.xml`);
+  const before = w.host.hits('/feed.xml');
 
   const lines = await flood(callbackPath());
   expect(new Set(lines)).toEqual(new Set(['HTTP/1.1 413 Payload Too Large']));
   await settle(app);
-  expect(host.hits('/feed.xml') - before).toBe(1);
-  clock.advance(FALLBACK_FETCH_GAP_MS);
+  expect(w.host.hits('/feed.xml') - before).toBe(1);
+  w.clock.advance(FALLBACK_FETCH_GAP_MS);
   await settle(app);
-  expect(host.hits('/feed.xml') - before).toBe(2);
-  clock.advance(10 * FALLBACK_FETCH_GAP_MS);
+  expect(w.host.hits('/feed.xml') - before).toBe(2);
+  w.clock.advance(10 * FALLBACK_FETCH_GAP_MS);
   await settle(app);
-  expect(host.hits('/feed.xml') - before).toBe(2);
+  expect(w.host.hits('/feed.xml') - before).toBe(2);
 });
