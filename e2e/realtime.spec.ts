@@ -34,7 +34,7 @@ test('a writer pings the cloud and the item appears in the river without a refre
 
   // The reader asked the cloud for notifications through the tunnel, and the cloud verified it.
   const row = page.getByTestId('feed-row').filter({ hasText: 'Cloud Desk' });
-  await expect(row).toHaveAttribute('title', /real-time via 127\.0\.0\.1 \(renews in 23 h\)/, {
+  await expect(row).toHaveAttribute('title', /real-time via 127\.0\.0\.1:\d+ \(renews in 23 h\)/, {
     timeout: 20_000,
   });
 

@@ -115,6 +115,27 @@ function installMissing() {
   return stepQuiet('install Debian packages', 'bash', ['-c', script]);
 }
 
+/** One Vitest run with its JSON report added to the totals; a file that fails to load counts as a failure. */
+function vitestStep(name, args, report) {
+  const json = path.join(results, report);
+  fs.rmSync(json, { force: true });
+  const ok = step(name, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${json}`]);
+  const v = readJson(json);
+  if (v) {
+    totals.passed += v.numPassedTests;
+    totals.failed += v.numFailedTests;
+    totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    lines.push(`${name}: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests ?? 0} skipped`);
+    const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
+    totals.failed += broken.length;
+    if (broken.length) lines.push(`${name}: ${broken.length} test file(s) failed to load`);
+  }
+  if (!ok && (!v || v.numFailedTests === 0)) {
+    totals.failed++;
+    lines.push(`${name}: FAILED without a report`);
+  }
+}
+
 async function main() {
   const wrongNode = nodeVersionProblem(root);
   if (wrongNode) {
@@ -137,24 +158,10 @@ async function main() {
 
   // 4: unit and integration tests (the `cloud-pg` project needs PostgreSQL's binaries: installed above).
   await installed;
-  const vitestJson = path.join(results, 'vitest.json');
-  fs.rmSync(vitestJson, { force: true });
-  const vitestOk = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
-  const v = readJson(vitestJson);
-  if (v) {
-    totals.passed += v.numPassedTests;
-    totals.failed += v.numFailedTests;
-    totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-    lines.push(`vitest: ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests ?? 0} skipped`);
-    // A suite that fails to load has no tests to count: count the file as a failure.
-    const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
-    totals.failed += broken.length;
-    if (broken.length) lines.push(`vitest: ${broken.length} test file(s) failed to load`);
-  }
-  if (!vitestOk && (!v || v.numFailedTests === 0)) {
-    totals.failed++;
-    lines.push('vitest: FAILED without a report');
-  }
+  // Every project but `timing` side by side; then `timing` alone, on a machine nothing else in the
+  // run is using (vitest.config.mts says why).
+  vitestStep('vitest', ['--project', '!timing'], 'vitest.json');
+  vitestStep('vitest: timing', ['--project', 'timing'], 'vitest-timing.json');
 
   // 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
   const chromium = findChromium();

@@ -5,6 +5,7 @@
  * The table is typed from TidingsApi itself (ArgShapes<Parameters<...>>, shapes invariant): a
  * command whose types change does not compile until its shapes say the same.
  */
+import { MAX_MEDIA_BYTES } from '../publish/enclosure.ts';
 import type {
   ApiMethod,
   FeedSettingsPatch,
@@ -35,7 +36,13 @@ import {
   type Shape,
   type SomeShape,
   text,
+  textUpTo,
 } from './shape.ts';
+
+/** An OPML file as the app opens one (main/opml-file.ts reads at most 10 MiB). */
+const MAX_OPML_CHARS = 10 * 1024 * 1024;
+/** A file sent with a post, base64 (the writer hosts files up to MAX_MEDIA_BYTES). */
+const MAX_MEDIA_BASE64_CHARS = Math.ceil((MAX_MEDIA_BYTES * 4) / 3) + 4;
 
 type ArgShapes<P extends unknown[]> = { [K in keyof P]-?: Shape<P[K]> };
 
@@ -88,7 +95,7 @@ const postInput: Shape<PostInput> = object<PostInput>({
       url: optional(text),
       filePath: optional(text),
       fileName: optional(text),
-      dataBase64: optional(text),
+      dataBase64: optional(textUpTo(MAX_MEDIA_BASE64_CHARS)),
     }),
   ),
   tags: optional(list(text)),
@@ -139,7 +146,7 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   unsubscribe: [id],
   undo: [id],
   listFeeds: [],
-  importOpml: [text],
+  importOpml: [textUpTo(MAX_OPML_CHARS)],
   exportOpml: [],
   refresh: [maybe(id)],
   river: [riverQuery],

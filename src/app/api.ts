@@ -282,24 +282,35 @@ export interface ActivityEntry {
   latencyMs: number | null;
 }
 
-/** One subscription to a cloud (rssCloud) or a hub (WebSub), as the settings list it. */
-export interface RealtimeSubscriptionView {
+/** One subscription to a cloud (rssCloud) or a hub (WebSub), as the core keeps it (ms times). */
+export interface RealtimeSubscription {
   feedId: number;
   protocol: 'rssCloud' | 'WebSub';
   /** The feed URL (rssCloud) or the hub's topic (WebSub), secrets masked. */
   feedUrl: string;
-  /** The cloud's or the hub's host. */
+  /** The cloud's or the hub's host (with its port when it has one of its own). */
   via: string;
   /** live, pending, failed, denied (WebSub), unsupported (rssCloud). */
   status: string;
   live: boolean;
   /** The row's line while live, else why not (the cloud's or hub's own words). */
   message: string | null;
-  /** ISO times. */
-  renewsAt: string | null;
-  leaseEndsAt: string | null;
-  lastDeliveryAt: string | null;
+  /** When the next renewal is planned (null: none). */
+  renewsAt: number | null;
+  /** WebSub: when the granted lease ends; rssCloud: 25 hours after the last success. */
+  leaseEndsAt: number | null;
+  lastDeliveryAt: number | null;
 }
+
+/** The times of a subscription, which the API sends as ISO text. */
+export type RealtimeSubscriptionTime = 'renewsAt' | 'leaseEndsAt' | 'lastDeliveryAt';
+
+/** One subscription as the settings list it: RealtimeSubscription with its times as ISO text. */
+export type RealtimeSubscriptionView = {
+  [K in keyof RealtimeSubscription]: K extends RealtimeSubscriptionTime
+    ? string | null
+    : RealtimeSubscription[K];
+};
 
 /** One fetch of one feed, as the log of every fetch keeps it (issue 17). */
 export interface FetchLogEntry {

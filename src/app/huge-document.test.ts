@@ -8,12 +8,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timed as timedRequest } from '../testing/app-process.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView } from './api.ts';
 
@@ -79,29 +79,12 @@ afterAll(async () => {
 });
 
 /** One request; status and how long the answer took. */
-function timed(url: string, body?: string): Promise<{ status: number; ms: number; text: string }> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        agent: false,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started, text }));
-      },
-    );
-    req.on('error', (e) => resolve({ status: 0, ms: Date.now() - started, text: e.message }));
-    req.end(body);
+const timed = (url: string, body?: string) =>
+  timedRequest(url, {
+    body,
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
   });
-}
 
 const call = async (method: string, ...args: unknown[]) => {
   const r = await timed(`${api}/api/${method}`, JSON.stringify({ args }));

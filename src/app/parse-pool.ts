@@ -13,6 +13,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { fail, type Result, tidingsError } from '../common/errors.ts';
+import { type OpmlDocument, parseOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { ParseOptions, ParseResult } from '../feed/parse-types.ts';
 import type { ParseAnswer, ParseJob } from './parse-worker.ts';
@@ -40,6 +42,8 @@ export interface ParsePoolOptions {
 
 export interface ParsePool {
   parse(body: Uint8Array, options: ParseOptions): Promise<ParseResult>;
+  /** An OPML list to import, read off the main thread when large (10 MB took 2 s inline). */
+  parseOpml(text: string): Promise<Result<OpmlDocument>>;
   /** Parses done off the main thread so far (tests, diagnostics). */
   readonly offThread: number;
   close(): Promise<void>;
@@ -49,11 +53,19 @@ interface Pending {
   job: ParseJob;
   /** The document's size (the bytes themselves may have been handed to the worker). */
   bytes: number;
-  resolve: (r: ParseResult) => void;
+  /** The worker's answer, or the pool's own failure (stopped, crashed, too slow) as a ParseResult. */
+  resolve: (r: ParseAnswer['result']) => void;
   timer: NodeJS.Timeout | null;
 }
 
 const failure = (code: string, message: string): ParseResult => ({ kind: 'error', error: { code, message } });
+
+/** How long reading an OPML list may take off the main thread before it is stopped. */
+const OPML_PARSE_MS = 30_000;
+
+/** The job done here, when there is no worker to do it. */
+const inline = (job: ParseJob): ParseAnswer['result'] =>
+  job.kind === 'opml' ? parseOpml(job.text) : parseFeed(job.body, job.options);
 
 /** The answer to parses cut short by close(): not the document's fault, so nothing to record. */
 export const PARSE_STOPPED = 'feed.parseStopped';
@@ -106,7 +118,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
         // The worker could not even load the parser (a packaging that cannot start it): parse
         // inline from now on, this document included (its bytes were not handed over yet).
         file = null;
-        if (current) settle(parseFeed(current.job.body, current.job.options));
+        if (current) settle(inline(current.job));
         return;
       }
       settle(
@@ -129,7 +141,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
     void w?.thread.terminate();
   }
 
-  function settle(result: ParseResult): void {
+  function settle(result: ParseAnswer['result']): void {
     const done = current;
     if (!done) return;
     current = null;
@@ -157,7 +169,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
       idleTimer = null;
     }
     if (!file) {
-      next.resolve(parseFeed(next.job.body, next.job.options));
+      next.resolve(inline(next.job));
       pump();
       return;
     }
@@ -168,7 +180,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
 
   function send(p: Pending): void {
     if (!worker) return;
-    const limit = p.job.options.maxParseMs;
+    const limit = p.job.kind === 'opml' ? OPML_PARSE_MS : p.job.options.maxParseMs;
     if (typeof limit === 'number' && Number.isFinite(limit)) {
       p.timer = setTimeout(() => {
         stopWorker();
@@ -182,6 +194,10 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
       p.timer.unref();
     }
     offThread++;
+    if (p.job.kind === 'opml') {
+      worker.thread.postMessage(p.job);
+      return;
+    }
     const body = p.job.body;
     // Hand the bytes over instead of copying 20 MiB. Some buffers cannot be handed over (Node's
     // shared pool, views into larger buffers): those are copied by postMessage.
@@ -206,7 +222,28 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
       // Stopping: a big document is not read now (inline it would hold up the stop).
       if (closed) return Promise.resolve(stopping());
       return new Promise((resolve) => {
-        queue.push({ job: { id: nextId++, body, options }, bytes: body.byteLength, resolve, timer: null });
+        const job: ParseJob = { id: nextId++, body, options };
+        queue.push({ job, bytes: body.byteLength, resolve: (r) => resolve(r as ParseResult), timer: null });
+        pump();
+      });
+    },
+    parseOpml(text) {
+      if (text.length < offThreadBytes || (!file && !closed)) return Promise.resolve(parseOpml(text));
+      if (closed) return Promise.resolve(fail(tidingsError('app.stopping', 'The app is stopping.')));
+      return new Promise((resolve) => {
+        const job: ParseJob = { id: nextId++, kind: 'opml', text };
+        const answered = (r: ParseAnswer['result']) =>
+          resolve(
+            'kind' in r
+              ? fail(
+                  tidingsError(
+                    r.kind === 'error' ? r.error.code : 'opml.failed',
+                    r.kind === 'error' ? r.error.message : 'The list could not be read.',
+                  ),
+                )
+              : r,
+          );
+        queue.push({ job, bytes: text.length, resolve: answered, timer: null });
         pump();
       });
     },

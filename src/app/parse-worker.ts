@@ -1,25 +1,30 @@
 /**
- * The parser on a worker thread (parse-pool.ts starts it): one document at a time, the answer
- * posted back. A cause that cannot cross threads (structured clone) is dropped, never the answer.
+ * The parser on a worker thread (parse-pool.ts starts it): one document at a time (a feed, or an
+ * OPML list to import), the answer posted back. A cause that cannot cross threads (structured
+ * clone) is dropped, never the answer.
  */
 import { parentPort } from 'node:worker_threads';
+import type { Result } from '../common/errors.ts';
+import { type OpmlDocument, parseOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { ParseOptions, ParseResult } from '../feed/parse-types.ts';
 
-export interface ParseJob {
-  id: number;
-  body: Uint8Array;
-  options: ParseOptions;
-}
+export type ParseJob =
+  | { id: number; kind?: 'feed'; body: Uint8Array; options: ParseOptions }
+  | { id: number; kind: 'opml'; text: string };
 
 export interface ParseAnswer {
   id: number;
-  result: ParseResult;
+  result: ParseResult | Result<OpmlDocument>;
 }
 
 const port = parentPort;
 if (port) {
   port.on('message', (job: ParseJob) => {
+    if (job.kind === 'opml') {
+      port.postMessage({ id: job.id, result: parseOpml(job.text) } satisfies ParseAnswer);
+      return;
+    }
     let result: ParseResult;
     try {
       result = parseFeed(job.body, job.options);

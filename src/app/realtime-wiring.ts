@@ -9,6 +9,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { cloudElementFor, createCloud } from '../cloud/cloud.ts';
 import { describeError } from '../common/errors.ts';
 import { createHttpClient } from '../net/http-client.ts';
+import { type CatchUp, startCatchUp } from '../poll/catch-up.ts';
+import { isSafetyNet } from '../poll/due.ts';
 import { readOwnSiteLocally } from '../publish/own-site-http.ts';
 import { createRealtime, type RealtimeDeps, type RealtimeSettings } from '../realtime/realtime.ts';
 import type { Mount } from '../realtime/receiver-server.ts';
@@ -16,7 +18,7 @@ import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import type { ActivityEntry, RealtimeInfo, Settings } from './api.ts';
+import type { ActivityEntry, RealtimeInfo, RealtimeSubscriptionView, Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { emitStatus, replanPolling, storeDocument } from './refresh.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
@@ -160,7 +162,7 @@ export function attachRealtime(
       // Live or lapsed: polling relaxes to the safety net or tightens back (src/poll/due.ts).
       // Compared with the plan itself, so it holds across restarts.
       const live = realtime.statusFor(feedId).live;
-      const planned = store.getFeed(feedId)?.dueReason?.startsWith('real-time') ?? false;
+      const planned = isSafetyNet(store.getFeed(feedId)?.dueReason ?? null);
       if (planned !== live) replanPolling(ctx, feedId);
       emitStatus(ctx, feedId);
     },
@@ -193,8 +195,21 @@ export function attachRealtime(
   ctx.realtime = realtime;
   ctx.ownCloud = ownCloud;
   let starting: Promise<unknown> | null = null;
+  let catchUp: CatchUp | null = null;
   return {
     start() {
+      // Pushes sent while we were down are lost: fetch each feed read in real time once
+      // (conditionally, spread out) through the scheduler's one "fetch now" (src/poll/catch-up.ts).
+      const startedAt = ctx.clock.now();
+      catchUp = startCatchUp({
+        clock: ctx.clock,
+        feeds: store.listFeeds(),
+        fetchNow: (feedId) => ctx.scheduler.fetchNow(feedId),
+        stillBehind: (feedId) => {
+          const feed = store.getFeed(feedId);
+          return feed !== null && feed.status !== 'gone' && (feed.lastFetchedAt ?? 0) < startedAt;
+        },
+      });
       starting = realtime.start().then(
         () => null,
         (e: unknown) => {
@@ -209,6 +224,7 @@ export function attachRealtime(
     // null once listening; else why not (`tidings serve` exits on a taken --receiver-port).
     started: async () => (starting ? await starting : null),
     async stop(o) {
+      catchUp?.stop();
       await starting;
       await (o?.forGood ? realtime.stopForGood() : realtime.stop());
       await ownCloud.close();
@@ -240,12 +256,14 @@ export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
     publicUrl: info.publicUrl,
     cloud: info.publicUrl ? cloudElementFor(info.publicUrl, OWN_CLOUD_PATH) : null,
     hub: info.publicUrl ? `${info.publicUrl.replace(/\/+$/, '')}${OWN_HUB_PATH}` : null,
-    subscriptions: (ctx.realtime?.subscriptions() ?? []).map((s) => ({
-      ...s,
-      renewsAt: isoOrNull(s.renewsAt),
-      leaseEndsAt: isoOrNull(s.leaseEndsAt),
-      lastDeliveryAt: isoOrNull(s.lastDeliveryAt),
-    })),
+    subscriptions: (ctx.realtime?.subscriptions() ?? []).map(
+      (s): RealtimeSubscriptionView => ({
+        ...s,
+        renewsAt: isoOrNull(s.renewsAt),
+        leaseEndsAt: isoOrNull(s.leaseEndsAt),
+        lastDeliveryAt: isoOrNull(s.lastDeliveryAt),
+      }),
+    ),
     tunnel: t
       ? {
           status: t.status,

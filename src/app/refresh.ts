@@ -4,8 +4,11 @@
  * scheduler's one "fetch now" entry point, so there is one path into the river, not two.
  */
 
+import { createHash } from 'node:crypto';
 import type { Feed } from '../feed/model.ts';
 import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
+import { cacheHints } from '../net/cache-hints.ts';
+import type { HttpResponse } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CacheHints, FeedFetchResult } from '../net/types.ts';
 import { nextDue } from '../poll/due.ts';
@@ -31,6 +34,46 @@ interface Trip {
   status: number | null;
   bytes: number | null;
   message: string | null;
+}
+
+/**
+ * Documents a new subscription's discovery fetched moments ago: the feed's first trip stores the
+ * one it is handed instead of asking the server again (subscribing fetched every feed twice, 19 ms
+ * apart). Taken once, and only while fresh.
+ */
+const handedOver = new WeakMap<AppContext, Map<number, { doc: FeedDocument; status: number; at: number }>>();
+const HANDOVER_FRESH_MS = 60_000;
+
+export function handOverFirstRead(ctx: AppContext, feedId: number, res: HttpResponse): void {
+  let docs = handedOver.get(ctx);
+  if (!docs) {
+    docs = new Map();
+    handedOver.set(ctx, docs);
+  }
+  const now = ctx.clock.now();
+  const h = res.headers;
+  docs.set(feedId, {
+    status: res.status,
+    at: now,
+    doc: {
+      body: res.body,
+      finalUrl: res.finalUrl,
+      contentType: h['content-type'] ?? null,
+      etag: h.etag ?? null,
+      lastModified: h['last-modified'] ?? null,
+      bodyHash: createHash('sha256').update(res.body).digest('hex'),
+      cache: cacheHints(h, now, { freshness: true, retryAfter: false }),
+      link: h.link ?? null,
+    },
+  });
+}
+
+function takeHandedOver(ctx: AppContext, feedId: number) {
+  const docs = handedOver.get(ctx);
+  const given = docs?.get(feedId);
+  if (!given) return null;
+  docs!.delete(feedId);
+  return ctx.clock.now() - given.at <= HANDOVER_FRESH_MS ? given : null;
 }
 
 /** One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17). */
@@ -62,6 +105,14 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
   const feed = ctx.store.getFeed(feedId);
   if (!feed || feed.status === 'gone') return { feedId, kind: 'skipped', newItems: 0 };
   trip.url = maskUrl(feed.url);
+  const first = takeHandedOver(ctx, feedId);
+  if (first) {
+    trip.status = first.status;
+    trip.bytes = first.doc.body.byteLength;
+    const stored = await storeDocument(ctx, feed, first.doc, false);
+    if (stored.message) trip.message = stored.message;
+    return stored;
+  }
 
   const result = await ctx.http.fetchFeed({
     url: feed.url,
@@ -176,35 +227,39 @@ export async function storeDocument(
   const seenAt = feed.bodyHash === null ? { at: now, backlog: true as const } : now;
   const { inserted, muted, changed } = await ctx.store.upsertItemsInSlices(feedId, parsed.feed.items, seenAt);
   if (!sameSubscription(ctx, feed)) return { feedId, kind: 'skipped', newItems: 0 };
-  ctx.store.setParseNotes(feedId, parsed.notes);
   // The user's own posts are in their river to see, not to read again: they arrive read.
   const own = ctx.ownFeedId() === feedId;
-  if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
   const fresh = own ? 0 : inserted.length - muted.length;
-  ctx.store.updateFeedMeta(feedId, {
-    title: feed.title ?? parsed.feed.title ?? null,
-    siteUrl: parsed.feed.link ?? feed.siteUrl,
-    description: parsed.feed.description,
-    meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
-  });
-  finish(
-    ctx,
-    feedId,
-    {
-      status: 'ok',
-      lastError: null,
-      lastErrorCode: null,
-      etag: doc.etag,
-      lastModified: doc.lastModified,
-      bodyHash: doc.bodyHash,
-      consecutiveErrors: 0,
-    },
-    doc.cache,
-  );
-  // Changed items (an edited post) are news to an open river too: it re-reads them in place.
-  if (inserted.length > 0 || changed.length > 0)
-    ctx.events.emit('river.changed', { feedId, newItems: fresh, changedItems: changed });
+  try {
+    ctx.store.setParseNotes(feedId, parsed.notes);
+    if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
+    ctx.store.updateFeedMeta(feedId, {
+      title: feed.title ?? parsed.feed.title ?? null,
+      siteUrl: parsed.feed.link ?? feed.siteUrl,
+      description: parsed.feed.description,
+      meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+    });
+    finish(
+      ctx,
+      feedId,
+      {
+        status: 'ok',
+        lastError: null,
+        lastErrorCode: null,
+        etag: doc.etag,
+        lastModified: doc.lastModified,
+        bodyHash: doc.bodyHash,
+        consecutiveErrors: 0,
+      },
+      doc.cache,
+    );
+  } finally {
+    // The items are committed: an open river hears of them (changed ones, an edited post, are
+    // re-read in place) even when the bookkeeping above fails (issue 36).
+    if (inserted.length > 0 || changed.length > 0)
+      ctx.events.emit('river.changed', { feedId, newItems: fresh, changedItems: changed });
+  }
   // A new, changed or removed <cloud> element: (re)subscribe or forget it (no-op when unchanged).
   ctx.realtime?.onFeedChanged(feedId);
   return { feedId, kind: 'ok', newItems: fresh };

@@ -19,6 +19,9 @@ export type Infer<S> = S extends Shape<infer T> ? T : never;
 
 const shape = <T>(problem: Shape<T>['problem']): Shape<T> => ({ problem });
 
+/** A value quoted back in a reason, cut short: the reason goes back to the caller. */
+const clip = (v: string) => (v.length > 60 ? `${v.slice(0, 60)}…` : v);
+
 /** "a number", "text", "a list", "null"... for the reason's second half. */
 export function kindOf(v: unknown): string {
   if (v === null) return 'null';
@@ -32,7 +35,23 @@ export function kindOf(v: unknown): string {
 
 const expect = (what: string) => (v: unknown, at: string) => `${at} must be ${what}, not ${kindOf(v)}`;
 
-export const text: Shape<string> = shape((v, at) => (typeof v === 'string' ? null : expect('text')(v, at)));
+/**
+ * Text an argument may hold unless its command says otherwise: far more than any name, address,
+ * query or post needs, and little enough that no command spends long on it (a 10 MB address took
+ * the app 3.8 s to refuse). The commands that take documents (OPML, a file) name their own cap.
+ */
+export const MAX_TEXT_CHARS = 64 * 1024;
+/** Items in a list argument (ids to mark read...): a whole river's worth. */
+export const MAX_LIST_ITEMS = 10_000;
+
+/** Text of at most `max` characters. */
+export const textUpTo = (max: number): Shape<string> =>
+  shape((v, at) => {
+    if (typeof v !== 'string') return expect('text')(v, at);
+    return v.length > max ? `${at} must be text of at most ${max} characters, not ${v.length}` : null;
+  });
+
+export const text: Shape<string> = textUpTo(MAX_TEXT_CHARS);
 export const num: Shape<number> = shape((v, at) =>
   typeof v === 'number' && Number.isFinite(v) ? null : expect('a number')(v, at),
 );
@@ -47,9 +66,10 @@ export const nullable = <T>(s: Shape<T>): Shape<T | null> =>
 export const optional = <T>(s: Shape<T>): Shape<T | undefined> =>
   shape((v, at) => (v === undefined ? null : s.problem(v, at)));
 
-export const list = <T>(s: Shape<T>): Shape<T[]> =>
+export const list = <T>(s: Shape<T>, max = MAX_LIST_ITEMS): Shape<T[]> =>
   shape((v, at) => {
     if (!Array.isArray(v)) return expect('a list')(v, at);
+    if (v.length > max) return `${at} must be a list of at most ${max} items, not ${v.length}`;
     for (let i = 0; i < v.length; i++) {
       const p = s.problem(v[i], `${at}[${i}]`);
       if (p) return p;
@@ -63,7 +83,7 @@ export const literal = <const L extends readonly (string | number | boolean)[]>(
   shape((v, at) =>
     values.includes(v as L[number])
       ? null
-      : `${at} must be ${values.map((x) => JSON.stringify(x)).join(' or ')}, not ${typeof v === 'string' ? JSON.stringify(v) : kindOf(v)}`,
+      : `${at} must be ${values.map((x) => JSON.stringify(x)).join(' or ')}, not ${typeof v === 'string' ? JSON.stringify(clip(v)) : kindOf(v)}`,
   );
 
 /**

@@ -56,6 +56,24 @@ describe('subscribing', () => {
     },
   );
 
+  it('reads the feed once: the first fetch is the one discovery made (it fetched twice, 19 ms apart)', async () => {
+    t.host.set('/once.xml', { body: rssFeed('Once', [{ title: 'only once', guid: 'o' }]), etag: '"v1"' });
+    const r = await t.app.subscribe({ url: `${t.host.url}/once.xml` });
+    if (!r.ok) throw new Error(r.error.message);
+    await t.app.context.scheduler.idle();
+    expect(t.host.hits('/once.xml')).toBe(1);
+    const river = await t.app.river({ feedId: r.value.id });
+    expect(river.groups.flatMap((g) => g.items.map((i) => i.title))).toEqual(['only once']);
+    // The read is in the log of every fetch, and its validators are kept: the next poll is a 304.
+    expect((await t.app.fetchLog({ feedId: r.value.id })).map((e) => [e.outcome, e.status])).toEqual([
+      ['ok', 200],
+    ]);
+    await t.app.refresh(r.value.id);
+    await t.app.context.scheduler.idle();
+    expect(t.host.lastHeaders('/once.xml')?.['if-none-match']).toBe('"v1"');
+    expect((await t.app.fetchLog({ feedId: r.value.id }))[0]?.outcome).toBe('notModified');
+  });
+
   it('reads a feed as large as polling does (over 5 MiB)', async () => {
     const r = await t.app.subscribe({ url: `${t.host.url}/big.xml` });
     if (!r.ok) throw new Error(r.error.message);

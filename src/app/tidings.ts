@@ -240,7 +240,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       const current = settings();
       return store.listFeeds().map((f) => feedViewOf(ctx, f, current));
     },
-    importOpml: async (text) => toApiResult(importOpml(ctx, text)),
+    importOpml: async (text) => toApiResult(await importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
     refresh: async (feedId) => {
       const ids = feedId == null ? store.listFeeds().map((f) => f.id) : [feedId];

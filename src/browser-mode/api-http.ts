@@ -2,6 +2,12 @@
  * The TidingsApi over HTTP for browser mode: `POST /api/<method>` with `{"args":[...]}` and
  * `Authorization: Bearer <token>`, answering `{"result":...}` or `{"error":{code,message}}`.
  * A Request -> Response function (STYLE: servers are handlers; sockets are adapters).
+ *
+ * Every body is bounded before anything runs on it (issue 31: no single request may freeze the
+ * app): in size by the socket layer, per command (`apiBodyCapFor`: the documents a few commands
+ * take, a small cap for the rest), and in the work JSON.parse may do (`jsonTooBusy`: a body of
+ * millions of tiny values is refused unread). The arguments' sizes are then checked by their
+ * shapes (src/app/shape.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { API_METHODS, type ApiMethod, type TidingsApi } from '../app/api.ts';
@@ -9,6 +15,43 @@ import { argsProblem, fromJsonArgs } from '../app/api-args.ts';
 import { describeError } from '../common/errors.ts';
 
 const METHODS = new Set<string>(API_METHODS);
+
+/** The commands that carry a document (an OPML file, a post with its file): their cap. */
+const DOCUMENT_COMMANDS = new Set<string>(['importOpml', 'post', 'editPost', 'saveDraft']);
+/** A document command's body: a 10 MiB file, written as JSON text. */
+export const API_DOCUMENT_BODY_BYTES = 11 * 1024 * 1024;
+/** Any other command's body: its arguments are small (64 K characters of text at most). */
+export const API_BODY_BYTES = 1024 * 1024;
+/** JSON values (brackets, commas, colons outside strings) a body may hold. */
+export const API_MAX_JSON_TOKENS = 100_000;
+
+/** The body cap for a request target (the socket layer refuses more, unread). */
+export function apiBodyCapFor(path: string): number {
+  const method = path.replace(/\?.*$/, '').slice('/api/'.length);
+  return DOCUMENT_COMMANDS.has(method) ? API_DOCUMENT_BODY_BYTES : API_BODY_BYTES;
+}
+
+/**
+ * True when the JSON body holds more than API_MAX_JSON_TOKENS structural characters outside its
+ * strings: one linear look at the bytes, so JSON.parse is never handed millions of values
+ * (10 MB of `[0,0,0,...` held the event loop for a good part of a second).
+ */
+export function jsonTooBusy(body: Uint8Array): boolean {
+  let tokens = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const b = body[i]!;
+    if (inString) {
+      if (b === 0x5c)
+        i++; // backslash: the next byte is escaped
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x2c || b === 0x3a || b === 0x5b || b === 0x7b) {
+      if (++tokens > API_MAX_JSON_TOKENS) return true;
+    }
+  }
+  return false;
+}
 
 export function tokenMatches(given: string | null, token: string): boolean {
   if (!given) return false;
@@ -43,9 +86,13 @@ export async function handleApiCall(
   }
   if (req.method !== 'POST') return apiError(405, 'api.method', 'API calls are POST requests.');
   if (!METHODS.has(method)) return apiError(404, 'api.unknown', `There is no API command named "${method}".`);
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (jsonTooBusy(bytes)) {
+    return apiError(413, 'api.tooBig', `A call's arguments hold at most ${API_MAX_JSON_TOKENS} values.`);
+  }
   let args: unknown[];
   try {
-    const body = (await req.json()) as { args?: unknown } | null;
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as { args?: unknown } | null;
     const given = body && typeof body === 'object' ? body.args : undefined;
     if (given !== undefined && !Array.isArray(given)) throw new Error('args is not a list');
     args = fromJsonArgs(method as ApiMethod, given ?? []);

@@ -13,7 +13,7 @@ import { WebSocketServer } from 'ws';
 import type { Tidings } from '../app/tidings.ts';
 import { serve } from '../net/serve.ts';
 import { refuseSocket } from '../net/serve-limits.ts';
-import { apiError, handleApiCall, tokenMatches } from './api-http.ts';
+import { API_BODY_BYTES, apiBodyCapFor, apiError, handleApiCall, tokenMatches } from './api-http.ts';
 import { serveStatic } from './static-files.ts';
 
 export interface BrowserModeOptions {
@@ -63,7 +63,13 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
         new Response('The renderer is not built: run `npm run build`.', { status: 503 })
       );
     },
-    { port: opts.port ?? 0, host, maxBodyBytes: 10 * 1024 * 1024 },
+    {
+      port: opts.port ?? 0,
+      host,
+      // Per command (api-http.ts): documents for the few that take one, a small cap for the rest.
+      maxBodyBytes: API_BODY_BYTES,
+      maxBodyBytesFor: (target) => (target.startsWith('/api/') ? apiBodyCapFor(target) : API_BODY_BYTES),
+    },
   );
   port = server.port;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

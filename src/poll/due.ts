@@ -53,6 +53,17 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/** How every safety-net plan's reason starts (see `isSafetyNet`). */
+const SAFETY_NET_REASON = 'real-time';
+
+/**
+ * The feed's polling was relaxed to the safety net because pushes (rssCloud or WebSub) were
+ * expected: its reason says so, and stays in the feed row across restarts.
+ */
+export function isSafetyNet(reason: string | null): boolean {
+  return reason?.startsWith(SAFETY_NET_REASON) ?? false;
+}
+
 export const DEFAULT_INTERVAL_MIN = 60;
 export const DEFAULT_SAFETY_NET_MIN = 360;
 /** Feed and server hints (ttl, sy, max-age, Expires) never push a check further than this. */
@@ -125,7 +136,7 @@ export function nextDue(input: DueInput, now: number, random: () => number = Mat
 
   if (input.realtime?.live) {
     const netMs = minutes(input.realtime.safetyNetMin, DEFAULT_SAFETY_NET_MIN);
-    later(now + netMs, `real-time; safety net every ${fmtHours(netMs)}`, true);
+    later(now + netMs, `${SAFETY_NET_REASON}; safety net every ${fmtHours(netMs)}`, true);
   }
 
   const retryAt = input.cache?.retryAfterAt;
@@ -173,7 +184,7 @@ export function describeInterval(input: DueInput): string {
   const errors = validNumber(input.consecutiveErrors) ? Math.floor(input.consecutiveErrors) : 0;
   if (input.realtime?.live) {
     const netMs = minutes(input.realtime.safetyNetMin, DEFAULT_SAFETY_NET_MIN);
-    if (netMs >= p.steadyMs) text = `real-time; safety net every ${fmtHours(netMs)}`;
+    if (netMs >= p.steadyMs) text = `${SAFETY_NET_REASON}; safety net every ${fmtHours(netMs)}`;
   }
   if (errors > 0) text += `; backing off after ${errors} error${errors === 1 ? '' : 's'}`;
   const rules = skipRules(input.skipHours, input.skipDays);

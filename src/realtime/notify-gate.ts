@@ -7,6 +7,10 @@
  * that storm kept the fetch loop running back to back, hammered the publisher's server and was
  * the receiver's limit (bench:latency). A feed that really changes with each notification is
  * never held back, and the last notification of a storm is always followed by a fetch.
+ *
+ * With `spaceAll` every fetch is spaced by the gap, news or not: the WebSub fallback fetches use
+ * it (a delivery too large, empty or not a feed), which strangers can ask for on an unsigned
+ * callback and which no cloud vouches for.
  */
 import type { Clock, TimerHandle } from '../common/clock.ts';
 
@@ -25,11 +29,18 @@ export class NotifyGate {
   private readonly clock: Clock;
   private readonly fetchNow: (feedId: number) => void;
   private readonly gapMs: number;
+  private readonly spaceAll: boolean;
 
-  constructor(deps: { clock: Clock; fetchNow: (feedId: number) => void; gapMs?: number }) {
+  constructor(deps: {
+    clock: Clock;
+    fetchNow: (feedId: number) => void;
+    gapMs?: number;
+    spaceAll?: boolean;
+  }) {
     this.clock = deps.clock;
     this.fetchNow = deps.fetchNow;
     this.gapMs = deps.gapMs ?? NOTIFY_FETCH_GAP_MS;
+    this.spaceAll = deps.spaceAll ?? false;
   }
 
   /** A notification for the feed: fetch now, or join the planned fetch. Says which, for the log. */
@@ -37,13 +48,15 @@ export class NotifyGate {
     const now = this.clock.now();
     const gate = this.feeds.get(feedId);
     if (gate?.trailing) return 'fetch planned (joined)';
-    if (gate && now - gate.startedAt < this.gapMs && gate.changedAt < gate.startedAt) {
+    if (gate && now - gate.startedAt < this.gapMs && (this.spaceAll || gate.changedAt < gate.startedAt)) {
       gate.trailing = this.clock.setTimer(gate.startedAt + this.gapMs - now, () => {
         gate.trailing = null;
         gate.startedAt = this.clock.now();
         this.fetchNow(feedId);
       });
-      return 'fetch planned (the last one found nothing new)';
+      return this.spaceAll
+        ? `fetch planned (at most one per feed every ${this.gapMs / 1000} s)`
+        : 'fetch planned (the last one found nothing new)';
     }
     this.feeds.set(feedId, {
       startedAt: now,

@@ -89,12 +89,12 @@ describe('real-time reading in the app', () => {
     await waitFor(async () => (await feedView(a, id)).delivery.startsWith('real-time'));
 
     let view = await feedView(a, id);
-    expect(view.delivery).toBe('real-time via 127.0.0.1 (renews in 23 h)');
+    expect(view.delivery).toBe(`real-time via 127.0.0.1:${scripted.port} (renews in 23 h)`);
     const fetchedAt = Date.parse(view.lastFetchedAt!);
     expect(Date.parse(view.nextDueAt!)).toBe(fetchedAt + 6 * HOUR);
     expect(view.dueReason).toBe('real-time; safety net every 6 h');
     // The same line reached the UI as an event, and the request is in the activity log.
-    expect(statuses.at(-1)?.delivery).toBe('real-time via 127.0.0.1 (renews in 23 h)');
+    expect(statuses.at(-1)?.delivery).toBe(`real-time via 127.0.0.1:${scripted.port} (renews in 23 h)`);
     expect(activity.map((e) => [e.direction, e.procedure, e.ok])).toContainEqual([
       'out',
       'pleaseNotify',

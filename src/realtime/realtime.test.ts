@@ -116,7 +116,7 @@ describe('real-time reading through a real tunnel', () => {
       await waitFor(() => realtime.statusFor(feedId).live, 10_000, 'a live subscription');
       expect(realtime.statusFor(feedId)).toEqual({
         live: true,
-        line: 'real-time via 127.0.0.1 (renews in 23 h)',
+        line: `real-time via 127.0.0.1:${cloud.port} (renews in 23 h)`,
         reason: null,
       });
       // The cloud verified the callback (challenge for REST with a domain, a test call for XML-RPC)
@@ -198,14 +198,14 @@ describe('real-time reading through a real tunnel', () => {
     expect(asked()).toBe(1);
 
     clock.advance(22 * 3_600_000);
-    expect(realtime.statusFor(feedId).line).toBe('real-time via 127.0.0.1 (renews in 60 min)');
+    expect(realtime.statusFor(feedId).line).toBe(`real-time via 127.0.0.1:${cloud.port} (renews in 60 min)`);
     await new Promise((r) => setTimeout(r, 100));
     expect(asked()).toBe(1);
     clock.advance(3_600_000);
     await waitFor(() => asked() === 2, 10_000, 'the renewal');
     expect(realtime.statusFor(feedId)).toMatchObject({
       live: true,
-      line: 'real-time via 127.0.0.1 (renews in 23 h)',
+      line: `real-time via 127.0.0.1:${cloud.port} (renews in 23 h)`,
     });
   });
 

@@ -146,6 +146,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     manager: websub,
     queue,
     callback: websubCallback,
+    fallback,
     hubOf,
     hubRefused,
   } = createWebSubReading({
@@ -325,6 +326,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       tunnel?.stop();
       tunnel = null;
       gate.stop();
+      fallback.stop();
       await queue.stop();
       await websub.stop();
       await manager.stop();
@@ -340,6 +342,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     },
     onFeedRemoved: (feedId) => {
       gate.forget(feedId);
+      fallback.forget(feedId);
       websub.remove(feedId);
       manager.remove(feedId);
     },
@@ -354,7 +357,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
         await websub.unsubscribeAll();
         // The hubs verify each unsubscribe on our callback: give them a moment while it is open.
         const until = Date.now() + waitMs;
-        while (websub.awaitingCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        while (websub.leavingCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       }
       await api.stop();
     },

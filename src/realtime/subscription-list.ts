@@ -2,28 +2,13 @@
  * Every real-time subscription as the settings list them: rssCloud rows and WebSub rows side by
  * side, each with its live line or the reason it is not live.
  */
+import type { RealtimeSubscription } from '../app/api.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CloudSubscriptionRow } from '../store/realtime.ts';
 import type { WebSubRow } from '../store/websub.ts';
 import { EXPIRES_AFTER_MS, type RealtimeStatus } from './subscriptions.ts';
 
-/** One subscription as the settings list it: rssCloud or WebSub. */
-export interface RealtimeSubscription {
-  feedId: number;
-  protocol: 'rssCloud' | 'WebSub';
-  /** The feed URL (rssCloud) or the topic (WebSub), masked. */
-  feedUrl: string;
-  /** The cloud's or hub's host. */
-  via: string;
-  status: string;
-  live: boolean;
-  message: string | null;
-  /** ms since the epoch of the next renewal (null: none planned). */
-  renewsAt: number | null;
-  /** WebSub: when the granted lease ends. */
-  leaseEndsAt: number | null;
-  lastDeliveryAt: number | null;
-}
+export type { RealtimeSubscription } from '../app/api.ts';
 
 type Shown = Omit<RealtimeSubscription, 'status' | 'live' | 'message'>;
 

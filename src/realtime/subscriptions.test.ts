@@ -130,13 +130,13 @@ describe('SubscriptionManager', () => {
     ]);
     expect(manager.statusFor(id)).toEqual({
       live: true,
-      line: 'real-time via 127.0.0.1 (renews in 23 h)',
+      line: `real-time via 127.0.0.1:${cloud.port} (renews in 23 h)`,
       reason: null,
     });
     expect(log).toEqual([
       expect.objectContaining({
         direction: 'out',
-        peer: '127.0.0.1',
+        peer: `127.0.0.1:${cloud.port}`,
         procedure: 'pleaseNotify',
         feedUrl: 'http://feeds.example/a.xml',
         result: OK_MSG,
@@ -159,16 +159,16 @@ describe('SubscriptionManager', () => {
     clock.advance(22 * HOUR);
     await manager.idle();
     expect(cloud.requests).toHaveLength(1);
-    expect(manager.statusFor(id).line).toBe('real-time via 127.0.0.1 (renews in 60 min)');
+    expect(manager.statusFor(id).line).toBe(`real-time via 127.0.0.1:${cloud.port} (renews in 60 min)`);
     clock.advance(30 * 60_000);
-    expect(manager.statusFor(id).line).toBe('real-time via 127.0.0.1 (renews in 30 min)');
+    expect(manager.statusFor(id).line).toBe(`real-time via 127.0.0.1:${cloud.port} (renews in 30 min)`);
 
     clock.advance(30 * 60_000);
     await manager.idle();
     expect(cloud.requests).toHaveLength(2);
     expect(manager.statusFor(id)).toMatchObject({
       live: true,
-      line: 'real-time via 127.0.0.1 (renews in 23 h)',
+      line: `real-time via 127.0.0.1:${cloud.port} (renews in 23 h)`,
     });
     expect(rt.getSubscription(id)).toMatchObject({
       lastOkAt: clock.now(),
@@ -359,7 +359,7 @@ describe('SubscriptionManager', () => {
     manager.sync(id);
     await new Promise((r) => setTimeout(r, 50));
     expect(manager.feedFor('http://feeds.example/a.xml')).toEqual({ feedId: id, verifying: true });
-    expect(manager.statusFor(id).reason).toBe('asking 127.0.0.1 for notifications');
+    expect(manager.statusFor(id).reason).toBe(`asking 127.0.0.1:${cloud.port} for notifications`);
     release();
     await manager.idle();
     cloud.answer(() => (accept ? xmlAnswer(true, OK_MSG) : xmlAnswer(false, refusal)));
@@ -385,7 +385,7 @@ describe('SubscriptionManager', () => {
     ]);
     expect(manager.statusFor(live)).toMatchObject({
       live: true,
-      line: 'real-time via 127.0.0.1 (renews in 21 h)',
+      line: `real-time via 127.0.0.1:${cloud.port} (renews in 21 h)`,
     });
     expect(manager.statusFor(pendingId).live).toBe(true);
     clock.advance(21 * HOUR);

@@ -364,11 +364,16 @@ function targetOf(cloud: CloudElement): { cloudUrl: string; unsupported: string 
   return { cloudUrl: `${cloud.domain}:${cloud.port}${cloud.path}`, unsupported: endpoint.message };
 }
 
+/**
+ * The host a cloud or hub is named by in the feed row and the log, with its port when the URL
+ * gives one other than the scheme's own (two services on one machine are two peers).
+ */
 export function hostOf(url: string): string {
   try {
-    return new URL(url).hostname.replace(/^\[|\]$/g, '');
+    const u = new URL(url);
+    return u.port ? u.host : u.hostname.replace(/^\[|\]$/g, '');
   } catch {
-    return url.split(':')[0] || url;
+    return url.split('/')[0] || url;
   }
 }
 

@@ -8,7 +8,19 @@
  * without ever colliding with the store's migrations: openDatabase skips every migration whose
  * version is <= user_version, so a shared counter would make one schema's later steps vanish.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import {
+  type Columns,
+  columns,
+  flag,
+  int,
+  intOrNull,
+  oneOf,
+  type Raw,
+  statementCache,
+  text,
+  textOrNull,
+} from './realtime-columns.ts';
 import { transaction } from './sqlite.ts';
 
 export type CloudSubscriptionStatus = 'pending' | 'live' | 'failed' | 'unsupported';
@@ -113,6 +125,12 @@ CREATE TABLE IF NOT EXISTS websub_subscriptions (
   last_delivery_at INTEGER
 );`,
   },
+  {
+    // A subscribe waiting for the hub's verification says so in its row (until when), so a
+    // restart accepts the hub's late verification and asks again at once (issue 31).
+    version: 3,
+    sql: 'ALTER TABLE websub_subscriptions ADD COLUMN verify_until INTEGER;',
+  },
 ];
 
 /** Creates or upgrades the tables in `db` (idempotent; safe on every start). */
@@ -129,52 +147,42 @@ export function ensureRealtimeSchema(db: DatabaseSync): void {
   }
 }
 
-/** A row as node:sqlite returns it, and its nullable columns read safely (also websub.ts). */
-export type Raw = Record<string, unknown>;
-export const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-export const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** cloud_subscriptions, column by column. */
+const SUBSCRIPTION: Columns<CloudSubscriptionRow> = columns<CloudSubscriptionRow>({
+  feedId: ['feed_id', int],
+  feedUrl: ['feed_url', text],
+  cloudUrl: ['cloud_url', text],
+  protocol: ['protocol', text],
+  callbackUrl: ['callback_url', textOrNull],
+  status: ['status', oneOf<CloudSubscriptionStatus>()],
+  message: ['message', textOrNull],
+  lastOkAt: ['last_ok_at', intOrNull],
+  lastAttemptAt: ['last_attempt_at', intOrNull],
+  nextRenewalAt: ['next_renewal_at', intOrNull],
+  failures: ['failures', int],
+  lastNotifiedAt: ['last_notified_at', intOrNull],
+});
 
-function toSubscription(r: Raw): CloudSubscriptionRow {
-  return {
-    feedId: r.feed_id as number,
-    feedUrl: r.feed_url as string,
-    cloudUrl: r.cloud_url as string,
-    protocol: r.protocol as string,
-    callbackUrl: s(r.callback_url),
-    status: r.status as CloudSubscriptionStatus,
-    message: s(r.message),
-    lastOkAt: n(r.last_ok_at),
-    lastAttemptAt: n(r.last_attempt_at),
-    nextRenewalAt: n(r.next_renewal_at),
-    failures: (r.failures as number) ?? 0,
-    lastNotifiedAt: n(r.last_notified_at),
-  };
-}
-
-function toActivity(r: Raw): ActivityRow {
-  return {
-    id: r.id as number,
-    at: r.at as number,
-    direction: r.direction as ActivityDirection,
-    peer: r.peer as string,
-    procedure: r.procedure as string,
-    feedUrl: s(r.feed_url),
-    result: r.result as string,
-    ok: r.ok === 1,
-    latencyMs: n(r.latency_ms),
-  };
-}
+/** activity_log, column by column. */
+const ACTIVITY: Columns<ActivityRow> = columns<ActivityRow>({
+  id: ['id', int],
+  at: ['at', int],
+  direction: ['direction', oneOf<ActivityDirection>()],
+  peer: ['peer', text],
+  procedure: ['procedure', text],
+  feedUrl: ['feed_url', textOrNull],
+  result: ['result', text],
+  ok: ['ok', flag],
+  latencyMs: ['latency_ms', intOrNull],
+});
 
 /** How long a new activity entry may wait in memory before it is written. */
 export const ACTIVITY_FLUSH_MS = 50;
 
-const SUB_COLUMNS = `feed_id, feed_url, cloud_url, protocol, callback_url, status, message, last_ok_at,
-  last_attempt_at, next_renewal_at, failures, last_notified_at`;
-
 /** The two tables behind one object; every statement prepared once. */
 export class RealtimeStore {
   private readonly db: DatabaseSync;
-  private readonly cache = new Map<string, StatementSync>();
+  private readonly stmt: ReturnType<typeof statementCache>;
   private readonly activityCap: number;
   /** Entries not yet written: a burst of notifications costs one commit, not two each. */
   private pendingActivity: ActivityRow[] = [];
@@ -183,17 +191,9 @@ export class RealtimeStore {
 
   constructor(db: DatabaseSync, opts: { activityCap?: number } = {}) {
     this.db = db;
+    this.stmt = statementCache(db);
     this.activityCap = Math.max(1, Math.floor(opts.activityCap ?? DEFAULT_ACTIVITY_CAP));
     ensureRealtimeSchema(db);
-  }
-
-  private stmt(sql: string): StatementSync {
-    let st = this.cache.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.cache.set(sql, st);
-    }
-    return st;
   }
 
   // Subscriptions
@@ -208,42 +208,24 @@ export class RealtimeStore {
   getSubscription(feedId: number): CloudSubscriptionRow | null {
     const cached = this.subs.get(feedId);
     if (cached !== undefined) return cached;
-    const r = this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions WHERE feed_id = ?`).get(feedId);
-    const row = r ? Object.freeze(toSubscription(r as Raw)) : null;
+    const r = this.stmt(`SELECT ${SUBSCRIPTION.list} FROM cloud_subscriptions WHERE feed_id = ?`).get(feedId);
+    const row = r ? Object.freeze(SUBSCRIPTION.read(r as Raw)) : null;
     this.subs.set(feedId, row);
     return row;
   }
 
   listSubscriptions(): CloudSubscriptionRow[] {
-    return (this.stmt(`SELECT ${SUB_COLUMNS} FROM cloud_subscriptions ORDER BY feed_id`).all() as Raw[]).map(
-      toSubscription,
-    );
+    return (
+      this.stmt(`SELECT ${SUBSCRIPTION.list} FROM cloud_subscriptions ORDER BY feed_id`).all() as Raw[]
+    ).map(SUBSCRIPTION.read);
   }
 
   /** Writes the whole row (insert or replace): one statement, so a row is never half-written. */
   putSubscription(row: CloudSubscriptionRow): void {
     this.subs.delete(row.feedId);
     this.stmt(
-      `INSERT INTO cloud_subscriptions (${SUB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (feed_id) DO UPDATE SET feed_url = excluded.feed_url, cloud_url = excluded.cloud_url,
-         protocol = excluded.protocol, callback_url = excluded.callback_url, status = excluded.status,
-         message = excluded.message, last_ok_at = excluded.last_ok_at, last_attempt_at = excluded.last_attempt_at,
-         next_renewal_at = excluded.next_renewal_at, failures = excluded.failures,
-         last_notified_at = excluded.last_notified_at`,
-    ).run(
-      row.feedId,
-      row.feedUrl,
-      row.cloudUrl,
-      row.protocol,
-      row.callbackUrl,
-      row.status,
-      row.message,
-      row.lastOkAt,
-      row.lastAttemptAt,
-      row.nextRenewalAt,
-      row.failures,
-      row.lastNotifiedAt,
-    );
+      `INSERT OR REPLACE INTO cloud_subscriptions (${SUBSCRIPTION.list}) VALUES (${SUBSCRIPTION.params})`,
+    ).run(...SUBSCRIPTION.values(row));
   }
 
   /** To the second: a cloud calling 10,000 times a second must not mean 10,000 writes. */
@@ -292,22 +274,10 @@ export class RealtimeStore {
     this.pendingActivity = [];
     if (!this.db.isOpen) return;
     transaction(this.db, () => {
-      const insert = this.stmt(
-        `INSERT INTO activity_log (id, at, direction, peer, procedure, feed_url, result, ok, latency_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
+      const insert = this.stmt(`INSERT INTO activity_log (${ACTIVITY.list}) VALUES (${ACTIVITY.params})`);
       for (const r of rows) {
-        insert.run(
-          r.id,
-          r.at,
-          r.direction,
-          r.peer,
-          r.procedure,
-          r.feedUrl,
-          r.result,
-          r.ok ? 1 : 0,
-          r.latencyMs === null ? null : Math.round(r.latencyMs),
-        );
+        const latencyMs = r.latencyMs === null ? null : Math.round(r.latencyMs); // an INTEGER column
+        insert.run(...ACTIVITY.values({ ...r, latencyMs }));
       }
       // Ids only grow, so "older than the newest id - cap" is one range.
       const last = rows[rows.length - 1]!.id;
@@ -320,9 +290,9 @@ export class RealtimeStore {
   listActivity(limit = 100): ActivityRow[] {
     this.flushActivity();
     const cap = Math.min(Math.max(1, Math.floor(limit) || 1), this.activityCap);
-    return (this.stmt('SELECT * FROM activity_log ORDER BY id DESC LIMIT ?').all(cap) as Raw[]).map(
-      toActivity,
-    );
+    return (
+      this.stmt(`SELECT ${ACTIVITY.list} FROM activity_log ORDER BY id DESC LIMIT ?`).all(cap) as Raw[]
+    ).map(ACTIVITY.read);
   }
 
   activityCount(): number {

@@ -1,9 +1,20 @@
 /**
- * The WebSub subscriptions table (schema step 2 in realtime.ts): one row per feed we read
- * through a hub. Lives beside cloud_subscriptions in the realtime database.
+ * The WebSub subscriptions table (schema steps 2 and 3 in realtime.ts): one row per feed we read
+ * through a hub. Lives beside cloud_subscriptions in the realtime database, and reads and writes
+ * its rows through the same column tables (realtime-columns.ts).
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ensureRealtimeSchema, n, type Raw, s } from './realtime.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { ensureRealtimeSchema } from './realtime.ts';
+import {
+  columns,
+  int,
+  intOrNull,
+  oneOf,
+  type Raw,
+  statementCache,
+  text,
+  textOrNull,
+} from './realtime-columns.ts';
 
 export type WebSubStatus = 'pending' | 'live' | 'failed' | 'denied';
 
@@ -27,58 +38,53 @@ export interface WebSubRow {
   /** When the hub last verified a subscribe. */
   lastOkAt: number | null;
   lastAttemptAt: number | null;
+  /**
+   * When the subscription's next step runs: the renewal, the retry after a failure, or the end of
+   * the wait for a verification. Null only for a row never asked yet (asked at once).
+   */
   nextRenewalAt: number | null;
   failures: number;
   lastDeliveryAt: number | null;
+  /**
+   * Set while a subscribe we asked for waits for the hub's verification: until when we take it.
+   * Kept in the row, not only in memory, so a verification arriving after a restart is accepted.
+   */
+  verifyUntil: number | null;
 }
 
-const COLUMNS = `feed_id, topic, hub, callback_id, secret, callback_url, status, message, lease_seconds,
-  lease_ends_at, last_ok_at, last_attempt_at, next_renewal_at, failures, last_delivery_at`;
-
-function toRow(r: Raw): WebSubRow {
-  return {
-    feedId: r.feed_id as number,
-    topic: r.topic as string,
-    hub: r.hub as string,
-    callbackId: r.callback_id as string,
-    secret: s(r.secret),
-    callbackUrl: s(r.callback_url),
-    status: r.status as WebSubStatus,
-    message: s(r.message),
-    leaseSeconds: n(r.lease_seconds),
-    leaseEndsAt: n(r.lease_ends_at),
-    lastOkAt: n(r.last_ok_at),
-    lastAttemptAt: n(r.last_attempt_at),
-    nextRenewalAt: n(r.next_renewal_at),
-    failures: (r.failures as number) ?? 0,
-    lastDeliveryAt: n(r.last_delivery_at),
-  };
-}
+const ROW = columns<WebSubRow>({
+  feedId: ['feed_id', int],
+  topic: ['topic', text],
+  hub: ['hub', text],
+  callbackId: ['callback_id', text],
+  secret: ['secret', textOrNull],
+  callbackUrl: ['callback_url', textOrNull],
+  status: ['status', oneOf<WebSubStatus>()],
+  message: ['message', textOrNull],
+  leaseSeconds: ['lease_seconds', intOrNull],
+  leaseEndsAt: ['lease_ends_at', intOrNull],
+  lastOkAt: ['last_ok_at', intOrNull],
+  lastAttemptAt: ['last_attempt_at', intOrNull],
+  nextRenewalAt: ['next_renewal_at', intOrNull],
+  failures: ['failures', int],
+  lastDeliveryAt: ['last_delivery_at', intOrNull],
+  verifyUntil: ['verify_until', intOrNull],
+});
 
 export class WebSubStore {
-  private readonly db: DatabaseSync;
-  private readonly cache = new Map<string, StatementSync>();
+  private readonly stmt: ReturnType<typeof statementCache>;
   /** Rows by feed and by callback id: every delivery looks its callback up. */
   private readonly rows = new Map<number, WebSubRow>();
   private readonly byCallback = new Map<string, number>();
 
   constructor(db: DatabaseSync) {
-    this.db = db;
     ensureRealtimeSchema(db);
-    for (const r of this.stmt(`SELECT ${COLUMNS} FROM websub_subscriptions`).all() as Raw[]) {
-      const row = Object.freeze(toRow(r));
+    this.stmt = statementCache(db);
+    for (const r of this.stmt(`SELECT ${ROW.list} FROM websub_subscriptions`).all() as Raw[]) {
+      const row = Object.freeze(ROW.read(r));
       this.rows.set(row.feedId, row);
       this.byCallback.set(row.callbackId, row.feedId);
     }
-  }
-
-  private stmt(sql: string): StatementSync {
-    let st = this.cache.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.cache.set(sql, st);
-    }
-    return st;
   }
 
   get(feedId: number): WebSubRow | null {
@@ -98,24 +104,8 @@ export class WebSubStore {
   put(row: WebSubRow): WebSubRow {
     const old = this.rows.get(row.feedId);
     if (old && old.callbackId !== row.callbackId) this.byCallback.delete(old.callbackId);
-    this.stmt(
-      `INSERT OR REPLACE INTO websub_subscriptions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      row.feedId,
-      row.topic,
-      row.hub,
-      row.callbackId,
-      row.secret,
-      row.callbackUrl,
-      row.status,
-      row.message,
-      row.leaseSeconds,
-      row.leaseEndsAt,
-      row.lastOkAt,
-      row.lastAttemptAt,
-      row.nextRenewalAt,
-      row.failures,
-      row.lastDeliveryAt,
+    this.stmt(`INSERT OR REPLACE INTO websub_subscriptions (${ROW.list}) VALUES (${ROW.params})`).run(
+      ...ROW.values(row),
     );
     const frozen = Object.freeze({ ...row });
     this.rows.set(row.feedId, frozen);

@@ -62,6 +62,8 @@ export interface StrictHub {
     deny: string | null;
     neverVerify: boolean;
     verifyTwice: boolean;
+    /** Keep verifications until `releaseVerifications()` (a hub slow to verify; a reader dies meanwhile). */
+    holdVerifications: boolean;
     /** Sign with this method (default sha256). */
     method: 'sha1' | 'sha256' | 'sha384' | 'sha512';
     /** Rewrite a callback before dialling it (an https public address -> the receiver on loopback). */
@@ -73,6 +75,10 @@ export interface StrictHub {
     body: string | Uint8Array,
     opts?: { type?: string; signature?: string | null; self?: string; to?: string },
   ): Promise<Delivery[]>;
+  /** Verifications held back by `knobs.holdVerifications` (how many). */
+  heldVerifications(): number;
+  /** Sends the held verifications now, oldest first; resolves when they have been answered. */
+  releaseVerifications(): Promise<void>;
   /** Resolves when every verification and delivery started so far has been answered. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -93,13 +99,25 @@ export async function startStrictHub(opts: { http?: HttpClient } = {}): Promise<
     return p;
   };
   let url = '';
+  const held: (() => Promise<void>)[] = [];
   const hub: StrictHub = {
     url: '',
     requests: [],
     verifications: [],
     deliveries: [],
     subscriptions: () => [...subs.values()],
-    knobs: { deny: null, neverVerify: false, verifyTwice: false, method: 'sha256', reach: (c) => c },
+    knobs: {
+      deny: null,
+      neverVerify: false,
+      verifyTwice: false,
+      holdVerifications: false,
+      method: 'sha256',
+      reach: (c) => c,
+    },
+    heldVerifications: () => held.length,
+    async releaseVerifications() {
+      for (const send of held.splice(0)) await track(send());
+    },
     deliver: (topic, body, o = {}) => track(deliverAll(topic, body, o)),
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
@@ -246,12 +264,12 @@ export async function startStrictHub(opts: { http?: HttpClient } = {}): Promise<
           return;
         }
         if (hub.knobs.neverVerify) return;
-        void track(
-          (async () => {
-            await verify(mode, callback, topic, lease, secret);
-            if (hub.knobs.verifyTwice) await verify(mode, callback, topic, lease, secret);
-          })(),
-        );
+        const send = async () => {
+          await verify(mode, callback, topic, lease, secret);
+          if (hub.knobs.verifyTwice) await verify(mode, callback, topic, lease, secret);
+        };
+        if (hub.knobs.holdVerifications) held.push(send);
+        else void track(send());
       });
       return record(202, '');
     },

@@ -5,14 +5,20 @@
  *   challenge back, or 404 (WebSubManager.verify decides);
  * - POST: the hub delivers the topic's whole new body. With a secret, X-Hub-Signature must match,
  *   else the body is acknowledged (2xx, as the spec says) and ignored. The body goes to the
- *   delivery queue, which parses it into the store: no second fetch. A callback we do not know,
- *   or a Link self naming another topic: 404, logged, nothing stored.
+ *   delivery queue, which parses it into the store: no second fetch. A Link self naming another
+ *   topic: 404, logged, nothing stored. A callback id we do not hold (any more): 410 Gone, which
+ *   tells the hub to drop the subscription (an unsubscribe lost to a crash ends there).
+ * Nothing a caller sends makes us fetch before its signature is checked: a body too large to
+ * check, on a subscription that owes one, is refused and nothing is fetched. The fetches a
+ * delivery may fall back to (too large, empty, not a feed) go through `fetchNow`, which the owner
+ * rate-limits per feed (reading.ts), since anyone who learns an unsigned callback can call it.
  * Every call is logged. The hub gets its answer before the body is parsed.
  */
 import type { Clock } from '../../common/clock.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { Handler } from '../../net/serve.ts';
 import type { ActivityInput } from '../../store/realtime.ts';
+import type { WebSubRow } from '../../store/websub.ts';
 import { peerOf } from '../receiver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { parseLinkHeader } from './link-header.ts';
@@ -29,7 +35,7 @@ export interface WebSubCallbackDeps {
   queue: DeliveryQueue;
   clock: Clock;
   log(entry: ActivityInput): void;
-  /** A delivery too big to take: the feed is fetched instead. */
+  /** A delivery too big to take (and owing no signature): the feed is fetched instead. */
   fetchNow(feedId: number): void;
   maxBodyBytes?: number;
 }
@@ -94,26 +100,44 @@ export function createWebSubCallback(deps: WebSubCallbackDeps): WebSubCallback {
     }
     if (req.method !== 'POST') return answer(405, 'Method Not Allowed');
     const row = id ? deps.manager.rowByCallback(id) : null;
-    const declared = Number(req.headers.get('content-length'));
     if (!row) {
+      if (!id) {
+        record(peer, 'websub deliver', null, '404: not one of our callbacks; ignored', false, started);
+        return answer(404, 'Not found');
+      }
       record(
         peer,
         'websub deliver',
         null,
-        '404: a delivery for a subscription we do not have; ignored',
+        '410: a delivery for a subscription we do not have (any more); ignored',
         false,
         started,
       );
-      return answer(404, 'Not found');
+      return answer(410, 'Gone');
     }
+    const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > maxBodyBytes) {
-      refuseTooBig(row.feedId, row.topic, peer, started);
+      refuseTooBig(row, peer, started);
       return answer(413, 'Payload Too Large');
     }
     const body = new Uint8Array(await req.arrayBuffer());
     if (body.byteLength > maxBodyBytes) {
-      refuseTooBig(row.feedId, row.topic, peer, started);
+      refuseTooBig(row, peer, started);
       return answer(413, 'Payload Too Large');
+    }
+    if (signatureOwed(row)) {
+      const sig = checkSignature(req.headers.get('x-hub-signature'), row.secret!, body);
+      if (!sig.ok) {
+        record(
+          peer,
+          'websub deliver',
+          row.topic,
+          `ignored: ${sig.why} (acknowledged, as the spec says)`,
+          false,
+          started,
+        );
+        return answer(202, 'Accepted');
+      }
     }
     const link = req.headers.get('link');
     const self = parseLinkHeader(link, row.topic).self;
@@ -128,37 +152,30 @@ export function createWebSubCallback(deps: WebSubCallbackDeps): WebSubCallback {
       );
       return answer(404, 'Not found');
     }
-    // The secret was given only over https: only then is a signature owed.
-    if (row.secret && row.callbackUrl?.startsWith('https:')) {
-      const sig = checkSignature(req.headers.get('x-hub-signature'), row.secret, body);
-      if (!sig.ok) {
-        record(
-          peer,
-          'websub deliver',
-          row.topic,
-          `ignored: ${sig.why} (acknowledged, as the spec says)`,
-          false,
-          started,
-        );
-        return answer(202, 'Accepted');
-      }
-    }
     deps.manager.delivered(row.feedId);
     const note = deps.queue.push(row.feedId, body, req.headers.get('content-type'), link);
     record(peer, 'websub deliver', row.topic, `${body.byteLength} bytes: ${note}`, true, started);
     return answer(202, 'Accepted');
   };
 
-  function refuseTooBig(feedId: number, topic: string, peer: string, started: number): void {
+  /**
+   * A body over the cap. Unsigned subscriptions fetch the feed instead (rate-limited by the
+   * owner); one that owes a signature cannot have it checked, so nothing is fetched: a stranger
+   * must not be able to make us fetch by declaring a large body (issue 31).
+   */
+  function refuseTooBig(row: WebSubRow, peer: string, started: number): void {
+    const owed = signatureOwed(row);
     record(
       peer,
       'websub deliver',
-      topic,
-      `413: body over ${maxBodyBytes} bytes refused; the feed is fetched instead`,
+      row.topic,
+      owed
+        ? `413: body over ${maxBodyBytes} bytes refused; its signature cannot be checked, so nothing is fetched`
+        : `413: body over ${maxBodyBytes} bytes refused; the feed is fetched instead`,
       false,
       started,
     );
-    deps.fetchNow(feedId);
+    if (!owed) deps.fetchNow(row.feedId);
   }
 
   return {
@@ -169,7 +186,7 @@ export function createWebSubCallback(deps: WebSubCallbackDeps): WebSubCallback {
       const id = idOf(path.replace(/\?.*$/, '').slice(WEBSUB_PREFIX.length));
       const row = id ? deps.manager.rowByCallback(id) : null;
       const peer = remoteAddress.replace(/^::ffff:/, '') || 'unknown';
-      if (row) refuseTooBig(row.feedId, row.topic, peer, started);
+      if (row) refuseTooBig(row, peer, started);
       else
         record(
           peer,
@@ -181,6 +198,11 @@ export function createWebSubCallback(deps: WebSubCallbackDeps): WebSubCallback {
         );
     },
   };
+}
+
+/** The secret was given only over https: only then is a signature owed. */
+function signatureOwed(row: WebSubRow): boolean {
+  return row.secret !== null && row.callbackUrl?.startsWith('https:') === true;
 }
 
 function sameUrl(a: string, b: string): boolean {

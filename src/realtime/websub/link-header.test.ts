@@ -43,6 +43,19 @@ describe('parseLinkHeader', () => {
       [],
       null,
     ],
+    [
+      'commas, semicolons and escaped quotes inside a quoted parameter',
+      '<https://hub.example/>; title="a, b; \\"c\\""; rel="hub", <https://blog.example/feed>; rel=self',
+      ['https://hub.example/'],
+      'https://blog.example/feed',
+    ],
+    [
+      'the first rel counts (RFC 8288)',
+      '<https://hub.example/>; rel="hub"; rel="self"',
+      ['https://hub.example/'],
+      null,
+    ],
+    ['an unclosed target', '<https://hub.example/; rel="hub"', [], null],
     ['nothing', '', [], null],
   ])('%s', (_name, header, hubs, self) => {
     expect(parseLinkHeader(header, BASE)).toEqual({ hubs, self });

@@ -7,8 +7,13 @@
  * URL); unsubscribes when the feed goes. Polling never stops meanwhile (statusFor says whether
  * deliveries are live, so polling can relax to the safety net).
  *
- * State lives in WebSubStore; the verifications we wait on are in memory (after a restart a
- * subscription waiting on one is simply asked again). Timers on the injected Clock.
+ * Every subscription always has its next step in its row (nextRenewalAt: the renewal, the retry,
+ * or the end of the wait for a verification), and a subscribe waiting for the hub's verification
+ * says so in its row (verifyUntil). Timers on the injected Clock only carry out what the rows say,
+ * so a restart (even a kill -9) finds every step: a subscribe left waiting by the run before is
+ * asked again at once, and the hub's late verification of the earlier request is still taken.
+ * Only unsubscribes wait in memory: a callback we no longer hold answers deliveries with 410 Gone,
+ * which ends a subscription whose unsubscribe was lost (see callback.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
@@ -52,13 +57,10 @@ export type Verification =
   | { ok: true; challenge: string; note: string }
   | { ok: false; status: 404; note: string };
 
-interface Awaiting {
-  mode: 'subscribe' | 'unsubscribe';
+/** An unsubscribe we asked for, waiting for the hub's verification (in memory: see above). */
+interface Leaving {
   topic: string;
-  hub: string;
   timer: TimerHandle | null;
-  /** Renewal or first subscribe (for the log). */
-  renewal: boolean;
 }
 
 export interface WebSubStatus {
@@ -72,8 +74,10 @@ export class WebSubManager {
   private base: string | null = null;
   private problem = 'no public address for deliveries yet';
   private readonly timers: FeedTimers;
-  /** callback id -> the verification we wait for. */
-  private readonly awaiting = new Map<string, Awaiting>();
+  /** callback id -> the unsubscribe whose verification we wait for. */
+  private readonly leaving = new Map<string, Leaving>();
+  /** Callbacks whose subscribe this run asked (a row waiting without being here: a run before). */
+  private readonly askedThisRun = new Set<string>();
   private readonly requests: FeedQueue;
   private abort = new AbortController();
   private started = false;
@@ -96,8 +100,9 @@ export class WebSubManager {
   async stop(): Promise<void> {
     this.started = false;
     this.timers.clear();
-    for (const a of this.awaiting.values()) a.timer?.cancel();
-    this.awaiting.clear();
+    for (const l of this.leaving.values()) l.timer?.cancel();
+    this.leaving.clear();
+    this.askedThisRun.clear();
     this.abort.abort();
     await this.requests.stop();
   }
@@ -109,7 +114,9 @@ export class WebSubManager {
     this.base = base;
     if (!changed && !opts.force) return;
     for (const row of this.deps.store.list()) {
-      if (base !== null && (opts.force || row.callbackUrl !== this.callbackOf(row))) this.enqueue(row.feedId);
+      // A new address, or a step that came due (or was left waiting) while there was none.
+      const owed = row.callbackUrl !== this.callbackOf(row) || this.leftWaiting(row) || this.isDue(row);
+      if (base !== null && (opts.force || owed)) this.enqueue(row.feedId);
       this.deps.onChange(row.feedId);
     }
   }
@@ -141,6 +148,7 @@ export class WebSubManager {
       nextRenewalAt: null,
       failures: 0,
       lastDeliveryAt: row?.lastDeliveryAt ?? null,
+      verifyUntil: null,
     });
     this.deps.onChange(feedId);
   }
@@ -174,20 +182,18 @@ export class WebSubManager {
 
   /**
    * The hub's verification GET on one of our callbacks. Echoes the challenge only when we wait
-   * for exactly this mode and topic on this callback; a second verification of the same
-   * request, an unknown callback or topic, a mode we did not ask for: 404.
+   * for exactly this mode and topic on this callback (a subscribe's wait is in its row, so it
+   * holds across a restart); a second verification of the same request, an unknown callback or
+   * topic, a mode we did not ask for: 404, with the log saying which.
    */
   verify(callbackId: string, params: URLSearchParams): Verification {
     const mode = params.get('hub.mode') ?? '';
     const topic = params.get('hub.topic') ?? '';
     const challenge = params.get('hub.challenge');
-    const wait = this.awaiting.get(callbackId);
     const row = this.deps.store.byCallbackId(callbackId);
     if (mode === 'denied') {
       if (!row || !sameUrl(row.topic, topic)) return refuse('a denial for a subscription we do not have');
       const reason = params.get('hub.reason')?.slice(0, 300) || 'no reason given';
-      this.awaiting.get(callbackId)?.timer?.cancel();
-      this.awaiting.delete(callbackId);
       this.timers.cancel(row.feedId);
       const failures = row.failures + 1;
       this.put({
@@ -195,6 +201,7 @@ export class WebSubManager {
         status: 'denied',
         message: `The hub denied the subscription: ${reason}`,
         failures,
+        verifyUntil: null,
         nextRenewalAt: this.deps.clock.now() + this.backoff(Math.max(failures, 6)),
       });
       this.deps.onChange(row.feedId);
@@ -202,21 +209,24 @@ export class WebSubManager {
     }
     if (challenge === null || challenge === '' || challenge.length > 1024)
       return refuse('no usable hub.challenge');
-    if (!wait) {
+    if (mode === 'unsubscribe') return this.verifyUnsubscribe(callbackId, topic, challenge, row);
+    if (mode !== 'subscribe') return refuse(`hub.mode=${mode || '(none)'}, which we never ask for`);
+    if (!row) return refuse('a verification for a request we did not make');
+    if (!sameUrl(row.topic, topic)) {
       return refuse(
-        row && mode === 'subscribe' && row.status === 'live'
-          ? 'a verification we are not waiting for (already verified)'
-          : 'a verification for a request we did not make',
+        `a verification of another topic (${maskUrl(topic) || '(none)'}) on the callback of ${maskUrl(row.topic)}`,
       );
     }
-    if (wait.mode !== mode) return refuse(`hub.mode=${mode || '(none)'}, but we asked to ${wait.mode}`);
-    if (!sameUrl(wait.topic, topic)) return refuse('a topic we did not ask about');
-    wait.timer?.cancel();
-    this.awaiting.delete(callbackId);
-    if (mode === 'unsubscribe') return { ok: true, challenge, note: 'unsubscribe verified' };
-    if (!row) return refuse('a subscription that was removed meanwhile');
+    if (row.verifyUntil === null) {
+      return refuse(
+        row.status === 'live'
+          ? 'a verification we are not waiting for (already verified)'
+          : 'a verification we are not waiting for (no subscribe asked)',
+      );
+    }
 
     const now = this.deps.clock.now();
+    const renewal = row.status === 'live';
     const granted = Number(params.get('hub.lease_seconds'));
     const leaseSeconds = Number.isFinite(granted) && granted > 0 ? Math.floor(granted) : null;
     // Without a lease the subscription lasts until unsubscribed; renew daily all the same.
@@ -229,14 +239,35 @@ export class WebSubManager {
       leaseEndsAt: leaseSeconds ? now + leaseMs : null,
       lastOkAt: now,
       failures: 0,
+      verifyUntil: null,
       nextRenewalAt: now + renewAfter(leaseMs),
     });
     this.deps.onChange(updated.feedId);
     return {
       ok: true,
       challenge,
-      note: `${wait.renewal ? 'renewal' : 'subscription'} verified; lease ${leaseSeconds ? duration(leaseMs) : 'not given'}`,
+      note: `${renewal ? 'renewal' : 'subscription'} verified; lease ${leaseSeconds ? duration(leaseMs) : 'not given'}`,
     };
+  }
+
+  private verifyUnsubscribe(
+    callbackId: string,
+    topic: string,
+    challenge: string,
+    row: WebSubRow | null,
+  ): Verification {
+    const wait = this.leaving.get(callbackId);
+    if (!wait) {
+      return refuse(
+        row
+          ? 'an unsubscribe we did not ask for (the subscription stays)'
+          : 'a verification for a request we did not make',
+      );
+    }
+    if (!sameUrl(wait.topic, topic)) return refuse('an unsubscribe of a topic we did not ask about');
+    wait.timer?.cancel();
+    this.leaving.delete(callbackId);
+    return { ok: true, challenge, note: 'unsubscribe verified' };
   }
 
   /** A delivery came on this row's callback (the log and the status keep it). */
@@ -266,7 +297,7 @@ export class WebSubManager {
     if (this.base === null) return { live: false, line: null, reason: this.problem };
     if (row.status === 'denied' || row.status === 'failed')
       return { live: false, line: null, reason: row.message ?? `the WebSub hub ${host} did not answer` };
-    if (this.awaiting.has(row.callbackId))
+    if (row.verifyUntil !== null)
       return { live: false, line: null, reason: `waiting for the WebSub hub ${host} to verify` };
     return { live: false, line: null, reason: `asking the WebSub hub ${host} for deliveries` };
   }
@@ -276,14 +307,14 @@ export class WebSubManager {
     return this.requests.idle();
   }
 
-  /** Verifications we still wait for (quitting for good waits for the unsubscribes). */
-  awaitingCount(): number {
-    return this.awaiting.size;
+  /** Unsubscribes whose verification we still wait for (quitting for good waits for them). */
+  leavingCount(): number {
+    return this.leaving.size;
   }
 
-  /** True while we wait for the hub to verify this callback (tests, the status line). */
+  /** True while we wait for the hub to verify a request on this callback (tests). */
   waiting(callbackId: string): boolean {
-    return this.awaiting.has(callbackId);
+    return this.leaving.has(callbackId) || this.deps.store.byCallbackId(callbackId)?.verifyUntil != null;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -298,14 +329,30 @@ export class WebSubManager {
     return saved;
   }
 
+  /** The row's next step (not a wait for a verification) is due now. */
+  private isDue(row: WebSubRow): boolean {
+    return (
+      row.verifyUntil === null && (row.nextRenewalAt ?? Number.NEGATIVE_INFINITY) <= this.deps.clock.now()
+    );
+  }
+
+  /** A subscribe asked by an earlier run still waits: that run's wait died with it. */
+  private leftWaiting(row: WebSubRow): boolean {
+    return row.verifyUntil !== null && !this.askedThisRun.has(row.callbackId);
+  }
+
+  /**
+   * Timers for what the row says: its next step at nextRenewalAt (at once when it has none yet),
+   * its lapse at the end of the lease. A subscribe an earlier run left waiting is asked again now
+   * (the hub may have verified while nobody answered); its late verification is taken meanwhile.
+   */
   private arm(row: WebSubRow): void {
     this.timers.cancel(row.feedId);
     if (!this.started) return;
-    if (row.nextRenewalAt !== null) {
-      this.timers.set('renewal', row.feedId, row.nextRenewalAt, () => this.enqueue(row.feedId));
-    } else if (row.status === 'pending' && !this.awaiting.has(row.callbackId)) {
-      this.enqueue(row.feedId);
-    }
+    const at = row.nextRenewalAt ?? Number.NEGATIVE_INFINITY;
+    if (this.leftWaiting(row)) this.enqueue(row.feedId);
+    else if (at <= this.deps.clock.now()) this.nextStep(row.feedId);
+    else this.timers.set('renewal', row.feedId, at, () => this.nextStep(row.feedId));
     if (row.status === 'live' && row.leaseEndsAt !== null) {
       this.timers.set('lapse', row.feedId, row.leaseEndsAt, () => {
         const current = this.deps.store.get(row.feedId);
@@ -318,6 +365,41 @@ export class WebSubManager {
         this.deps.onChange(row.feedId);
       });
     }
+  }
+
+  /** The row's next step is due: a renewal or retry, or the end of a wait for a verification. */
+  private nextStep(feedId: number): void {
+    const row = this.deps.store.get(feedId);
+    // A request in flight sets the next step itself when it ends.
+    if (!row || this.requests.isRunning(feedId)) return;
+    if (row.verifyUntil === null || this.deps.clock.now() < row.verifyUntil) {
+      this.enqueue(feedId);
+      return;
+    }
+    // The hub accepted our request but never verified it: count it as a failure, ask again later.
+    const { clock } = this.deps;
+    const failures = row.failures + 1;
+    const message = `The hub ${hostOf(row.hub)} accepted the request but never verified it.`;
+    this.deps.log({
+      at: clock.now(),
+      direction: 'in',
+      peer: hostOf(row.hub),
+      procedure: 'websub verify',
+      feedUrl: maskUrl(row.topic),
+      result: message,
+      ok: false,
+      latencyMs: null,
+    });
+    this.put({
+      ...row,
+      // A refusal stays a refusal (the feed's cloud, which took over, keeps serving).
+      status: this.isLive(row) ? 'live' : row.status === 'denied' ? 'denied' : 'failed',
+      message,
+      failures,
+      verifyUntil: null,
+      nextRenewalAt: clock.now() + this.backoff(failures),
+    });
+    this.deps.onChange(feedId);
   }
 
   private backoff(failures: number): number {
@@ -340,19 +422,20 @@ export class WebSubManager {
     }
     const { clock } = this.deps;
     const renewal = row.status === 'live' && row.callbackUrl === callback;
-    // Waiting from before the request: a hub may verify before it answers (then says 204).
-    const previous = this.awaiting.get(row.callbackId);
-    previous?.timer?.cancel();
-    const wait: Awaiting = { mode: 'subscribe', topic: row.topic, hub: row.hub, timer: null, renewal };
-    this.awaiting.set(row.callbackId, wait);
+    const askedAt = clock.now();
+    // The wait starts before the request (a hub may verify before it answers, then says 204),
+    // and is written down: the end of the wait is the row's next step.
+    const verifyUntil = askedAt + (this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS);
+    this.askedThisRun.add(row.callbackId);
     this.put({
       ...row,
       callbackUrl: callback,
       // Asking again after a refusal keeps the refusal until the hub verifies: the feed's cloud
       // (which took over) is not dropped and asked again at every retry.
       status: renewal ? 'live' : row.status === 'denied' || row.status === 'failed' ? row.status : 'pending',
-      lastAttemptAt: clock.now(),
-      nextRenewalAt: null,
+      lastAttemptAt: askedAt,
+      verifyUntil,
+      nextRenewalAt: verifyUntil,
     });
     this.deps.onChange(feedId);
     const answer = await askHub(
@@ -383,40 +466,17 @@ export class WebSubManager {
     if (!current || current.callbackId !== row.callbackId) return; // removed or replaced meanwhile
     if (this.base !== null && this.callbackOf(current) !== callback) this.requests.rerun(feedId);
     if (answer.ok) {
-      if (this.awaiting.get(row.callbackId) === wait) {
-        // Accepted; the verification comes out of band. A hub that never sends it: ask again.
-        wait.timer = clock.setTimer(this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS, () => {
-          if (this.awaiting.get(row.callbackId) !== wait) return;
-          this.awaiting.delete(row.callbackId);
-          const r = this.deps.store.get(feedId);
-          if (!r || r.callbackId !== row.callbackId) return;
-          const failures = r.failures + 1;
-          const message = `The hub ${hostOf(r.hub)} accepted the request but never verified it.`;
-          this.deps.log({
-            at: clock.now(),
-            direction: 'in',
-            peer: hostOf(r.hub),
-            procedure: 'websub verify',
-            feedUrl: maskUrl(r.topic),
-            result: message,
-            ok: false,
-            latencyMs: null,
-          });
-          this.put({
-            ...r,
-            status: this.isLive(r) ? 'live' : 'failed',
-            message,
-            failures,
-            nextRenewalAt: clock.now() + this.backoff(failures),
-          });
-          this.deps.onChange(feedId);
-        });
+      // Accepted: the verification comes out of band (or came already: 204 hubs). The hub gets
+      // the whole wait from its answer on.
+      if (current.verifyUntil !== null) {
+        const verifyUntil = now + (this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS);
+        this.put({ ...current, verifyUntil, nextRenewalAt: verifyUntil });
       }
-      // A verification that already came (204 hubs) set the row live with its renewal time.
-      if (current.status !== 'live' || current.nextRenewalAt === null) this.deps.onChange(feedId);
+      this.deps.onChange(feedId);
       return;
     }
-    if (this.awaiting.get(row.callbackId) === wait) this.awaiting.delete(row.callbackId);
+    const verifiedMeanwhile = current.verifyUntil === null && (current.lastOkAt ?? 0) >= askedAt;
+    if (verifiedMeanwhile) return;
     const failures = current.failures + 1;
     // A 4xx (but a timeout or rate limit) is the hub saying no, not a hiccup: the feed's
     // rssCloud, if it has one, takes over at once (see realtime.ts), and we ask again later.
@@ -431,6 +491,7 @@ export class WebSubManager {
       status: this.isLive(current) ? 'live' : refused ? 'denied' : 'failed',
       message: answer.message,
       failures,
+      verifyUntil: null,
       nextRenewalAt: now + this.backoff(failures),
     });
     this.deps.onChange(feedId);
@@ -439,18 +500,12 @@ export class WebSubManager {
   /** Tells the hub we are done with a subscription (verified on its callback, answered once). */
   private unsubscribe(row: WebSubRow): void {
     if (!this.started || row.callbackUrl === null) return;
-    this.awaiting.get(row.callbackId)?.timer?.cancel();
     const callbackId = row.callbackId;
-    const wait: Awaiting = {
-      mode: 'unsubscribe',
-      topic: row.topic,
-      hub: row.hub,
-      timer: null,
-      renewal: false,
-    };
-    this.awaiting.set(callbackId, wait);
+    this.leaving.get(callbackId)?.timer?.cancel();
+    const wait: Leaving = { topic: row.topic, timer: null };
+    this.leaving.set(callbackId, wait);
     wait.timer = this.deps.clock.setTimer(this.deps.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS, () => {
-      if (this.awaiting.get(callbackId) === wait) this.awaiting.delete(callbackId);
+      if (this.leaving.get(callbackId) === wait) this.leaving.delete(callbackId);
     });
     const job = (async () => {
       const answer = await askHub(
@@ -468,9 +523,9 @@ export class WebSubManager {
         ok: answer.ok,
         latencyMs: answer.latencyMs,
       });
-      if (!answer.ok && this.awaiting.get(callbackId) === wait) {
+      if (!answer.ok && this.leaving.get(callbackId) === wait) {
         wait.timer?.cancel();
-        this.awaiting.delete(callbackId);
+        this.leaving.delete(callbackId);
       }
     })();
     this.requests.track(job);

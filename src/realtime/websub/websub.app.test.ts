@@ -17,6 +17,7 @@ import { type RealCloud, startRealCloud } from '../../testing/clouds.ts';
 import { type FeedHost, rssFeed, startFeedHost, type TestItem } from '../../testing/feed-host.ts';
 import { waitFor } from '../../testing/wait.ts';
 import { type StrictHub, startStrictHub } from '../../testing/websub-hub.ts';
+import { FALLBACK_FETCH_GAP_MS } from './reading.ts';
 import { signBody } from './signature.ts';
 import { VERIFY_TIMEOUT_MS } from './websub-subscriptions.ts';
 
@@ -53,6 +54,8 @@ afterEach(async () => {
 
 const ATOM = 'xmlns:atom="http://www.w3.org/2005/Atom"';
 const topicOf = () => `${host.url}/self.xml`;
+/** How the feed row names the hub: its host and port. */
+const hubHost = () => new URL(hub.url).host;
 /** A feed naming the strict hub and a self URL other than the one we fetch. */
 const hubbed = (items: TestItem[], extra = '') =>
   rssFeed(
@@ -122,7 +125,7 @@ describe('WebSub reading', () => {
     expect(hub.verifications).toHaveLength(1);
     expect(hub.verifications[0]).toMatchObject({ accepted: true, status: 200 });
     expect(hub.verifications[0]!.body).toBe(hub.verifications[0]!.challenge);
-    expect((await view(a, id)).delivery).toBe('real-time via WebSub hub 127.0.0.1 (renews in 9 d)');
+    expect((await view(a, id)).delivery).toBe(`real-time via WebSub hub ${hubHost()} (renews in 9 d)`);
     expect((await view(a, id)).dueReason).toBe('real-time; safety net every 6 h');
 
     const fetched = host.hits('/feed.xml');
@@ -188,9 +191,20 @@ describe('WebSub reading', () => {
     );
     expect(stranger.status).toBe(404);
     expect(await stranger.text()).not.toContain('abc');
-    // A delivery on an unknown callback, and one naming a topic we never asked for.
+    // A verification of another topic on our live callback: refused, and logged as what it is
+    // (it was logged "already verified").
+    const callback = hub.requests.find((r) => r.mode === 'subscribe')!.params['hub.callback']!;
+    const elsewhere = new URL(callback);
+    elsewhere.searchParams.set('hub.mode', 'subscribe');
+    elsewhere.searchParams.set('hub.topic', 'http://elsewhere.example/other.xml');
+    elsewhere.searchParams.set('hub.challenge', 'abc');
+    const otherTopic = await fetch(elsewhere);
+    expect(otherTopic.status).toBe(404);
+    expect(await otherTopic.text()).not.toContain('abc');
+    // A delivery on a callback we do not hold (410: the hub may drop it), and one naming a topic
+    // we never asked for.
     const unknown = await fetch(`${base}/websub/AAAAAAAAAAAAAAAAAAAAAAAA`, { method: 'POST', body: 'x' });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(410);
     const before = await titles(a);
     const [other] = await hub.deliver(topicOf(), hubbed([{ title: 'intruder', guid: 'x' }]), {
       self: 'http://elsewhere.example/feed.xml',
@@ -202,7 +216,8 @@ describe('WebSub reading', () => {
       expect.arrayContaining([
         '404: a verification we are not waiting for (already verified)',
         '404: a verification for a request we did not make',
-        '404: a delivery for a subscription we do not have; ignored',
+        `404: a verification of another topic (http://elsewhere.example/other.xml) on the callback of ${topicOf()}`,
+        '410: a delivery for a subscription we do not have (any more); ignored',
         '404: a delivery for a topic we never asked for; ignored',
       ]),
     );
@@ -227,13 +242,16 @@ describe('WebSub reading', () => {
     await waitFor(async () => (await titles(a)).includes('fetched'), 10_000, 'the fetched item');
     expect((await view(a, id)).status).toBe('ok'); // a hub's junk is not the feed's error
 
+    // Fallback fetches of one feed are spaced (strangers can ask for them on an unsigned callback).
     hits = host.hits('/feed.xml');
     expect((await hub.deliver(topicOf(), ''))[0]?.status).toBe(202);
+    clock.advance(FALLBACK_FETCH_GAP_MS);
     await waitFor(() => host.hits('/feed.xml') === hits + 1, 10_000, 'the fetch after an empty delivery');
 
     hits = host.hits('/feed.xml');
     const huge = new Uint8Array(65 * 1024).fill(0x20);
     expect((await hub.deliver(topicOf(), huge))[0]?.status).toBe(413);
+    clock.advance(FALLBACK_FETCH_GAP_MS);
     await waitFor(() => host.hits('/feed.xml') === hits + 1, 10_000, 'the fetch after a refused body');
     expect(activity.some((e) => /^413: body over 65536 bytes refused/.test(e.result))).toBe(true);
   });
@@ -319,7 +337,7 @@ describe('WebSub reading', () => {
     const id = await subscribe(a);
     await live(a, id);
     expect((await view(a, id)).delivery).toBe(
-      'real-time via WebSub hub 127.0.0.1 (renews in 9 d); chosen over its rssCloud: the hub sends the new feed itself',
+      `real-time via WebSub hub ${hubHost()} (renews in 9 d); chosen over its rssCloud: the hub sends the new feed itself`,
     );
     expect(activity.some((e) => e.procedure === 'pleaseNotify')).toBe(false);
 
@@ -332,9 +350,11 @@ describe('WebSub reading', () => {
       10_000,
       'fallback',
     );
-    await waitFor(async () => (await view(a, again)).delivery.startsWith('real-time via 127.0.0.1'));
+    await waitFor(async () =>
+      (await view(a, again)).delivery.startsWith(`real-time via 127.0.0.1:${cloud.port}`),
+    );
     expect((await view(a, again)).delivery).toBe(
-      'real-time via 127.0.0.1 (renews in 23 h); its WebSub hub refused: The hub denied the subscription: Topic not allowed',
+      `real-time via 127.0.0.1:${cloud.port} (renews in 23 h); its WebSub hub refused: The hub denied the subscription: Topic not allowed`,
     );
     // The hub is asked again later; while it still refuses, the cloud's subscription stays as is.
     const asks = () => activity.filter((e) => e.procedure === 'pleaseNotify').length;
@@ -346,7 +366,7 @@ describe('WebSub reading', () => {
     await a.context.realtime!.websub.manager.idle();
     expect(asks()).toBe(askedBefore);
     expect((await view(a, again)).delivery).toMatch(
-      /^real-time via 127\.0\.0\.1 \(renews in 21 h\); its WebSub hub refused/,
+      new RegExp(`^real-time via 127\\.0\\.0\\.1:${cloud.port} \\(renews in 21 h\\); its WebSub hub refused`),
     );
   });
 });
@@ -364,7 +384,9 @@ describe('several hubs', () => {
       const id = await subscribe(a);
       await waitFor(() => second.subscriptions().length === 1, 10_000, 'the second hub');
       await live(a, id);
-      expect((await view(a, id)).delivery).toBe(`real-time via WebSub hub 127.0.0.1 (renews in 9 d)`);
+      expect((await view(a, id)).delivery).toBe(
+        `real-time via WebSub hub ${new URL(second.url).host} (renews in 9 d)`,
+      );
       expect((await a.realtimeInfo()).subscriptions).toMatchObject([
         { protocol: 'WebSub', via: new URL(second.url).host },
       ]);

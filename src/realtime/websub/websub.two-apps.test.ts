@@ -44,7 +44,11 @@ function countingClient(): { http: HttpClient; fetches: Map<string, number> } {
         fetches.set(req.url, (fetches.get(req.url) ?? 0) + 1);
         return inner.fetchFeed(req);
       },
-      request: (req) => inner.request(req),
+      request(req) {
+        // Subscribing reads the feed this way once (its first read is that document).
+        if (req.method === 'GET') fetches.set(req.url, (fetches.get(req.url) ?? 0) + 1);
+        return inner.request(req);
+      },
       close: () => inner.close(),
     },
   };
