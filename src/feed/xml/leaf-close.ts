@@ -2,7 +2,6 @@
  * Where a leaf element (read whole: title, description ...) ends, found by hopping from '<' to
  * '<' without walking its HTML tag by tag (wellformed.ts hands it over raw).
  */
-import { isNearMiss } from './mend.ts';
 import { isSpace } from './prolog.ts';
 
 /**
@@ -23,8 +22,14 @@ export function leafClose(
   cdata[0] = -1;
   let depth = 1;
   let itemDepth = 0;
-  /** A misspelt close of this leaf was met: a start tag of its name after it means it never closed. */
-  let misspelt = false;
+  /** Elements opened inside the leaf and not yet closed (approximate: `<br>` never closes). */
+  let inner = 0;
+  /**
+   * An end tag closing nothing opened inside was met (`<title>Feed</subtitle>`): a start tag of
+   * the leaf's own name after it means the leaf never closed, so the search stops there instead
+   * of reading on to a later leaf's close (and stays linear when a template repeats the typo).
+   */
+  let strayed = false;
   let seen = 0; // markup constructs met inside the leaf
   let i = from;
   for (;;) {
@@ -68,8 +73,8 @@ export function leafClose(
             if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
             return lt;
           }
-        } else if (misspelt)
-          return -1; // `<title>a</titel> ... <title>`: one leaf each, not nested
+        } else if (strayed)
+          return -1; // `<title>a</subtitle> ... <title>`: one leaf each, not nested
         else if (text.charCodeAt(gt - 1) !== 47) depth++;
         seen++;
         cdata[0] = -1;
@@ -77,15 +82,12 @@ export function leafClose(
         continue;
       }
     }
-    if (
-      closing &&
-      depth === 1 &&
-      !misspelt &&
-      (text.charCodeAt(nameAt) | 0x20) === (name.charCodeAt(0) | 0x20)
-    ) {
-      const gt = text.indexOf('>', nameAt);
-      misspelt =
-        gt !== -1 && gt - nameAt <= name.length + 2 && isNearMiss(name, text.slice(nameAt, gt).trim());
+    if (depth === 1) {
+      if (!closing) {
+        const c = text.charCodeAt(nameAt);
+        if ((c | 0x20) >= 97 && (c | 0x20) <= 122) inner++;
+      } else if (inner > 0) inner--;
+      else strayed = true;
     }
     seen++;
     cdata[0] = -1;
