@@ -328,6 +328,25 @@ describe('smaller shapes', () => {
     expect(feed.items[1]!.link).toBe('https://two.example/p2');
   });
 
+  it('a date named twice keeps the first: JSON Feed as Atom and RSS do', () => {
+    const json = read(`{"version": "https://jsonfeed.org/version/1.1", "title": "j", "items": [
+      {"id": "1", "content_text": "x", "date_published": "2024-01-01T00:00:00Z", "date_modified": "2024-02-01T00:00:00Z",
+       "date_published": "1999-01-01T00:00:00Z", "date_modified": "1999-02-01T00:00:00Z",
+       "_ext": {"date_published": "nested objects keep their own"}},
+      {"id": "2", "content_text": "y", "date_published": "2024-03-01T00:00:00Z"}]}`).feed;
+    expect(json.items.map((i) => [i.published, i.updated])).toEqual([
+      ['2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z'],
+      ['2024-03-01T00:00:00.000Z', null],
+    ]);
+    const atom = read(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id>
+      <updated>2024-01-01T00:00:00Z</updated><updated>1999-01-01T00:00:00Z</updated>
+      <published>2023-01-01T00:00:00Z</published><published>1998-01-01T00:00:00Z</published></entry></feed>`).feed;
+    expect([atom.items[0]!.updated, atom.items[0]!.published]).toEqual([
+      '2024-01-01T00:00:00.000Z',
+      '2023-01-01T00:00:00.000Z',
+    ]);
+  });
+
   it('an Atom 0.3 Base64 title is decoded and read as its type says (text: tags as written)', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const feed = read(`<feed version="0.3" xmlns="http://purl.org/atom/ns#">

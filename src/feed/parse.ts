@@ -12,6 +12,7 @@ import { isFileUrl, jsonSiteLink, xmlSiteLink } from './file-base.ts';
 import { DEFAULT_MAX_ITEMS, noteCapped } from './item-cap.ts';
 import { readJsonFeed } from './json/json-feed.ts';
 import { parseJsonFeedText } from './json/json-items.ts';
+import { mayRepeatDates, renameRepeatedDates } from './json/repeated-dates.ts';
 import { encodingNote, leadingJunkNote, mendedNote, trailingJunkNote } from './parse-notes.ts';
 import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
 import { readRdfFeed } from './rdf/rdf-feed.ts';
@@ -132,7 +133,14 @@ function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined,
 function parseJson(doc: string, ctx: ReadContext): ParseResult {
   let json: unknown;
   try {
-    json = parseJsonFeedText(doc, ctx.maxItems, (total) => noteCapped(ctx, total, ctx.maxItems));
+    let capped = false;
+    json = parseJsonFeedText(doc, ctx.maxItems, (total) => {
+      capped = true;
+      noteCapped(ctx, total, ctx.maxItems);
+    });
+    // A date named twice in an item: the first wins, as in the XML formats (issue 34). Not
+    // looked for in a document past the item cap: its dates outnumber the items read anyway.
+    if (!capped && mayRepeatDates(doc, json)) json = JSON.parse(renameRepeatedDates(doc));
   } catch (e) {
     const bad = NON_JSON_NUMBER.exec(doc);
     if (bad) {
