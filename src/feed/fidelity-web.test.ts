@@ -298,6 +298,13 @@ describe('mismatched end tags outside items', () => {
     const r = read(`<rss version="2.0"><channel>${many}<item><guid>1</guid></item></channel></rss>`);
     expect(performance.now() - t0).toBeLessThan(3000);
     expect(r.feed.title).toBe('t0');
+    // Leaves left open so that no search for their close stops early: refused, not read 20,000
+    // times over (quadratic).
+    const open = Array.from({ length: 20_000 }, () => '<link><b>x</div>').join('');
+    const t1 = performance.now();
+    const crafted = parseFeed(`<rss version="2.0"><channel>${open}</link></channel></rss>`);
+    expect(performance.now() - t1).toBeLessThan(3000);
+    expect(crafted.kind === 'error' && crafted.error.message).toMatch(/Too many elements are never closed/);
     const missing = parseFeed('<rss>\n<channel>\n<title>x</item>\n</channel></rss>');
     expect(missing.kind === 'error' && missing.error.message).toMatch(
       /<title> is never closed \(line 3, column 1\)/,

@@ -118,7 +118,15 @@ function scan(
 ): void {
   const names: string[] = [];
   const opened: number[] = [];
-  const cdata = new Int32Array(2);
+  const cdata = new Int32Array(3);
+  /**
+   * Characters read by searches for a leaf's close that found none. Each such leaf is repaired
+   * and the scan goes on, so without a bound a document of many leaves left open (crafted so no
+   * search stops early) would be read once per leaf: quadratic. Past twice the document, it is
+   * refused as the ambiguous thing it is.
+   */
+  let searched = 0;
+  const searchBudget = 2 * text.length + 65_536;
   const n = text.length;
   let doctype: [number, number] | null = null;
   let rootSeen = false;
@@ -256,6 +264,9 @@ function scan(
         i = text.indexOf('>', close) + 1;
         continue;
       }
+      searched += cdata[2]! - i;
+      if (searched > searchBudget)
+        throw new Malformed(`Too many elements are never closed, <${name}> among them`, lt);
       // Never closed: an end tag closing nothing open (its own, written wrong), or its item's
       // close, says where it ended.
       const stray = strayEndIn(text, i);
