@@ -82,6 +82,7 @@ describe('tidings parse shows what was repaired', () => {
       'End tag </subtitle> repaired: read as the end of <title> (line 4, column 19).',
     ]);
 
+    expect((await tidings('parse', '--help')).stdout).toMatch(/End tag <\/subtitle> repaired/);
     const text = await tidings('parse', sjis, junk);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^ {2}note: Encoding guessed: Shift_JIS\./m);
