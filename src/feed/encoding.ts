@@ -282,6 +282,18 @@ function hasDeclaration(bytes: Uint8Array, contentType: string | null | undefine
   );
 }
 
+/** Whether two labels name one encoding ("sjis" and "Shift_JIS"); unknown labels only themselves. */
+export function sameEncoding(a: string, b: string): boolean {
+  const canonical = (label: string) => {
+    try {
+      return new TextDecoder(label).encoding;
+    } catch {
+      return label.toLowerCase();
+    }
+  };
+  return canonical(a) === canonical(b);
+}
+
 /** Decoded text only (see decodeFeedBytes). */
 export function decodeBytes(bytes: Uint8Array, contentType?: string | null): string {
   return decodeFeedBytes(bytes, contentType).text;

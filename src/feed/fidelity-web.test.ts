@@ -69,7 +69,8 @@ describe('junk around the document', () => {
   });
 
   it('a byte order mark after blank lines, or twice', () => {
-    for (const body of [`\n\n\uFEFF${RSS}`, `\uFEFF\uFEFF${RSS}`]) {
+    const afterDeclaration = RSS.replace('?>\n', '?>\n\uFEFF');
+    for (const body of [`\n\n\uFEFF${RSS}`, `\uFEFF\uFEFF${RSS}`, afterDeclaration]) {
       const r = read(body);
       expect(ids(r.feed)).toEqual(['1', '2']);
       expect(r.notes.map((n) => n.message)).toEqual([
@@ -104,7 +105,7 @@ describe('junk around the document', () => {
   it('a stray end tag or text after the root is noted; comments and whitespace there are not', () => {
     expect(codes(read(`${RSS}</channel>`).notes)).toEqual(['feed.textAfterRoot']);
     expect(codes(read(`${RSS}PHP Notice: done`).notes)).toEqual(['feed.textAfterRoot']);
-    expect(read(`${RSS}<!-- generated in 0.02 s -->\n\n`).notes).toEqual([]);
+    expect(read(`${RSS}<!-- generated in 0.02 s -->\n<?xml-stylesheet href="s.css"?>\n`).notes).toEqual([]);
     // Well-formed feeds carry no note at all.
     for (const file of readdirSync(join(import.meta.dirname, 'testdata'))) {
       if (!/\.(xml|rdf|json)$/.test(file) || file === 'billion-laughs.xml') continue;
@@ -245,6 +246,23 @@ describe('one bad byte in a UTF-8 feed', () => {
     expect(latin.notes[0]!.message).toMatch(
       /^The feed says it is utf-8, but .*; encoding guessed: ISO-8859-(1|9)\.$/,
     );
+  });
+});
+
+describe('one bad byte in a feed in a declared legacy encoding', () => {
+  it('stays in that encoding, the byte replaced, and the note says so', () => {
+    const sjis = readFileSync(join(ENCODING_DIR, 'undeclared-shift_jis.xml'));
+    const at = sjis.indexOf('<item>');
+    const bad = Buffer.concat([sjis.subarray(0, at), Buffer.from([0x82]), sjis.subarray(at)]);
+    const r = read(bad, { contentType: 'text/xml; charset=Shift_JIS' });
+    expect(r.feed.title).toBe('日本語のニュース');
+    expect(r.feed.items.map((i) => i.title)).toEqual([
+      '東京で新しい駅が開業しました',
+      '大阪の天気は晴れの見込みです',
+    ]);
+    expect(r.notes.map((n) => n.message)).toEqual([
+      'The feed is shift_jis, as it says, but has bytes that are not shift_jis; they were replaced.',
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@
  * The sentences a feed's status shows when the parser had to repair what it read (ParseNote):
  * each names what was wrong and where, so the person who runs the feed can fix it.
  */
-import type { Decoded } from './encoding.ts';
+import { type Decoded, sameEncoding } from './encoding.ts';
 import type { ParseNote } from './parse-types.ts';
 import { htmlToText, oneLine } from './text.ts';
 import type { LeadingJunk } from './xml/junk.ts';
@@ -31,11 +31,11 @@ export function encodingNote({ text, declared, stated, used, recovery }: Decoded
         args: { guess },
       };
     }
-    return {
-      code: 'feed.encodingFallback',
-      message: `The feed says it is ${declared}, but it does not decode as ${declared}; encoding guessed: ${guess}.`,
-      args: { declared, used, guess },
-    };
+    // The guess agrees with the declaration: a few bad bytes in it, replaced by U+FFFD.
+    const message = sameEncoding(declared, guess)
+      ? `The feed is ${declared}, as it says, but has bytes that are not ${declared}; they were replaced.`
+      : `The feed says it is ${declared}, but it does not decode as ${declared}; encoding guessed: ${guess}.`;
+    return { code: 'feed.encodingFallback', message, args: { declared, used, guess } };
   }
   if (used === declared) return null;
   return {

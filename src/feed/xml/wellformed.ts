@@ -309,7 +309,9 @@ function nonSpaceIn(text: string, from: number, to: number): number | null {
  */
 function startsJunk(text: string, lt: number): boolean {
   if (text.startsWith('<!--', lt)) return false;
-  return text.charCodeAt(lt + 1) !== 63 || text.startsWith('<?xml', lt);
+  if (text.charCodeAt(lt + 1) !== 63) return true;
+  // `<?xml ` or `<?xml?`, not `<?xml-stylesheet`: a declaration only starts a document.
+  return text.startsWith('<?xml', lt) && (isSpace(text.charCodeAt(lt + 5)) || text.charCodeAt(lt + 5) === 63);
 }
 
 function after(text: string, marker: string, from: number, message: string, at: number): number {
