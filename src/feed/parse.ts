@@ -30,8 +30,10 @@ export { DEFAULT_MAX_ITEMS };
  * Parses a feed. Errors come back as values with stable codes: `feed.malformed` (broken XML or
  * JSON, with line and column when known), `feed.notAFeed` (HTML, empty, unknown root),
  * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once). A feed
- * comes with notes for its status: repaired after a cut, items past `opts.maxItems` left out, a
- * charset fallback, a JSON Feed without version (ParseNote).
+ * comes with notes for its status, one per repair (ParseNote): a cut or a mismatched end tag,
+ * junk before or after the root, an encoding fallen back from, guessed or mended, items past
+ * `opts.maxItems` left out, a JSON Feed without version. Text given as a string is taken as
+ * already decoded: the encoding repairs (and C1 controls read as windows-1252) apply to bytes.
  */
 export function parseFeed(body: Uint8Array | string, options?: ParseOptions): ParseResult {
   const opts = options ?? {};
