@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { detectFormat } from '../feed/detect.ts';
+import { brokenFeedReason } from '../feed/broken-feed.ts';
 import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
@@ -54,17 +54,6 @@ export function sameFeed(ctx: AppContext, url: string) {
   return null;
 }
 
-/** Why a body that says it is a feed does not parse (the parser's words); null otherwise. */
-function brokenFeedReason(ctx: AppContext, body: Uint8Array, contentType: string | null): string | null {
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 4096));
-  const claimsXml = detectFormat(head.replace(/^\uFEFF/, '')).kind === 'xml';
-  const claimsJson = /^\s*\{/.test(head) && /jsonfeed\.org\/version/i.test(head);
-  const typed = /(rss|atom|rdf)\+xml|feed\+json/i.test(contentType ?? '');
-  if (!claimsXml && !claimsJson && !typed) return null;
-  const parsed = parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs });
-  return parsed.kind === 'error' ? parsed.error.message : null;
-}
-
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
   const normalised = normaliseUserUrl(input.url ?? '');
   if (!normalised.ok) return normalised;
@@ -94,7 +83,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
         fetchText: (url, signal) => fetchText(ctx, url, signal, fetched),
         looksLikeFeed: (body, contentType) =>
           parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-        brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
+        brokenFeedReason: (body, contentType) => brokenFeedReason(body, contentType, ctx.maxParseMs),
         signal: cancel.signal,
         onProgress: requestId
           ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })

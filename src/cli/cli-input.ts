@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
+import { brokenFeedReason } from '../feed/broken-feed.ts';
 import { discoverFeed, type FetchTextResult, normaliseUserUrl } from '../feed/discover.ts';
 import { parseFeed } from '../feed/parse.ts';
 import { createHttpClient } from '../net/http-client.ts';
@@ -73,7 +74,9 @@ async function readWebFeed(source: string, http: HttpClient): Promise<Result<Fee
     if (res.kind === 'error') return fail(res.error);
     if (res.kind !== 'ok')
       return fail(tidingsError('cli.status', `${maskUrl(url)} answered ${res.status} with no feed body.`));
-    if (isFeed(res.body, res.contentType))
+    // A feed, or one that says it is a feed but does not parse: the caller parses it and says
+    // why (the XML error with its line), not "no feed found" after guessing (issue 35).
+    if (isFeed(res.body, res.contentType) || brokenFeedReason(res.body, res.contentType) !== null)
       return ok({ body: res.body, url: res.finalUrl, contentType: res.contentType, discoveredFrom: null });
   }
   const found = await discoverFeedUrl(source, http);
@@ -96,6 +99,7 @@ export async function discoverFeedUrl(address: string, http: HttpClient): Promis
   const found = await discoverFeed(address, {
     fetchText: (url) => fetchText(http, url),
     looksLikeFeed: isFeed,
+    brokenFeedReason,
   });
   return found.ok ? ok(found.value.feedUrl) : found;
 }

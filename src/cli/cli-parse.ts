@@ -10,9 +10,12 @@ import { countOf } from './plural.ts';
 
 const HELP = `Usage: tidings parse <file-or-url>... [--json]
 
-Parses each feed (RSS 0.9x/1.0/2.0, Atom, JSON Feed) and prints the normalised model, with the
-parser's notes (document repaired after a cut, items past the cap left out, encoding fallback,
-JSON Feed without a version) as "note:" lines.
+Parses each feed (RSS 0.9x/1.0/2.0, Atom, JSON Feed) and prints the normalised model, with what
+the parser had to repair as "note:" lines: a document cut off at its end, an end tag that did not
+match ("End tag </subtitle> repaired"), text before or after the root element (a PHP warning, an
+analytics script), an encoding guessed or fallen back from, bytes that are not UTF-8, items past
+the cap left out, a JSON Feed without a version. A feed that does not parse gives the parser's
+reason, with its line and column.
   --json   one JSON document per line, in order, the notes in its "notes" array
            ([] when none: each {code, message, args?}); a failed one prints {"error": "..."}
 Exits 1 when any input failed.`;

@@ -149,7 +149,7 @@ describe('findFeedLinks', () => {
 // ---------------------------------------------------------------------------------------------
 // discoverFeed against a real HTTP server on loopback
 
-type Route = { status?: number; type?: string; body?: string; location?: string };
+type Route = { status?: number; type?: string; body?: string | Uint8Array; location?: string };
 
 const RSS = '<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>';
 const ATOM = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>';
@@ -252,6 +252,26 @@ describe('discoverFeed', () => {
     expect(s.hits[0]).toBe('/blog/');
     expect(s.hits).toEqual(expect.arrayContaining(['/blog/gone.xml', '/page.html', '/blog/posts.atom']));
     expect(s.hits.length).toBeLessThanOrEqual(5);
+  });
+
+  it('reads a UTF-16 page, with or without a byte order mark (issue 34)', async () => {
+    const page = html(
+      '<link rel="alternate" type="application/rss+xml" title="Posts" href="/posts/all.rss">',
+    );
+    const le = Buffer.from(`\ufeff${page}`, 'utf16le');
+    const be = Buffer.from(Buffer.from(page, 'utf16le')).swap16(); // no mark: the NULs tell
+    const s = await site({
+      '/le/': { body: le, type: 'text/html' },
+      '/be/': { body: be, type: 'text/html; charset=utf-16be' },
+      '/plain/': { body: le, type: 'text/plain' }, // typed as text: the page itself says HTML
+      '/posts/all.rss': { type: 'application/rss+xml', body: RSS },
+    });
+    for (const path of ['/le/', '/be/', '/plain/']) {
+      const r = await discoverFeed(`${s.origin}${path}`, deps);
+      expect(r.ok && r.value.feedUrl).toBe(`${s.origin}/posts/all.rss`);
+    }
+    // Found through the page's own link: no usual path leads there.
+    expect(s.hits.filter((h) => h === '/posts/all.rss').length).toBe(3);
   });
 
   it('finds a JSON feed advertised alone', async () => {

@@ -7,6 +7,7 @@
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { firstInOrder } from '../common/first-in-order.ts';
 import { MASK, maskUrl } from '../net/mask.ts';
+import { decodeAnnouncedUnicode } from './encoding.ts';
 import { decodeEntities } from './text.ts';
 
 export interface FeedLink {
@@ -456,19 +457,26 @@ function replaceWithFinal(advertised: string[], link: string, finalUrl: string):
 export function looksLikeHtml(body: Uint8Array, contentType: string | null): boolean {
   if (contentType && /html/i.test(contentType)) return true;
   if (contentType && !/^\s*(text\/plain|application\/octet-stream)\b/i.test(contentType)) return false;
-  const start = new TextDecoder('latin1').decode(body.subarray(0, 1024));
+  const head = body.subarray(0, 2048);
+  const start = decodeAnnouncedUnicode(head) ?? new TextDecoder('latin1').decode(head.subarray(0, 1024));
   return /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|meta|link|title)[\s>]/i.test(
     start.replace(/^\uFEFF|^ï»¿/, ''),
   );
 }
 
-/** The page's text in its charset: Content-Type, then `<meta charset>`, then UTF-8. */
+/**
+ * The page's text in its charset: a byte order mark (or UTF-16's NULs: issue 34), then
+ * Content-Type, then `<meta charset>`, then UTF-8.
+ */
 function decodeHtml(body: Uint8Array, contentType: string | null): string {
+  const unicode = decodeAnnouncedUnicode(body);
+  if (unicode !== null) return unicode;
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
   const sniff = new TextDecoder('latin1').decode(body.subarray(0, 2048));
   const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(sniff)?.[1];
   for (const label of [fromHeader, fromMeta, 'utf-8']) {
-    if (!label) continue;
+    // A page readable as ASCII that names UTF-16 in its <meta> is not UTF-16 (HTML says UTF-8).
+    if (!label || (label === fromMeta && /^utf-?16/i.test(label))) continue;
     try {
       return new TextDecoder(label).decode(body);
     } catch {

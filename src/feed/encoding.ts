@@ -2,15 +2,22 @@
  * Bytes to text, in the order the web settled on: a byte order mark wins, then the HTTP
  * charset, then the XML declaration's encoding, then UTF-8. A declared charset that does not
  * decode cleanly (a Latin-1 body served as charset=utf-8) is not believed: the next candidate is
- * tried (the declaration, UTF-8), and windows-1252, which decodes anything, comes last; the
- * parser notes the fallback. TextDecoder (Node's full ICU) knows the iso-8859 family, the CJK
- * encodings and UTF-16; windows-1252 (which the web also uses for "iso-8859-1" and "ascii") and
- * UTF-32 are decoded here, because Node 20's windows-1252 loses 0x80-0x9F and no Node has UTF-32.
- * A label nobody knows is skipped rather than failing the feed.
+ * tried (the declaration, UTF-8). When none decodes cleanly (issue 34): bytes that are UTF-8 but
+ * for a few bad ones stay UTF-8, only the bad bytes replaced (utf8-repair.ts); anything else is
+ * another encoding, which chardet guesses (encoding-guess.ts), windows-1252 when it cannot. The
+ * parser notes each of these. C1 control characters (U+0080-U+009F) are windows-1252 punctuation
+ * written by mistake and are read as it, as feedparser and HTML's numeric references do.
+ *
+ * TextDecoder (Node's full ICU) knows the iso-8859 family, the CJK encodings and UTF-16;
+ * windows-1252 (which the web also uses for "iso-8859-1" and "ascii") and UTF-32 are decoded
+ * here, because Node 20's windows-1252 loses 0x80-0x9F and no Node has UTF-32. A label nobody
+ * knows is skipped rather than failing the feed.
  */
 
 import { TextDecoder } from 'node:util';
+import { guessEncoding } from './encoding-guess.ts';
 import { C1_REMAP } from './html-entities.ts';
+import { decodeRepairedUtf8, scanUtf8 } from './utf8-repair.ts';
 
 /** The charset parameter of a Content-Type header, lowercased, or null. */
 export function charsetOf(contentType: string | null | undefined): string | null {
@@ -20,18 +27,23 @@ export function charsetOf(contentType: string | null | undefined): string | null
   return label === '' ? null : label;
 }
 
-/** The encoding named by a leading `<?xml ... encoding="..."?>`, or null. */
+const FEED_ROOT = /<(?:[\w.-]+:)?(?:rss|feed|RDF)[\s>/]/;
+
+/** How far into the bytes an XML declaration is looked for (after junk such as a PHP warning). */
+const DECLARATION_WITHIN = 1024;
+
+/**
+ * The encoding named by the XML declaration, or null. It belongs first, but a server that
+ * prints a warning before the feed pushes it down (issue 34), so it is looked for in the first
+ * kilobyte. The declaration is ASCII in every ASCII-compatible encoding.
+ */
 export function xmlDeclaredEncoding(bytes: Uint8Array): string | null {
-  // The declaration is ASCII in every ASCII-compatible encoding; 512 bytes is plenty.
-  let i = 0;
-  while (
-    i < bytes.length &&
-    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-  )
-    i++;
-  if (bytes[i] !== 0x3c || bytes[i + 1] !== 0x3f) return null; // no '<?' first: no declaration
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 512)).toString('latin1');
-  const m = /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head);
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, DECLARATION_WITHIN + 512));
+  const at = head.indexOf('<?xml');
+  if (at === -1 || at > DECLARATION_WITHIN) return null;
+  // After the root's start tag it is not a declaration (two documents run together, say).
+  if (at > 0 && FEED_ROOT.test(head.toString('latin1', 0, at))) return null;
+  const m = /^<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head.toString('latin1', at));
   return m ? m[1]!.toLowerCase() : null;
 }
 
@@ -50,18 +62,48 @@ function bomEncoding(b: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * Text in a Unicode encoding its first bytes announce (a byte order mark, or UTF-16's NUL beside
+ * the first '<' of a page), without the mark; null when they announce none. For HTML pages
+ * (discover.ts), whose '<' is not followed by '?' as a feed's declaration is.
+ */
+export function decodeAnnouncedUnicode(b: Uint8Array): string | null {
+  let label = bomEncoding(b);
+  if (label === null && b[0] === 0x3c && b[1] === 0x00 && b[2] !== 0x00 && b[3] === 0x00) label = 'utf-16le';
+  if (label === null && b[0] === 0x00 && b[1] === 0x3c && b[2] === 0x00 && b[3] !== 0x00) label = 'utf-16be';
+  return label === null ? null : stripBom(decoderFor(label)!(b, false));
+}
+
 /** A decoder: `fatal` throws on bytes the encoding cannot have produced, else U+FFFD. */
 type Decode = (bytes: Uint8Array, fatal: boolean) => string;
 
 class DecodeError extends Error {}
 
-/** windows-1252 as the WHATWG Encoding Standard defines it (undefined bytes keep their code). */
-export function decodeWindows1252(bytes: Uint8Array): string {
-  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return latin1.replace(/[\x80-\x9f]/g, (c) => {
+/** C1 control characters read as the windows-1252 characters they stand for (0x81 ... kept). */
+export function remapC1(text: string): string {
+  return text.replace(/[\x80-\x9f]/g, (c) => {
     const code = c.charCodeAt(0);
     return String.fromCharCode(C1_REMAP[code - 0x80] || code);
   });
+}
+
+/** windows-1252 as the WHATWG Encoding Standard defines it (undefined bytes keep their code). */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  return remapC1(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+}
+
+/**
+ * Whether UTF-8 bytes encode a C1 control character (C2 80 to C2 9F). Looked for in the bytes,
+ * where a search for one byte value is native and nearly free; a pass over the decoded text
+ * would cost a noticeable share of parsing every feed.
+ */
+function hasUtf8C1(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = b.indexOf(0xc2); i !== -1; i = b.indexOf(0xc2, i + 1)) {
+    const next = b[i + 1]!;
+    if (next >= 0x80 && next <= 0x9f) return true;
+  }
+  return false;
 }
 
 export function decodeUtf32(bytes: Uint8Array, littleEndian: boolean, fatal: boolean): string {
@@ -163,6 +205,15 @@ export function chooseEncoding(bytes: Uint8Array, contentType?: string | null): 
   return bomEncoding(bytes) ?? candidates(bytes, contentType)[0]!;
 }
 
+/**
+ * How bytes that no named (or assumed) encoding decodes cleanly were read: as UTF-8 with its bad
+ * bytes replaced (`bad` ranges, the first at `firstAt` in the text), or in the encoding chardet
+ * guessed.
+ */
+export type Recovery =
+  | { kind: 'utf8Repaired'; bad: number; firstAt: number }
+  | { kind: 'guessed'; guess: string };
+
 export interface Decoded {
   text: string;
   /** The label first in line (BOM, HTTP charset, declaration, or utf-8). */
@@ -171,23 +222,57 @@ export interface Decoded {
   stated: boolean;
   /** The label the text was decoded with: differs from `declared` after a fallback. */
   used: string;
+  /** Set when no candidate decoded cleanly. */
+  recovery: Recovery | null;
 }
+
+const isUtf8 = (label: string) => label === 'utf-8' || label === 'utf8' || label === 'unicode-1-1-utf-8';
 
 /** Decoded text without the byte order mark. Never throws. */
 export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null): Decoded {
   const bom = bomEncoding(bytes);
-  if (bom) return { text: stripBom(decoderFor(bom)!(bytes, false)), declared: bom, stated: true, used: bom };
-  const tried = candidates(bytes, contentType);
+  if (bom !== null && bom !== 'utf-8') {
+    return {
+      text: stripBom(decoderFor(bom)!(bytes, false)),
+      declared: bom,
+      stated: true,
+      used: bom,
+      recovery: null,
+    };
+  }
+  const tried = bom === 'utf-8' ? ['utf-8'] : candidates(bytes, contentType);
   const declared = tried[0]!;
-  const stated = hasDeclaration(bytes, contentType);
+  const stated = bom !== null || hasDeclaration(bytes, contentType);
   for (const label of tried) {
+    let text: string;
     try {
-      return { text: stripBom(decoderFor(label)!(bytes, true)), declared, stated, used: label };
+      text = decoderFor(label)!(bytes, true);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
+      continue;
     }
+    const c1 = isUtf8(label) ? hasUtf8C1(bytes) : /[\x80-\x9f]/.test(text);
+    return { text: stripBom(c1 ? remapC1(text) : text), declared, stated, used: label, recovery: null };
   }
-  return { text: stripBom(decodeWindows1252(bytes)), declared, stated, used: 'windows-1252' };
+  // Nothing decodes cleanly: UTF-8 with slips, or an encoding nobody named (see the top).
+  const scan = scanUtf8(bytes);
+  const bad = scan.bad.length / 2;
+  if (scan.multiByte >= bad) {
+    const { text, firstAt } = decodeRepairedUtf8(bytes, scan);
+    const skip = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const recovery: Recovery = { kind: 'utf8Repaired', bad, firstAt: firstAt - skip };
+    return { text: remapC1(text.slice(skip)), declared, stated, used: 'utf-8', recovery };
+  }
+  const guess = guessEncoding(bytes, (label) => decoderFor(label) !== null);
+  const used = guess === null ? 'windows-1252' : guess.toLowerCase();
+  const text = decoderFor(used)!(bytes, false);
+  return {
+    text: stripBom(used === 'windows-1252' ? text : remapC1(text)),
+    declared,
+    stated,
+    used,
+    recovery: { kind: 'guessed', guess: guess ?? 'windows-1252' },
+  };
 }
 
 /** Whether the server or the XML declaration names a charset we can use. */
@@ -195,6 +280,18 @@ function hasDeclaration(bytes: Uint8Array, contentType: string | null | undefine
   return [charsetOf(contentType), xmlDeclaredEncoding(bytes)].some(
     (l) => l !== null && decoderFor(l) !== null,
   );
+}
+
+/** Whether two labels name one encoding ("sjis" and "Shift_JIS"); unknown labels only themselves. */
+export function sameEncoding(a: string, b: string): boolean {
+  const canonical = (label: string) => {
+    try {
+      return new TextDecoder(label).encoding;
+    } catch {
+      return label.toLowerCase();
+    }
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** Decoded text only (see decodeFeedBytes). */

@@ -133,12 +133,12 @@ describe('authors and links in less common shapes', () => {
   });
 });
 
-describe('the windows-1252 fallback note', () => {
-  it('does not say the feed declared UTF-8 when it declared nothing', () => {
+describe('the encoding note', () => {
+  it('does not say the feed declared UTF-8 when it declared nothing (a guess, issue 34)', () => {
     const body = Buffer.from('<rss version="2.0"><channel><title>caf\xe9</title></channel></rss>', 'latin1');
     const r = read(body);
     expect(r.feed.title).toBe('café');
-    expect(r.notes[0]!.code).toBe('feed.encodingFallback');
+    expect(r.notes[0]!.code).toBe('feed.encodingGuessed');
     expect(r.notes[0]!.message).not.toMatch(/says it is/);
     expect(r.notes[0]!.message).toMatch(/does not say its encoding/);
     const declared = read(body, { contentType: 'text/xml; charset=utf-8' });

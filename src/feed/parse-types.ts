@@ -17,11 +17,16 @@ export interface ParseOptions {
 
 /**
  * Something the parser did that the feed's status should say, although the feed was read:
- * `feed.repaired` (a document cut off at its end was closed), `feed.itemsCapped` (args: kept,
- * total), `feed.noVersion` (a JSON Feed without `version`), `feed.encodingFallback` (the declared
- * charset did not decode cleanly; args: declared, used), `feed.elementsSkipped` (far more elements
- * than any feed needs; the excess was left unread; args: skipped), `feed.contentNotBase64` (Atom
-content whose media type calls for Base64 was not Base64 and is shown as text; args: types).
+ * `feed.repaired` (a document cut off at its end was closed, or end tags that did not match were
+ * read as if they did), `feed.itemsCapped` (args: kept, total), `feed.noVersion` (a JSON Feed
+ * without `version`), `feed.encodingFallback` (the declared charset did not decode cleanly; args:
+ * declared, used, guess when chardet chose), `feed.encodingGuessed` (no charset named and not
+ * UTF-8: chardet guessed; args: guess), `feed.badBytes` (UTF-8 with bytes that are not, replaced;
+ * args: bad, line, column), `feed.textBeforeRoot` / `feed.textAfterRoot` (junk a server printed
+ * around the feed, such as a PHP warning or an analytics script, ignored; args: line),
+ * `feed.elementsSkipped` (far more elements than any feed needs; the excess was left unread;
+ * args: skipped), `feed.contentNotBase64` (Atom content whose media type calls for Base64 was not
+ * Base64 and is shown as text; args: types).
  */
 export interface ParseNote {
   readonly code:
@@ -29,6 +34,10 @@ export interface ParseNote {
     | 'feed.itemsCapped'
     | 'feed.noVersion'
     | 'feed.encodingFallback'
+    | 'feed.encodingGuessed'
+    | 'feed.badBytes'
+    | 'feed.textBeforeRoot'
+    | 'feed.textAfterRoot'
     | 'feed.elementsSkipped'
     | 'feed.contentNotBase64';
   readonly message: string;

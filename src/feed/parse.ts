@@ -12,14 +12,16 @@ import { isFileUrl, jsonSiteLink, xmlSiteLink } from './file-base.ts';
 import { DEFAULT_MAX_ITEMS, noteCapped } from './item-cap.ts';
 import { readJsonFeed } from './json/json-feed.ts';
 import { parseJsonFeedText } from './json/json-items.ts';
+import { mayRepeatDates, renameRepeatedDates } from './json/repeated-dates.ts';
+import { encodingNote, leadingJunkNote, mendedNote, trailingJunkNote } from './parse-notes.ts';
 import type { ParseNote, ParseOptions, ParseResult } from './parse-types.ts';
 import { readRdfFeed } from './rdf/rdf-feed.ts';
 import type { ReadContext } from './read-context.ts';
 import { readRssFeed } from './rss/rss-feed.ts';
 import { resolveUrl } from './urls.ts';
-import type { Mended } from './xml/mend.ts';
+import { blankOut, findLeadingJunk } from './xml/junk.ts';
 import { child, parseXml, text } from './xml/tree.ts';
-import { lineAndColumn, type XmlProblem } from './xml/wellformed.ts';
+import type { XmlProblem } from './xml/wellformed.ts';
 
 export const DEFAULT_MAX_PARSE_MS = 5000;
 export { DEFAULT_MAX_ITEMS };
@@ -28,8 +30,10 @@ export { DEFAULT_MAX_ITEMS };
  * Parses a feed. Errors come back as values with stable codes: `feed.malformed` (broken XML or
  * JSON, with line and column when known), `feed.notAFeed` (HTML, empty, unknown root),
  * `feed.tooSlow` (past `opts.maxParseMs`; Infinity disables the cap, 0 fails at once). A feed
- * comes with notes for its status: repaired after a cut, items past `opts.maxItems` left out, a
- * charset fallback, a JSON Feed without version (ParseNote).
+ * comes with notes for its status, one per repair (ParseNote): a cut or a mismatched end tag,
+ * junk before or after the root, an encoding fallen back from, guessed or mended, items past
+ * `opts.maxItems` left out, a JSON Feed without version. Text given as a string is taken as
+ * already decoded: the encoding repairs (and C1 controls read as windows-1252) apply to bytes.
  */
 export function parseFeed(body: Uint8Array | string, options?: ParseOptions): ParseResult {
   const opts = options ?? {};
@@ -37,7 +41,7 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
   const deadline = new Deadline(Number.isNaN(limitMs) ? DEFAULT_MAX_PARSE_MS : limitMs);
   try {
     const notes: ParseNote[] = [];
-    const doc = typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes);
+    let doc = typeof body === 'string' ? stripBom(body) : decodeNoting(body, opts.contentType, notes);
     deadline.check();
     const ctx: ReadContext = {
       url: opts.url?.trim() || null,
@@ -46,7 +50,24 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
       notes,
       overflow: null,
     };
-    const detected = detectFormat(doc);
+    let detected = detectFormat(doc);
+    if (detected.kind === 'none') {
+      // Junk a server printed before the feed (a PHP warning): read past it, and say so.
+      const junk = findLeadingJunk(doc);
+      const past = junk === null ? null : blankOut(doc, junk);
+      const again = past === null ? null : detectFormat(past);
+      if (
+        junk !== null &&
+        past !== null &&
+        again !== null &&
+        again.kind !== 'none' &&
+        again.kind !== 'json'
+      ) {
+        notes.push(leadingJunkNote(doc, junk));
+        doc = past;
+        detected = again;
+      }
+    }
     switch (detected.kind) {
       case 'none':
         return failure('feed.notAFeed', detected.reason);
@@ -69,6 +90,7 @@ export function parseFeed(body: Uint8Array | string, options?: ParseOptions): Pa
           });
         }
         if (parsed.mended !== null) notes.push(mendedNote(doc, parsed.mended));
+        if (parsed.trailing !== null) notes.push(trailingJunkNote(doc, parsed.trailing));
         if (parsed.skipped > 0) {
           notes.push({
             code: 'feed.elementsSkipped',
@@ -102,25 +124,25 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** The bytes as text; a fallback from a charset that did not decode cleanly is noted. */
+/** The bytes as text; a fallback, a guess or a repair of the encoding is noted. */
 function decodeNoting(bytes: Uint8Array, contentType: string | null | undefined, notes: ParseNote[]): string {
-  const { text, declared, stated, used } = decodeFeedBytes(bytes, contentType);
-  if (used !== declared) {
-    notes.push({
-      code: 'feed.encodingFallback',
-      message: stated
-        ? `The feed says it is ${declared}, but it does not decode as ${declared}; it was read as ${used}.`
-        : `The feed does not say its encoding, and it is not valid ${declared}; it was read as ${used}.`,
-      args: { declared, used },
-    });
-  }
-  return text;
+  const decoded = decodeFeedBytes(bytes, contentType);
+  const note = encodingNote(decoded);
+  if (note !== null) notes.push(note);
+  return decoded.text;
 }
 
 function parseJson(doc: string, ctx: ReadContext): ParseResult {
   let json: unknown;
   try {
-    json = parseJsonFeedText(doc, ctx.maxItems, (total) => noteCapped(ctx, total, ctx.maxItems));
+    let capped = false;
+    json = parseJsonFeedText(doc, ctx.maxItems, (total) => {
+      capped = true;
+      noteCapped(ctx, total, ctx.maxItems);
+    });
+    // A date named twice in an item: the first wins, as in the XML formats (issue 34). Not
+    // looked for in a document past the item cap: its dates outnumber the items read anyway.
+    if (!capped && mayRepeatDates(doc, json)) json = JSON.parse(renameRepeatedDates(doc));
   } catch (e) {
     const bad = NON_JSON_NUMBER.exec(doc);
     if (bad) {
@@ -153,17 +175,6 @@ function maxItemsOf(opts: ParseOptions): number {
   const n = opts.maxItems;
   if (n === undefined || Number.isNaN(n)) return DEFAULT_MAX_ITEMS;
   return n === Number.POSITIVE_INFINITY ? n : Math.max(1, Math.floor(n));
-}
-
-/** End tags that did not match, forgiven: the first one named, with where it is. */
-function mendedNote(doc: string, m: Mended): ParseNote {
-  const { line, column } = lineAndColumn(doc, m.offset);
-  const more = m.count > 1 ? ` and ${m.count - 1} more like it` : '';
-  return {
-    code: 'feed.repaired',
-    message: `The feed has end tags that do not match (${m.first} on line ${line}, column ${column}${more}); it was read as if they did.`,
-    args: { mended: m.count, line, column },
-  };
 }
 
 function malformed(p: XmlProblem): ParseResult {

@@ -4,6 +4,7 @@
  * and entity references still in place) so that each field is decoded exactly once, here.
  */
 import { C1_REMAP, NAMED_ENTITIES } from './html-entities.ts';
+import { looksLikeHtml } from './looks-like-html.ts';
 import { rawTextElement, tagEnd } from './tag-end.ts';
 
 /**
@@ -220,16 +221,15 @@ export function htmlToText(html: string): string {
   return decodeEntities(stripMarkup(html)).replace(WHITESPACE_RUN, ' ').trim();
 }
 
-const LOOKS_LIKE_HTML = /<[A-Za-z/!]|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/;
-
 /**
- * An RSS title: plain text by the spec, but feeds often put HTML or a second layer of escaping in
- * it ("&amp;amp;", "<![CDATA[<b>x</b>]]>"). When what is left after XML decoding still looks like
- * HTML, it is read as HTML; otherwise it is kept as is, on one line.
+ * An RSS or RDF title: plain text by the spec, but feeds often put HTML or a second layer of
+ * escaping in it ("&amp;amp;", "<![CDATA[<b>x</b>]]>"). What is left after XML decoding is read
+ * as HTML only when it looks like HTML by feedparser's rule (looks-like-html.ts); a title about a
+ * tag ("Using the <canvas> element") stays text, on one line.
  */
 export function rssTitle(decoded: string | null): string | null {
   if (decoded === null) return null;
-  return orNull(LOOKS_LIKE_HTML.test(decoded) ? htmlToText(decoded) : oneLine(decoded));
+  return orNull(looksLikeHtml(decoded) ? htmlToText(decoded) : oneLine(decoded));
 }
 
 /** Titles and names read on one line: runs of whitespace (newlines, tabs) become one space. */

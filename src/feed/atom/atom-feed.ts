@@ -168,6 +168,9 @@ function readEntry(
     else if (l.rel === 'replies' && (l.type === null || /html/i.test(l.type))) item.comments ??= l.href;
   }
   applyItemExtras(item, x);
+  // An entry whose only address is its id (`<id>https://…/post</id>`, no alternate link) is
+  // found at that address, as feedparser reads it (issue 34).
+  if (item.link === null && id !== null && /^https?:\/\/[^\s]+$/i.test(id)) item.link = id;
   if (item.authors.length === 0) item.authors.push(...feedAuthors.map((p) => ({ ...p })));
   return item;
 }

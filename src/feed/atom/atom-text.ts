@@ -16,12 +16,12 @@ import { xhtmlToHtml } from '../xhtml.ts';
 import { attr, type XmlElement } from '../xml/tree.ts';
 
 /** 'other': a media type that is neither text nor XML, so Base64 by RFC 4287 (if it is). */
-type Kind = 'text' | 'html' | 'xhtml' | 'base64' | 'other';
+type Kind = 'text' | 'html' | 'xhtml' | 'other';
 
+/** What the construct's type says it holds, whatever its mode. */
 function kindOf(el: XmlElement): Kind {
   const type = (attr(el, 'type') ?? '').toLowerCase();
   const mode = (attr(el, 'mode') ?? '').toLowerCase();
-  if (mode === 'base64') return 'base64';
   if (type === '' || type === 'text' || type === 'text/plain') return 'text';
   if (type === 'html' || type === 'text/html') return mode === 'xml' ? 'xhtml' : 'html';
   if (type === 'xhtml' || type === 'application/xhtml+xml') return mode === 'escaped' ? 'html' : 'xhtml';
@@ -29,6 +29,11 @@ function kindOf(el: XmlElement): Kind {
   // RFC 4287 4.1.3.3: an XML media type is inline markup; any other is Base64.
   if (type.endsWith('+xml') || type.endsWith('/xml')) return 'xhtml';
   return 'other';
+}
+
+/** Atom 0.3's mode="base64": the content is Base64 of what its type says. */
+function isBase64Mode(el: XmlElement): boolean {
+  return (attr(el, 'mode') ?? '').toLowerCase() === 'base64';
 }
 
 /** Element's raw inner markup (leaf elements keep it; others only have their text). */
@@ -94,20 +99,25 @@ function decodeBase64Text(b64: string): string | null {
  */
 export function atomHtml(el: XmlElement | undefined, notBase64?: (type: string) => void): string | null {
   if (el === undefined || attr(el, 'src') !== null) return null;
-  switch (kindOf(el)) {
+  const kind = kindOf(el);
+  if (isBase64Mode(el) || kind === 'other') {
+    const plain = plainOf(el);
+    if (isBase64(plain)) {
+      const decoded = decodeBase64Text(plain);
+      if (decoded === null) return null; // binary: nothing to show rather than mojibake
+      if (kind === 'text') return orNull(escapeHtml(decoded));
+      return orNull(kind === 'xhtml' ? innerXhtml(decoded) : decoded.trim());
+    }
+    if (plain.trim() !== '') notBase64?.(attr(el, 'type') ?? 'base64');
+    return orNull(escapeHtml(plain));
+  }
+  switch (kind) {
     case 'text':
       return orNull(escapeHtml(plainOf(el)));
     case 'html':
       return orNull(htmlOf(el));
     case 'xhtml':
       return orNull(innerXhtml(rawOf(el)));
-    case 'base64':
-    case 'other': {
-      const plain = plainOf(el);
-      if (isBase64(plain)) return orNull(decodeBase64Text(plain));
-      if (plain.trim() !== '') notBase64?.(attr(el, 'type') ?? 'base64');
-      return orNull(escapeHtml(plain));
-    }
   }
 }
 
@@ -119,17 +129,24 @@ export function atomText(el: XmlElement | undefined): string | null {
 
 function textOf(el: XmlElement | undefined): string | null {
   if (el === undefined) return null;
-  switch (kindOf(el)) {
+  const kind = kindOf(el);
+  if (isBase64Mode(el)) {
+    // Decoded, the construct is what its type says: a title of type text shows its characters
+    // as written, tags and all, as feedparser shows them (issue 34).
+    const plain = plainOf(el);
+    const decoded = isBase64(plain) ? decodeBase64Text(plain) : null;
+    if (decoded === null) return orNull(oneLine(plain));
+    if (kind === 'html') return orNull(htmlToText(decoded));
+    if (kind === 'xhtml') return orNull(htmlToText(innerXhtml(decoded)));
+    return orNull(oneLine(decoded));
+  }
+  switch (kind) {
     case 'text':
       return orNull(oneLine(plainOf(el)));
     case 'html':
       return orNull(htmlToText(htmlOf(el)));
     case 'xhtml':
       return orNull(htmlToText(innerXhtml(rawOf(el))));
-    case 'base64': {
-      const h = atomHtml(el);
-      return h === null ? null : orNull(htmlToText(h));
-    }
     case 'other':
       // A title of some unknown media type: nobody Base64-encodes a title; read it as text.
       return orNull(oneLine(plainOf(el)));

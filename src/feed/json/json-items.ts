@@ -73,7 +73,7 @@ export function findJsonItems(doc: string): JsonItemSpans | null {
 }
 
 /** Index of the quote closing the string that opens at `at`, or -1. */
-function stringEnd(doc: string, at: number): number {
+export function stringEnd(doc: string, at: number): number {
   let q = doc.indexOf('"', at + 1);
   while (q !== -1) {
     let backslashes = 0;
@@ -89,7 +89,7 @@ function trimEnd(doc: string, from: number, to: number): number {
   return to;
 }
 
-function isJsonSpace(c: number): boolean {
+export function isJsonSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 

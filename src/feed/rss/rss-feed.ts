@@ -22,11 +22,40 @@ import { readRssItem } from './rss-item.ts';
 export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadContext): Feed {
   const feed = newFeed(format);
   const rootBase = baseWithin(attr(root, 'xml:base'), ctx.url);
-  const channel = child(root, 'channel');
-  const base = channel ? baseWithin(attr(channel, 'xml:base'), rootBase) : rootBase;
   const x: ChannelExtras = newChannelExtras();
   const itemElements: XmlElement[] = [];
-  for (const c of channel?.children ?? []) {
+  /** Items of a channel whose xml:base differs from the first channel's. */
+  const itemBases = new Map<XmlElement, string | null>();
+  let base: string | null | undefined;
+  // A document with two channels (two feeds a CMS ran together): the first one describes the
+  // feed, and the items of every channel are read (issue 34).
+  for (const channel of root.children) {
+    if (channel.name !== 'channel') continue;
+    const channelBase = baseWithin(attr(channel, 'xml:base'), rootBase);
+    base ??= channelBase;
+    const items = readChannel(channel, channelBase, feed, x);
+    itemElements.push(...items);
+    if (channelBase !== base) for (const el of items) itemBases.set(el, channelBase);
+  }
+  base ??= rootBase;
+  // Some feeds put items beside the channel rather than in it.
+  for (const c of root.children) if (c.name === 'item') itemElements.push(c);
+  applyChannelExtras(feed, x);
+  const toRead = capItemElements(itemElements, ctx);
+  for (let i = 0; i < toRead.length; i++) {
+    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
+    const el = toRead[i]!;
+    const item = readRssItem(el, itemBases.get(el) ?? base, x.itunesAuthor);
+    assignIds(item);
+    feed.items.push(item);
+  }
+  return feed;
+}
+
+/** A channel's own elements into the feed (the first value of each wins); its items returned. */
+function readChannel(channel: XmlElement, base: string | null, feed: Feed, x: ChannelExtras): XmlElement[] {
+  const items: XmlElement[] = [];
+  for (const c of channel.children) {
     switch (c.name) {
       case 'title':
         feed.title ??= rssTitle(text(c));
@@ -58,32 +87,22 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
         feed.image ??= readImage(c, base);
         break;
       case 'skipHours':
-        feed.skipHours = readSkipHours(c);
+        if (feed.skipHours.length === 0) feed.skipHours = readSkipHours(c);
         break;
       case 'skipDays':
-        feed.skipDays = readSkipDays(c);
+        if (feed.skipDays.length === 0) feed.skipDays = readSkipDays(c);
         break;
       case 'cloud':
         feed.cloud ??= readCloud(c);
         break;
       case 'item':
-        itemElements.push(c);
+        items.push(c);
         break;
       default:
         readChannelExtra(c, base, x);
     }
   }
-  // Some feeds put items beside the channel rather than in it.
-  for (const c of root.children) if (c.name === 'item') itemElements.push(c);
-  applyChannelExtras(feed, x);
-  const toRead = capItemElements(itemElements, ctx);
-  for (let i = 0; i < toRead.length; i++) {
-    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readRssItem(toRead[i]!, base, x.itunesAuthor);
-    assignIds(item);
-    feed.items.push(item);
-  }
-  return feed;
+  return items;
 }
 
 function readImage(el: XmlElement, base: string | null): FeedImage | null {

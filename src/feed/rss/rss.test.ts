@@ -254,7 +254,7 @@ describe('RSS odds and ends', () => {
     ['<![CDATA[<b>Bold</b> move]]>', 'Bold move'],
     ['<![CDATA[Rock &amp; Roll]]>', 'Rock & Roll'],
     ['  Two\n   lines  ', 'Two lines'],
-    ['&lt;script&gt; is a tag', 'is a tag'],
+    ['&lt;script&gt; is a tag', '<script> is a tag'], // text about a tag (issue 34)
   ])('an RSS title %j reads as %j', (title, expected) => {
     expect(feedOf(`<rss><channel><item><title>${title}</title></item></channel></rss>`).items[0]!.title).toBe(
       expected,

@@ -2,13 +2,13 @@
  * Where a leaf element (read whole: title, description ...) ends, found by hopping from '<' to
  * '<' without walking its HTML tag by tag (wellformed.ts hands it over raw).
  */
-import { isNearMiss } from './mend.ts';
 import { isSpace } from './prolog.ts';
 
 /**
- * Index of the `</name>` closing a leaf element opened just before `from`, or -1. When the
- * content is exactly one CDATA section (whitespace around it aside), `cdata` gets its inner
- * range, so nobody has to look for its ends again; otherwise cdata[0] is -1. `item`: the open
+ * Index of the `</name>` closing a leaf element opened just before `from`, or -1 (cdata[2] then
+ * says where the search stopped). When the content is exactly one CDATA section (whitespace
+ * around it aside), `cdata` gets its inner range, so nobody has to look for its ends again;
+ * otherwise cdata[0] is -1. `item`: the open
  * item the leaf is in, if any; a leaf that runs past its item's close into the next item was
  * never closed (-1 at once, so a template typo in every item costs one item each, not the rest
  * of the document each).
@@ -23,16 +23,22 @@ export function leafClose(
   cdata[0] = -1;
   let depth = 1;
   let itemDepth = 0;
-  /** A misspelt close of this leaf was met: a start tag of its name after it means it never closed. */
-  let misspelt = false;
+  /** Elements opened inside the leaf and not yet closed (approximate: `<br>` never closes). */
+  let inner = 0;
+  /**
+   * An end tag closing nothing opened inside was met (`<title>Feed</subtitle>`): a start tag of
+   * the leaf's own name after it means the leaf never closed, so the search stops there instead
+   * of reading on to a later leaf's close (and stays linear when a template repeats the typo).
+   */
+  let strayed = false;
   let seen = 0; // markup constructs met inside the leaf
   let i = from;
   for (;;) {
     const lt = text.indexOf('<', i);
-    if (lt === -1) return -1;
+    if (lt === -1) return gaveUp(cdata, text.length);
     if (text.startsWith('<![CDATA[', lt)) {
       const end = text.indexOf(']]>', lt + 9);
-      if (end === -1) return -1;
+      if (end === -1) return gaveUp(cdata, text.length);
       if (seen++ === 0 && isBlank(text, from, lt)) {
         cdata[0] = lt + 9;
         cdata[1] = end;
@@ -42,7 +48,7 @@ export function leafClose(
     }
     if (text.startsWith('<!--', lt)) {
       const end = text.indexOf('-->', lt + 4);
-      if (end === -1) return -1;
+      if (end === -1) return gaveUp(cdata, text.length);
       seen++;
       cdata[0] = -1;
       i = end + 3;
@@ -54,7 +60,7 @@ export function leafClose(
       const d = text.charCodeAt(nameAt + item.length);
       if (d === 62 || isSpace(d) || d === 47) {
         if (closing) itemDepth--;
-        else if (itemDepth < 0) return -1;
+        else if (itemDepth < 0) return gaveUp(cdata, lt);
         else if (text.charCodeAt(text.indexOf('>', nameAt) - 1) !== 47) itemDepth++;
       }
     }
@@ -62,14 +68,14 @@ export function leafClose(
       const d = text.charCodeAt(nameAt + name.length);
       if (d === 62 || isSpace(d) || (!closing && d === 47)) {
         const gt = text.indexOf('>', nameAt);
-        if (gt === -1) return -1;
+        if (gt === -1) return gaveUp(cdata, text.length);
         if (closing) {
           if (--depth === 0) {
             if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
             return lt;
           }
-        } else if (misspelt)
-          return -1; // `<title>a</titel> ... <title>`: one leaf each, not nested
+        } else if (strayed)
+          return gaveUp(cdata, lt); // `<title>a</subtitle> ... <title>`: one leaf each, not nested
         else if (text.charCodeAt(gt - 1) !== 47) depth++;
         seen++;
         cdata[0] = -1;
@@ -77,20 +83,23 @@ export function leafClose(
         continue;
       }
     }
-    if (
-      closing &&
-      depth === 1 &&
-      !misspelt &&
-      (text.charCodeAt(nameAt) | 0x20) === (name.charCodeAt(0) | 0x20)
-    ) {
-      const gt = text.indexOf('>', nameAt);
-      misspelt =
-        gt !== -1 && gt - nameAt <= name.length + 2 && isNearMiss(name, text.slice(nameAt, gt).trim());
+    if (depth === 1) {
+      if (!closing) {
+        const c = text.charCodeAt(nameAt);
+        if ((c | 0x20) >= 97 && (c | 0x20) <= 122) inner++;
+      } else if (inner > 0) inner--;
+      else strayed = true;
     }
     seen++;
     cdata[0] = -1;
     i = lt + 1;
   }
+}
+
+/** -1, with where the search stopped in cdata[2] (the caller budgets failed searches). */
+function gaveUp(cdata: Int32Array, at: number): number {
+  cdata[2] = at;
+  return -1;
 }
 
 function isBlank(text: string, from: number, to: number): boolean {

@@ -1,17 +1,21 @@
 /**
- * End tags that do not match the open element, forgiven where the intent is plain (issue 19), as
- * browsers and feedparser's loose mode do: a misspelt or mis-cased close of an element that holds
- * only text (`<language>en-us</langauge>`), and an element left unclosed inside an item (closed
- * with its item). Anything else stays an error: a close of an element that has children, of an
- * ancestor outside any item, or of nothing open at all could mean several things.
+ * End tags that do not match the open element, forgiven where the intent is plain (issues 19 and
+ * 34), as browsers and feedparser's loose mode do: a leaf element (text only, read whole) closed
+ * by an end tag that closes nothing open (`<title>Feed</subtitle>`, `<language>en</langauge>`),
+ * at any level; a misspelt or mis-cased close of the element just opened; and an element left
+ * unclosed inside an item (closed with its item). Anything else stays an error: an end tag
+ * naming an open ancestor outside any item, an item, channel or feed end tag where none is open
+ * (its start is missing), or a close of an element that has children could mean several things.
  */
 import { isSpace } from './prolog.ts';
 
-/** What the feed's status says about a repair: how many, and where the first was. */
+/** What the feed's status says about a repair: how many, and the first one. */
 export interface Mended {
   count: number;
-  /** The first repair, as "</langauge> closed <language>". */
-  first: string;
+  /** The first repair: the end tag met (null when an element was left unclosed) ... */
+  found: string | null;
+  /** ... and the element it was read as closing. */
+  closed: string;
   offset: number;
 }
 
@@ -32,10 +36,28 @@ export function innermostItem(names: readonly string[]): number {
 export function mendableDepth(names: readonly string[], name: string, childless: boolean): number {
   const top = names.length - 1;
   const target = names.lastIndexOf(name);
-  if (target === -1) return childless && isNearMiss(names[top]!, name) ? 1 : 0;
+  if (target === -1) {
+    const open = names[top]!;
+    // Another case of the element just opened is its close whatever it holds.
+    if (open.toLowerCase() === name.toLowerCase()) return 1;
+    return childless && isNearMiss(open, name) ? 1 : 0;
+  }
   // An ancestor's close: plain only when everything it leaves unclosed is inside one item.
   const item = innermostItem(names);
   return item !== -1 && item <= target ? top - target + 1 : 0;
+}
+
+/** Element names whose end tag, where none is open, says a start tag went missing. */
+const STRUCTURE = new Set(['item', 'entry', 'channel', 'feed', 'rss', 'RDF']);
+
+/**
+ * Whether `</name>`, met where a leaf element should have closed and naming nothing open, is that
+ * leaf's close written wrong. An item's, a channel's or a feed's end tag is not: its start tag is
+ * what is missing, and reading on would guess.
+ */
+export function closesLeaf(open: readonly string[], name: string): boolean {
+  if (open.includes(name)) return false;
+  return !STRUCTURE.has(name.slice(name.indexOf(':') + 1));
 }
 
 /**

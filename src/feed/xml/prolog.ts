@@ -38,20 +38,30 @@ export interface RootTag {
   attributes: string;
 }
 
-/** The first start tag after the prolog, or null if the text does not begin like XML. */
-export function sniffRootTag(text: string): RootTag | null {
+/**
+ * Where the prolog ends: the index of the first thing that is not whitespace, an XML
+ * declaration or processing instruction, a comment or a DOCTYPE (the root's `<`, or junk); -1
+ * when one of those is left unfinished.
+ */
+export function prologEnd(text: string): number {
   let i = 0;
   for (;;) {
     while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== 60) return null;
+    if (text.charCodeAt(i) !== 60) return i;
     let end: number;
     if (text.startsWith('<?', i)) end = indexAfter(text, '?>', i + 2);
     else if (text.startsWith('<!--', i)) end = indexAfter(text, '-->', i + 4);
     else if (text.startsWith('<!DOCTYPE', i) || text.startsWith('<!doctype', i)) end = doctypeEnd(text, i);
-    else break;
-    if (end === -1) return null;
+    else return i;
+    if (end === -1) return -1;
     i = end;
   }
+}
+
+/** The first start tag after the prolog, or null if the text does not begin like XML. */
+export function sniffRootTag(text: string): RootTag | null {
+  const i = prologEnd(text);
+  if (i === -1 || text.charCodeAt(i) !== 60) return null;
   const m = /^<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(text.slice(i, i + 4096));
   return m ? { name: m[1]!, attributes: m[2]! } : null;
 }

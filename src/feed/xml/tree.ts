@@ -100,7 +100,8 @@ const LEAVES = new Set([
 
 /**
  * `repaired`: the document was cut off at its end and has been closed (wellformed.ts); `mended`:
- * end tags that did not match were forgiven (mend.ts).
+ * end tags that did not match were forgiven (mend.ts); `trailing`: where junk after the root
+ * element starts (left unread), or null.
  */
 export type XmlParseResult =
   | {
@@ -108,6 +109,7 @@ export type XmlParseResult =
       root: XmlElement;
       repaired: boolean;
       mended: Mended | null;
+      trailing: number | null;
       overflow: ItemOverflow | null;
       skipped: number;
     }
@@ -136,6 +138,7 @@ export function parseXml(
     root: builder.root,
     repaired: check.repaired !== null,
     mended: check.mended,
+    trailing: check.trailing,
     overflow: builder.overflow(),
     skipped: builder.dropped,
   };

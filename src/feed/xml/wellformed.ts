@@ -13,7 +13,7 @@
  */
 import type { Deadline } from '../deadline.ts';
 import { leafClose } from './leaf-close.ts';
-import { innermostItem, isNearMiss, type Mended, mendableDepth, strayEndIn } from './mend.ts';
+import { closesLeaf, innermostItem, type Mended, mendableDepth, strayEndIn } from './mend.ts';
 import { doctypeEnd, isSpace } from './prolog.ts';
 import { cutOrMistake, Malformed, repairCut, Truncated } from './truncation.ts';
 
@@ -63,6 +63,12 @@ export interface StructureCheck {
   repaired: string | null;
   /** End tags that did not match and were forgiven (mend.ts), or null. */
   mended: Mended | null;
+  /**
+   * Where something other than whitespace, comments and processing instructions follows the
+   * root element's end (a host's analytics script, a second document): the scan stopped there
+   * and the rest was left unread. Null when nothing follows.
+   */
+  trailing: number | null;
 }
 
 /**
@@ -75,14 +81,20 @@ export function checkStructure(
   deadline: Deadline,
   sink: ScanSink | null = null,
 ): StructureCheck {
-  const result: StructureCheck = { problem: null, doctype: null, repaired: null, mended: null };
+  const result: StructureCheck = {
+    problem: null,
+    doctype: null,
+    repaired: null,
+    mended: null,
+    trailing: null,
+  };
   try {
     scan(text, isLeaf, deadline, result, sink);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     const repaired = e instanceof Truncated ? repairCut(text, e) : null;
     if (repaired !== null) {
-      const again: StructureCheck = { problem: null, doctype: null, repaired, mended: null };
+      const again: StructureCheck = { problem: null, doctype: null, repaired, mended: null, trailing: null };
       sink?.reset(repaired);
       try {
         scan(repaired, isLeaf, deadline, again, sink);
@@ -106,24 +118,45 @@ function scan(
 ): void {
   const names: string[] = [];
   const opened: number[] = [];
-  const cdata = new Int32Array(2);
+  const cdata = new Int32Array(3);
+  /**
+   * Characters read by searches for a leaf's close that found none. Each such leaf is repaired
+   * and the scan goes on, so without a bound a document of many leaves left open (crafted so no
+   * search stops early) would be read once per leaf: quadratic. Past twice the document, it is
+   * refused as the ambiguous thing it is.
+   */
+  let searched = 0;
+  const searchBudget = 2 * text.length + 65_536;
   const n = text.length;
   let doctype: [number, number] | null = null;
   let rootSeen = false;
   /** The innermost open element holds no element yet (a misspelt close of it is plain). */
   let childless = false;
-  const mend = (message: string, at: number) => {
+  const mend = (found: string | null, closed: string, at: number) => {
     deadline.check();
-    if (out.mended === null) out.mended = { count: 1, first: message, offset: at };
+    if (out.mended === null) out.mended = { count: 1, found, closed, offset: at };
     else out.mended.count++;
   };
   let steps = 0;
   let i = 0;
   for (;;) {
     const lt = text.indexOf('<', i);
-    if (lt === -1) break;
+    if (lt === -1) {
+      if (rootSeen && names.length === 0) out.trailing = nonSpaceIn(text, i, n);
+      break;
+    }
     if ((++steps & 0xfff) === 0) deadline.check();
-    if (sink !== null && lt > i && names.length > 0) sink.text(i, lt);
+    if (names.length > 0) {
+      if (sink !== null && lt > i) sink.text(i, lt);
+    } else if (rootSeen) {
+      // After the root: whitespace, comments and processing instructions only. Anything else is
+      // junk a server added (issue 34): left unread, and the caller notes it.
+      const junk = nonSpaceIn(text, i, lt) ?? (startsJunk(text, lt) ? lt : null);
+      if (junk !== null) {
+        out.trailing = junk;
+        break;
+      }
+    }
     const c = text.charCodeAt(lt + 1);
     if (c === 33) {
       // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
@@ -173,7 +206,7 @@ function scan(
             lt,
           );
         }
-        mend(`</${name}> closed <${expected}>`, lt);
+        mend(name, expected, lt);
         for (let k = 1; k < depth; k++) {
           names.pop();
           opened.pop();
@@ -216,8 +249,6 @@ function scan(
       if (names.length === 0) throw new Malformed(`The start tag <${name}> is not closed`, lt);
       throw new Truncated(`The start tag <${name}> is not closed`, lt, names, opened);
     }
-    if (names.length === 0 && rootSeen)
-      throw new Malformed(`<${name}> comes after the root element ended`, lt);
     rootSeen = true;
     childless = false;
     i = j + 1;
@@ -233,12 +264,16 @@ function scan(
         i = text.indexOf('>', close) + 1;
         continue;
       }
-      // Never closed: a misspelt close of it, or its item's close, may say where it ended.
+      searched += cdata[2]! - i;
+      if (searched > searchBudget)
+        throw new Malformed(`Too many elements are never closed, <${name}> among them`, lt);
+      // Never closed: an end tag closing nothing open (its own, written wrong), or its item's
+      // close, says where it ended.
       const stray = strayEndIn(text, i);
-      const ownClose = stray !== null && !names.includes(stray.name) && isNearMiss(name, stray.name);
+      const ownClose = stray !== null && closesLeaf(names, stray.name);
       const itemClose = stray !== null && item !== -1 && names.lastIndexOf(stray.name) >= item;
       if (!ownClose && !itemClose) throw cutOrMistake(text, `<${name}> is never closed`, lt, names, opened);
-      mend(ownClose ? `</${stray!.name}> closed <${name}>` : `<${name}> was not closed`, stray!.at);
+      mend(ownClose ? stray!.name : null, name, stray!.at);
       sink?.leaf(name, attrsFrom, j, i, stray!.at, -1, -1);
       i = ownClose ? stray!.after : stray!.at; // an item's close is then read as such
       continue;
@@ -260,6 +295,23 @@ function scan(
     );
   }
   if (!rootSeen) throw new Malformed('There is no root element', 0);
+}
+
+/** The first non-whitespace character in [from, to), or null when there is none. */
+function nonSpaceIn(text: string, from: number, to: number): number | null {
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return k;
+  return null;
+}
+
+/**
+ * Whether the markup at `lt`, met after the root element ended, is junk: anything but a comment
+ * or a processing instruction, and an XML declaration (a second document) too.
+ */
+function startsJunk(text: string, lt: number): boolean {
+  if (text.startsWith('<!--', lt)) return false;
+  if (text.charCodeAt(lt + 1) !== 63) return true;
+  // `<?xml ` or `<?xml?`, not `<?xml-stylesheet`: a declaration only starts a document.
+  return text.startsWith('<?xml', lt) && (isSpace(text.charCodeAt(lt + 5)) || text.charCodeAt(lt + 5) === 63);
 }
 
 function after(text: string, marker: string, from: number, message: string, at: number): number {
