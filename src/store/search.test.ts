@@ -36,6 +36,11 @@ describe('search', () => {
     expect(store.search('cafe').map((i) => i.guid)).toEqual(['e']);
   });
 
+  it('finds a title by the tag it mentions: titles are plain text, not HTML', () => {
+    store.upsertItems(feed, [makeItem('canvas', { title: 'Using the <canvas> element', summary: null })], 1);
+    expect(store.search('canvas').map((i) => i.guid)).toEqual(['canvas']);
+  });
+
   it('ranks title matches above body matches, then newer first', () => {
     const body = (id: string, seenAt: number) =>
       store.upsertItems(

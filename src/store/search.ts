@@ -40,7 +40,7 @@ export function indexItem(ctx: StoreContext, id: number, item: Item, replace: bo
   if (replace) ctx.stmt('DELETE FROM items_fts WHERE rowid = ?').run(id);
   ctx
     .stmt('INSERT INTO items_fts (rowid, title, body) VALUES (?, ?, ?)')
-    .run(id, htmlToText(item.title), searchBody(item));
+    .run(id, item.title ?? '', searchBody(item)); // titles are plain text (the feed model's rule)
 }
 
 export function search(ctx: StoreContext, query: string, limit = 50): ItemRow[] {
