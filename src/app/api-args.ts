@@ -7,11 +7,13 @@
  */
 import type {
   ApiMethod,
+  BackupRequest,
   FeedSettingsPatch,
   FetchLogQuery,
   MuteFilterInput,
   PostInput,
   PublishSettings,
+  RestoreRequest,
   RiverQuery,
   SavedSearchInput,
   SearchRequest,
@@ -133,6 +135,14 @@ const fetchLogQuery = object<FetchLogQuery>({
   limit: optional(num),
 });
 
+const backupRequest = object<BackupRequest>({ passphrase: nullable(text) });
+
+const restoreRequest = object<RestoreRequest>({
+  passphrase: nullable(text),
+  skipSecrets: optional(bool),
+  replaceExisting: optional(bool),
+});
+
 export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> } = {
   subscribe: [subscribeInput],
   unsubscribe: [id],
@@ -182,6 +192,14 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   updateMuteFilter: [id, muteFilterInput],
   deleteMuteFilter: [id],
   unmuteItem: [id],
+  backupPlan: [],
+  createBackup: [backupRequest],
+  readTransfer: [text, num],
+  startUpload: [num],
+  writeUpload: [text, num, text],
+  previewRestore: [text],
+  restoreBackup: [text, restoreRequest],
+  discardTransfer: [text],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */

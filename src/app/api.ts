@@ -504,6 +504,101 @@ export interface PublishInfo {
   hubs: string[];
 }
 
+// ---- Backup and restore (issue 32; docs/backup.md) ----
+
+/** What a data folder or a backup holds, in numbers a person recognises. */
+export interface DataSummary {
+  feeds: number;
+  folders: number;
+  items: number;
+  unread: number;
+  starred: number;
+  savedSearches: number;
+  muteFilters: number;
+  posts: number;
+  /** Files the writer hosts (enclosures given as files). */
+  mediaFiles: number;
+  /** Readers subscribed to your own cloud. */
+  cloudSubscribers: number;
+  cloudAccounts: number;
+}
+
+/** Secrets of one kind and how many: { label: 'feed logins (...)', count: 3 }. */
+export interface SecretKind {
+  label: string;
+  count: number;
+}
+
+/** How a backup holds the secrets: there were none, sealed with a passphrase, or left out. */
+export interface BackupSecrets {
+  mode: 'none' | 'sealed' | 'leftOut';
+  kinds: SecretKind[];
+}
+
+/** Before a backup: what it will hold, and the secrets that go in only with a passphrase. */
+export interface BackupPlan {
+  summary: DataSummary;
+  secrets: SecretKind[];
+  /** The name to save it under: tidings-2026-11-30.tidings-backup. */
+  fileName: string;
+  /** At least this many characters. */
+  minPassphraseLength: number;
+}
+
+export interface BackupRequest {
+  /** Seals the secrets with it; null leaves them out (said in BackupReady.warnings). */
+  passphrase: string | null;
+}
+
+/** A backup made and waiting to be read with readTransfer (kept for 30 minutes). */
+export interface BackupReady {
+  transferId: string;
+  fileName: string;
+  size: number;
+  summary: DataSummary;
+  secrets: BackupSecrets;
+  warnings: string[];
+}
+
+/** One piece of a transfer (at most 2 MiB). */
+export interface TransferChunk {
+  dataBase64: string;
+  /** Where the next piece starts; null after the last. */
+  nextOffset: number | null;
+}
+
+/** What an uploaded backup holds, and what restoring it would replace. */
+export interface RestorePreview {
+  /** ISO time it was made. */
+  createdAt: string;
+  appVersion: string;
+  formatVersion: number;
+  size: number;
+  summary: DataSummary;
+  secrets: BackupSecrets;
+  /** What the data folder holds now (null: nothing to replace). */
+  current: DataSummary | null;
+  /** Where a restore keeps the data it replaces. */
+  keepsCopyIn: string;
+}
+
+export interface RestoreRequest {
+  /** Opens the backup's sealed secrets. */
+  passphrase: string | null;
+  /** Restore without the sealed secrets. */
+  skipSecrets?: boolean;
+  /** The person agreed to replace the data there is (refused without it when there is some). */
+  replaceExisting?: boolean;
+}
+
+export interface RestoreReport {
+  /** What the data folder holds now. */
+  summary: DataSummary;
+  /** Where the replaced data is kept (null: there was none). */
+  replacedCopy: string | null;
+  warnings: string[];
+}
+
 /**
  * A bulk change the core can take back exactly (issue 17, point 9): pass `undoId` to `undo`.
  * Valid for the session, until 20 newer changes replaced it (src/app/undo.ts).
@@ -592,6 +687,31 @@ export interface TidingsApi {
   deleteMuteFilter(id: number): Promise<void>;
   /** Undo a mute on one item: shown again, and unread again if the filter had marked it read. */
   unmuteItem(itemId: number): Promise<void>;
+
+  // Backup and restore (issue 32): files cross the API in pieces, as base64 (both transports).
+  /** What a backup would hold now, and which secrets need a passphrase to go in. */
+  backupPlan(): Promise<BackupPlan>;
+  /** Makes a backup (consistent while the app runs); read it with readTransfer. */
+  createBackup(request: BackupRequest): Promise<ApiResult<BackupReady>>;
+  /** A piece of a made backup, from `offset`. */
+  readTransfer(transferId: string, offset: number): Promise<ApiResult<TransferChunk>>;
+  /** Starts an upload of a backup of `size` bytes to restore. */
+  startUpload(size: number): Promise<ApiResult<{ transferId: string }>>;
+  /** Writes a piece of an upload at `offset` (pieces in order, at most 2 MiB each). */
+  writeUpload(
+    transferId: string,
+    offset: number,
+    dataBase64: string,
+  ): Promise<ApiResult<{ received: number }>>;
+  /** Checks an uploaded backup and says what restoring it would replace; changes nothing. */
+  previewRestore(transferId: string): Promise<ApiResult<RestorePreview>>;
+  /**
+   * Replaces the data with the uploaded backup's (the current data is kept in replaced/<time>/)
+   * and reloads every store; 'data.restored' then tells every window.
+   */
+  restoreBackup(transferId: string, request: RestoreRequest): Promise<ApiResult<RestoreReport>>;
+  /** Forgets a transfer (a made backup once saved, an upload not restored). */
+  discardTransfer(transferId: string): Promise<void>;
 }
 
 export interface TidingsEvents {
@@ -637,6 +757,8 @@ export interface TidingsEvents {
   /** A post was made, edited, or its saves/pings progressed. */
   'post.changed': PostView;
   'post.deleted': { id: number };
+  /** A backup was restored: every store was reloaded, so a window loads everything again. */
+  'data.restored': RestoreReport;
 }
 
 export type EventName = keyof TidingsEvents;
@@ -696,6 +818,14 @@ export const API_METHODS = [
   'updateMuteFilter',
   'deleteMuteFilter',
   'unmuteItem',
+  'backupPlan',
+  'createBackup',
+  'readTransfer',
+  'startUpload',
+  'writeUpload',
+  'previewRestore',
+  'restoreBackup',
+  'discardTransfer',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];
