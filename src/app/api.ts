@@ -560,7 +560,13 @@ export interface BackupReady {
   warnings: string[];
 }
 
-/** One piece of a transfer (at most 2 MiB). */
+/** How a backup file's name ends (the CLI and Settings save them so; a restore takes any name). */
+export const BACKUP_FILE_EXTENSION = '.tidings-backup';
+
+/** A transfer's pieces (readTransfer, writeUpload) carry at most this many bytes each. */
+export const TRANSFER_PIECE_BYTES = 2 * 1024 * 1024;
+
+/** One piece of a transfer (at most TRANSFER_PIECE_BYTES). */
 export interface TransferChunk {
   dataBase64: string;
   /** Where the next piece starts; null after the last. */

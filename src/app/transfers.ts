@@ -10,10 +10,10 @@ import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../common/clock.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import type { TransferChunk } from './api.ts';
+import { TRANSFER_PIECE_BYTES, type TransferChunk } from './api.ts';
 
 export const TRANSFER_DIR = '.transfers';
-export const PIECE_BYTES = 2 * 1024 * 1024;
+export const PIECE_BYTES = TRANSFER_PIECE_BYTES;
 const IDLE_MS = 30 * 60 * 1000;
 
 interface Transfer {

@@ -11,21 +11,15 @@ import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import type { BackupSecrets, DataSummary } from '../app/api.ts';
+import { BACKUP_FILE_EXTENSION, type BackupSecrets, type DataSummary } from '../app/api.ts';
 import { APP_VERSION } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
 import { ContainerWriter, FORMAT_NAME, FORMAT_VERSION, fileSize } from './container.ts';
+import { describeKinds } from './describe.ts';
 import { DATABASES, type DatabasePart, MACHINE_SETTINGS, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
 import { type SealedBox, seal } from './seal.ts';
-import {
-  countSecrets,
-  describeKinds,
-  labelsOf,
-  type SecretCount,
-  type TakenSecret,
-  takeSecrets,
-} from './secrets.ts';
+import { countSecrets, labelsOf, type SecretCount, type TakenSecret, takeSecrets } from './secrets.ts';
 import { EMPTY_SUMMARY, mediaFiles, openForReading, summarizeDatabase, summarizeDataDir } from './summary.ts';
 
 export interface BackupOptions {
@@ -194,10 +188,8 @@ export function planBackup(dataDir: string): { summary: DataSummary; secrets: Se
 
 /** tidings-2026-11-30.tidings-backup */
 export function backupFileName(now: number): string {
-  return `tidings-${new Date(now).toISOString().slice(0, 10)}${BACKUP_EXTENSION}`;
+  return `tidings-${new Date(now).toISOString().slice(0, 10)}${BACKUP_FILE_EXTENSION}`;
 }
-
-export const BACKUP_EXTENSION = '.tidings-backup';
 
 export function leftOutWarning(kinds: readonly SecretCount[]): string {
   return `Secrets were left out of this backup (no passphrase was given): ${describeKinds(kinds)}. After restoring it, enter them again.`;

@@ -19,12 +19,12 @@ import { fsErrorReason } from '../common/fs-errors.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { ContainerReader, PartRecord } from './container.ts';
 import type { SecretsBundle } from './create-backup.ts';
+import { describeKinds, describeSummary } from './describe.ts';
 import { type BackupInfo, openBackup } from './inspect.ts';
 import { databaseSpec, MACHINE_SETTINGS, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
 import { unseal } from './seal.ts';
-import { describeKinds, putSecretsBack, type TakenSecret } from './secrets.ts';
+import { putSecretsBack, type TakenSecret } from './secrets.ts';
 import {
-  describeSummary,
   EMPTY_SUMMARY,
   holdsSomething,
   openForReading,

@@ -244,11 +244,6 @@ export function putSecretsBack(
   return problems;
 }
 
-/** "feed logins: 2; publishing passwords: 1" */
-export function describeKinds(kinds: readonly SecretCount[]): string {
-  return kinds.map((k) => `${k.label}: ${k.count}`).join('; ');
-}
-
 /** What the person loses when these secrets stay out, for the warning. */
 export function labelsOf(secrets: readonly TakenSecret[]): SecretCount[] {
   return tally(

@@ -94,19 +94,3 @@ export function summarizeDataDir(dataDir: string): DataSummary | null {
 export function holdsSomething(s: DataSummary | null): boolean {
   return s !== null && Object.values(s).some((n) => n > 0);
 }
-
-/** "200 feeds, 100,000 items (3,000 starred), 12 posts": the summary in one line. */
-export function describeSummary(s: DataSummary): string {
-  const n = (x: number, one: string, many = `${one}s`) =>
-    `${x.toLocaleString('en-US')} ${x === 1 ? one : many}`;
-  const parts = [
-    n(s.feeds, 'feed'),
-    `${n(s.items, 'item')}${s.starred > 0 ? ` (${s.starred.toLocaleString('en-US')} starred)` : ''}`,
-  ];
-  if (s.folders > 0) parts.push(n(s.folders, 'folder'));
-  if (s.posts > 0) parts.push(n(s.posts, 'post'));
-  if (s.savedSearches > 0) parts.push(n(s.savedSearches, 'saved search', 'saved searches'));
-  if (s.muteFilters > 0) parts.push(n(s.muteFilters, 'mute filter'));
-  if (s.cloudSubscribers > 0) parts.push(n(s.cloudSubscribers, 'cloud subscriber'));
-  return parts.join(', ');
-}

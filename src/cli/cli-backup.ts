@@ -7,14 +7,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { BackupSecrets, SecretKind } from '../app/api.ts';
+import { BACKUP_FILE_EXTENSION, type BackupSecrets, type SecretKind } from '../app/api.ts';
 import { dataDirHolder } from '../app/data-holder.ts';
-import { BACKUP_EXTENSION, createBackup, planBackup } from '../backup/create-backup.ts';
+import { createBackup, planBackup } from '../backup/create-backup.ts';
+import { describeKinds, describeSummary } from '../backup/describe.ts';
 import { type BackupInfo, inspectBackup, verifyBackup } from '../backup/inspect.ts';
 import { restoreBackup } from '../backup/restore.ts';
 import { passphraseProblem, unseal } from '../backup/seal.ts';
-import { describeKinds } from '../backup/secrets.ts';
-import { describeSummary, holdsSomething, summarizeDataDir } from '../backup/summary.ts';
+import { holdsSomething, summarizeDataDir } from '../backup/summary.ts';
 import { REPLACED_DIR } from '../backup/swap.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
@@ -27,7 +27,7 @@ Writes everything you built in Tidings into one file: your subscriptions with th
 settings, every item with its read and starred state, saved searches, mute filters, settings, your
 posts with their feeds, files and publish settings, and your own cloud's subscribers and accounts.
 Safe while Tidings runs (each database is copied as one consistent snapshot). The format is
-described in docs/backup.md; name the file *${BACKUP_EXTENSION}.
+described in docs/backup.md; name the file *${BACKUP_FILE_EXTENSION}.
 
 Secrets (feed logins, publishing passwords, cloud accounts) go in only sealed with a passphrase:
   --passphrase-file F   the passphrase is the first line of F (at least 8 characters)
