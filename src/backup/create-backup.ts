@@ -139,12 +139,15 @@ export async function createBackup(
     const { copies, taken, summary } = await stageDatabases(dataDir, staging);
     const media = mediaFiles(dataDir);
     summary.mediaFiles = media.length;
-    const secrets = await secretsRecord(taken, opts.passphrase, backupId);
+    // scrypt's half second runs on its own thread while the parts are packed.
+    const sealing = secretsRecord(taken, opts.passphrase, backupId);
+    sealing.catch(() => {}); // awaited below; a failure meanwhile is not unhandled
 
     writer = ContainerWriter.create(partial);
     for (const copy of copies) await writer.addPart(copy.part, 'sqlite', copy.path, copy.schemaVersion);
     for (const name of media)
       await writer.addPart(`${MEDIA_PREFIX}${name}`, 'file', join(dataDir, MEDIA_DIR, name), null);
+    const secrets = await sealing;
     writer.finish({
       format: FORMAT_NAME,
       formatVersion: FORMAT_VERSION,
