@@ -302,6 +302,9 @@ export class ContainerReader {
         },
         async (row) => {
           if (row.seq !== seq++) throw new Error(`a piece of ${part.name} is missing`);
+          if (row.method !== STORED && row.method !== DEFLATED) {
+            throw new Error(`a piece of ${part.name} is packed in a way this Tidings does not know`);
+          }
           const bytes =
             row.method === STORED
               ? row.data
