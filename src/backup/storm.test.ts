@@ -91,6 +91,16 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
+/** Items committed in the app's database now, as another reader sees them. */
+function liveItems(): number {
+  const db = new DatabaseSync(join(dataDir, 'tidings.db'), { readOnly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 function checkSound(path: string): { items: number } {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
@@ -120,9 +130,14 @@ describe('a backup in the middle of a refresh storm', () => {
       await waitFor(async () => (await app.progress()).active > 0, 10_000, 'fetches in flight');
       const file = join(dirs.make(), `storm-${round}.tidings-backup`);
       const fetchesBefore = fetches;
+      const committedBefore = liveItems();
       const made = await createBackup(dataDir, file, { passphrase: null });
       if (!made.ok) throw new Error(made.error.message);
       storedDuringBackups += fetches - fetchesBefore;
+      // Everything committed before the backup began is in it (a copy of the database file alone
+      // would miss what still sits in its write-ahead log), and nothing from after it ended.
+      expect(made.value.summary.items).toBeGreaterThanOrEqual(committedBefore);
+      expect(made.value.summary.items).toBeLessThanOrEqual(liveItems());
       taken.push({ file, items: made.value.summary.items });
       await app.context.scheduler.idle();
     }
