@@ -1,7 +1,7 @@
 /**
  * A data folder as a heavy user's would be, for benches (bench:backup; bench:sync can use it too):
- * `items` items spread over `feeds` feeds in 20 folders, with ~600-byte HTML summaries of varied
- * words, a third read, one in 40 starred, a few feeds behind a login (secrets), mute filters,
+ * `items` items spread over `feeds` feeds in 20 folders, with ~600-byte HTML summaries of words
+ * with real text's frequencies (zipf-text.ts), a third read, one in 40 starred, a few feeds behind a login (secrets), mute filters,
  * saved searches and some posts. Built straight into the stores (no HTTP), the same on every run.
  * Run as a script (`node bench/support/corpus.ts DIR [FEEDS] [ITEMS]`) it builds DIR in a process
  * of its own, so the caller's memory figures are its own; it prints one JSON line of what it made.
@@ -12,6 +12,7 @@ import type { Item } from '../../src/feed/model.ts';
 import { newItem } from '../../src/feed/model-new.ts';
 import { PublishStore } from '../../src/publish/publish-store.ts';
 import { openStore } from '../../src/store/store.ts';
+import { zipfText } from './zipf-text.ts';
 
 export interface CorpusOptions {
   feeds?: number;
@@ -28,49 +29,12 @@ export interface Corpus {
   posts: number;
 }
 
-// Deterministic PRNG (mulberry32): the same corpus on every run.
-function prng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ne',
-  'ru',
-  'sa',
-  'ti',
-  'vo',
-  'ze',
-  'qua',
-  'bri',
-  'dor',
-  'fen',
-  'gal',
-  'hux',
-];
-
 export function buildCorpus(dataDir: string, opts: CorpusOptions = {}): Corpus {
   const feeds = opts.feeds ?? 200;
   const total = opts.items ?? 100_000;
   const folders = opts.folders ?? 20;
   const posts = opts.posts ?? 50;
-  const rand = prng(0x32b4c);
-  const vocab = Array.from({ length: 5000 }, (_, k) => {
-    let w = '';
-    for (let n = k + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) w += SYLLABLES[n % SYLLABLES.length];
-    return w;
-  });
-  const words = (n: number) =>
-    Array.from({ length: n }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]).join(' ');
+  const { word, words } = zipfText(0x32b4c);
   const T0 = Date.UTC(2026, 10, 1);
 
   const store = openStore(join(dataDir, 'tidings.db'));
@@ -120,7 +84,7 @@ export function buildCorpus(dataDir: string, opts: CorpusOptions = {}): Corpus {
     });
     for (const pattern of ['kaka', 'lolo', 'mimi'])
       store.addMuteFilter({ kind: 'keyword', pattern, action: 'markRead' });
-    for (let s = 0; s < 5; s++) store.saveSearch({ name: `Search ${s}`, query: vocab[s * 10]! });
+    for (let s = 0; s < 5; s++) store.saveSearch({ name: `Search ${s}`, query: word() });
     store.setSetting('retentionDays', 3650);
   } finally {
     store.close();
