@@ -573,15 +573,21 @@ export interface TransferChunk {
   nextOffset: number | null;
 }
 
-/** What an uploaded backup holds, and what restoring it would replace. */
-export interface RestorePreview {
+/** What a backup file says of itself. */
+export interface BackupFacts {
   /** ISO time it was made. */
   createdAt: string;
+  /** The Tidings that made it. */
   appVersion: string;
   formatVersion: number;
+  /** Bytes of the file. */
   size: number;
   summary: DataSummary;
   secrets: BackupSecrets;
+}
+
+/** What an uploaded backup holds, and what restoring it would replace. */
+export interface RestorePreview extends BackupFacts {
   /** What the data folder holds now (null: nothing to replace). */
   current: DataSummary | null;
   /** Where a restore keeps the data it replaces. */
@@ -775,6 +781,18 @@ export interface TidingsClient extends TidingsApi {
   on<E extends EventName>(event: E, listener: (payload: TidingsEvents[E]) => void): Unsubscribe;
 }
 
+/** Backup and restore: answered above the app open on the data folder (src/app/replaceable.ts). */
+export const BACKUP_METHODS = [
+  'backupPlan',
+  'createBackup',
+  'readTransfer',
+  'startUpload',
+  'writeUpload',
+  'previewRestore',
+  'restoreBackup',
+  'discardTransfer',
+] as const satisfies readonly (keyof TidingsApi)[];
+
 /** The list the generic proxies use; `satisfies` keeps it in step with the interface. */
 export const API_METHODS = [
   'subscribe',
@@ -824,14 +842,7 @@ export const API_METHODS = [
   'updateMuteFilter',
   'deleteMuteFilter',
   'unmuteItem',
-  'backupPlan',
-  'createBackup',
-  'readTransfer',
-  'startUpload',
-  'writeUpload',
-  'previewRestore',
-  'restoreBackup',
-  'discardTransfer',
+  ...BACKUP_METHODS,
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -14,22 +14,10 @@ import { holdsSomething, summarizeDataDir } from '../backup/summary.ts';
 import { REPLACED_DIR } from '../backup/swap.ts';
 import type { Clock } from '../common/clock.ts';
 import { fail, type Result, tidingsError } from '../common/errors.ts';
-import type { ApiMethod, RestoreReport, TidingsApi } from './api.ts';
+import type { BACKUP_METHODS, BackupFacts, RestoreReport, TidingsApi } from './api.ts';
 import { apiResult } from './api-result.ts';
 import { dataDirHolder } from './data-holder.ts';
 import { Transfers } from './transfers.ts';
-
-/** The commands the app answers itself, above the app open on the folder (replaceable.ts). */
-export const BACKUP_METHODS = [
-  'backupPlan',
-  'createBackup',
-  'readTransfer',
-  'startUpload',
-  'writeUpload',
-  'previewRestore',
-  'restoreBackup',
-  'discardTransfer',
-] as const satisfies readonly ApiMethod[];
 
 export type BackupApi = Pick<TidingsApi, (typeof BACKUP_METHODS)[number]>;
 
@@ -101,15 +89,11 @@ export function backupApi(deps: BackupDeps): BackupApi & { start(): void; close(
       if (!info.ok) return apiResult(info);
       const current = summarizeDataDir(dataDir);
       const { createdAt, appVersion, formatVersion, size, summary, secrets } = info.value;
+      const facts: BackupFacts = { createdAt, appVersion, formatVersion, size, summary, secrets };
       return {
         ok: true,
         value: {
-          createdAt,
-          appVersion,
-          formatVersion,
-          size,
-          summary,
-          secrets,
+          ...facts,
           current: holdsSomething(current) ? current : null,
           keepsCopyIn: join(dataDir, REPLACED_DIR),
         },

@@ -7,8 +7,8 @@
  */
 import { type Clock, systemClock } from '../common/clock.ts';
 import { describeError, fail, type Result, tidingsError } from '../common/errors.ts';
-import { API_METHODS, type ApiMethod, type TidingsApi, type TidingsEvents } from './api.ts';
-import { BACKUP_METHODS, type BackupApi, backupApi } from './backup-api.ts';
+import { API_METHODS, type ApiMethod, BACKUP_METHODS, type TidingsApi, type TidingsEvents } from './api.ts';
+import { type BackupApi, backupApi } from './backup-api.ts';
 import { holdDataDir } from './data-holder.ts';
 import { Emitter } from './emitter.ts';
 import type { Tidings, TidingsOptions } from './tidings.ts';

@@ -3,21 +3,15 @@
  * done with it: not a backup, cut short, damaged, or made by a newer Tidings (a newer format, a
  * database further along than this Tidings knows, a part it does not know).
  */
-import type { BackupSecrets, DataSummary, SecretKind } from '../app/api.ts';
+import type { BackupFacts, BackupSecrets, DataSummary, SecretKind } from '../app/api.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { ContainerReader, FORMAT_NAME, type PartRecord, readHeader } from './container.ts';
 import { DATABASES, databaseSpec, isSafeMediaName, MEDIA_PREFIX, newestSchema } from './layout.ts';
 import { isSealedBox, type SealedBox } from './seal.ts';
 import { EMPTY_SUMMARY } from './summary.ts';
 
-export interface BackupInfo {
+export interface BackupInfo extends BackupFacts {
   backupId: string;
-  createdAt: string;
-  appVersion: string;
-  formatVersion: number;
-  size: number;
-  summary: DataSummary;
-  secrets: BackupSecrets;
   /** The sealed secrets (mode 'sealed'). */
   box: SealedBox | null;
   parts: PartRecord[];

@@ -9,7 +9,9 @@ import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { formatMegabytes } from '../../lib/format';
-import { downloadBackup, saveFile } from './backup-transfer';
+import { saveFile } from '../../lib/save-file';
+import { CloseFoot, Warnings } from './backup-parts';
+import { downloadBackup } from './backup-transfer';
 
 type Phase = 'choose' | 'making' | 'saving' | 'done';
 
@@ -82,22 +84,8 @@ export function BackupDialog({ onClose }: { onClose(): void }) {
               Its secrets are sealed with your passphrase: a restore asks for it, so keep it with the file.
             </p>
           )}
-          {made.warnings.map((w) => (
-            <p key={w} className="backup-warning">
-              {w}
-            </p>
-          ))}
-          <div className="dialog-actions">
-            <button
-              type="button"
-              className="primary"
-              onClick={onClose}
-              data-autofocus
-              data-testid="backup-close"
-            >
-              Close
-            </button>
-          </div>
+          <Warnings warnings={made.warnings} />
+          <CloseFoot onClose={onClose} testId="backup-close" />
         </div>
       ) : (
         <form className="dialog-form backup-flow" onSubmit={(e) => void submit(e)}>

@@ -10,6 +10,7 @@ import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { formatMegabytes } from '../../lib/format';
+import { CloseFoot, Warnings } from './backup-parts';
 import { uploadBackup } from './backup-transfer';
 
 type Phase = 'reading' | 'preview' | 'restoring' | 'done' | 'refused';
@@ -103,28 +104,14 @@ export function RestoreDialog({ file, onClose }: { file: File; onClose(): void }
             {file.name}: {error}
           </p>
           <p>Nothing was changed.</p>
-          <div className="dialog-actions">
-            <button
-              type="button"
-              className="primary"
-              onClick={onClose}
-              data-autofocus
-              data-testid="restore-close"
-            >
-              Close
-            </button>
-          </div>
+          <CloseFoot onClose={onClose} testId="restore-close" />
         </div>
       )}
       {phase === 'done' && report && (
         <div className="dialog-form backup-flow" role="status" data-testid="restore-done">
           <p>Restored {describeSummary(report.summary)}.</p>
           {report.replacedCopy && <p>What was here before is kept in {report.replacedCopy}.</p>}
-          {report.warnings.map((w) => (
-            <p key={w} className="backup-warning">
-              {w}
-            </p>
-          ))}
+          <Warnings warnings={report.warnings} />
           <p>Loading the restored data…</p>
         </div>
       )}

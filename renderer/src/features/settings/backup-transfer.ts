@@ -67,15 +67,3 @@ export async function uploadBackup(api: TidingsApi, file: Blob, onProgress: Prog
   }
   return transferId;
 }
-
-/** Hands the file to the browser to save (a download in browser mode, a save dialog in Electron). */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
