@@ -305,10 +305,11 @@ export class ContainerReader {
           if (row.method !== STORED && row.method !== DEFLATED) {
             throw new Error(`a piece of ${part.name} is packed in a way this Tidings does not know`);
           }
+          // Never more than a chunk's worth: a crafted piece cannot unpack into gigabytes.
           const bytes =
             row.method === STORED
               ? row.data
-              : await inflate(row.data).catch(() => {
+              : await inflate(row.data, { maxOutputLength: CHUNK_BYTES }).catch(() => {
                   throw new Error(`a piece of ${part.name} cannot be unpacked`);
                 });
           if (bytes.length !== row.size) throw new Error(`a piece of ${part.name} has the wrong length`);

@@ -113,6 +113,19 @@ const CASES: { name: string; change: (path: string) => void; code: string; says:
     says: /reader does not match its checksum/,
   },
   {
+    // A gigabyte of zeros packs into a megabyte: unpacking stops at a chunk's worth.
+    name: 'a piece that would unpack into far more than a piece holds',
+    change: (path) => {
+      const db = new DatabaseSync(path);
+      db.prepare("UPDATE chunks SET data = ? WHERE part = 'reader' AND seq = 1").run(
+        deflateRawSync(Buffer.alloc(64 * 1024 * 1024)),
+      );
+      db.close();
+    },
+    code: 'backup.damaged',
+    says: /a piece of reader cannot be unpacked/,
+  },
+  {
     name: 'a missing piece',
     change: sql("DELETE FROM chunks WHERE part = 'reader' AND seq = 1"),
     code: 'backup.damaged',
