@@ -13,7 +13,7 @@ import { filesOf, tempDirs } from '../backup/testdata/folders.ts';
 import { makeItem } from '../store/test-support.ts';
 import { startAppWithHost } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
-import type { RestoreReport, TidingsApi, TransferChunk } from './api.ts';
+import type { FeedView, RestoreReport, TidingsApi, TransferChunk } from './api.ts';
 import { HOLDER_FILE } from './data-holder.ts';
 import type { Tidings } from './tidings.ts';
 import { PIECE_BYTES } from './transfers.ts';
@@ -126,6 +126,7 @@ describe('backup and restore through the API', () => {
 
     const restoredEvents: RestoreReport[] = [];
     app.on('data.restored', (r) => restoredEvents.push(r));
+    const hitsBeforeRestore = ['/one.xml', '/two.xml'].map((path) => [path, host.hits(path)] as const);
     let restoring = true;
     const restore = app.restoreBackup(transferId, { passphrase: null, replaceExisting: true }).finally(() => {
       restoring = false;
@@ -143,8 +144,22 @@ describe('backup and restore through the API', () => {
     expect(answers.at(-1)).toBe(2);
     expect(restoredEvents).toEqual([report]);
     expect(report.replacedCopy).toContain(join(dataDir, 'replaced'));
-    expect(await app.listFeeds()).toEqual(feedsBefore);
+    // As backed up (when each was fetched last and is due next are the restored app's own).
+    const kept = (feeds: FeedView[]) =>
+      feeds.map(({ id, url, title, folderPath, unread, status }) => ({
+        id,
+        url,
+        title,
+        folderPath,
+        unread,
+        status,
+      }));
+    expect(kept(await app.listFeeds())).toEqual(kept(feedsBefore));
     expect(await river()).toEqual(riverBefore);
+
+    // The restored app reads every feed again at once, to catch up on what came since the backup.
+    await app.context.scheduler.idle();
+    expect(hitsBeforeRestore.every(([path, hits]) => host.hits(path) > hits)).toBe(true);
 
     // The restored app runs: a new subscription is fetched by its scheduler.
     host.set('/three.xml', rssFeed('three', [{ title: 'three a', guid: 'three-a' }]));

@@ -88,7 +88,7 @@ export async function prepareRestore(
       if (!written.ok) return written;
     }
     const summary = { ...EMPTY_SUMMARY };
-    const installId = currentSettings(dataDir, MACHINE_SETTINGS);
+    const machineSettings = currentSettings(dataDir, MACHINE_SETTINGS);
     for (const part of info.parts) {
       const spec = databaseSpec(part.name);
       if (part.kind !== 'sqlite' || !spec) continue;
@@ -96,10 +96,7 @@ export async function prepareRestore(
       const db = new DatabaseSync(path);
       try {
         warnings.push(...putSecretsBack(db, spec.part, secrets.value));
-        if (spec.part === 'reader') {
-          const keep = db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
-          for (const [key, value] of installId) keep.run(key, value);
-        }
+        if (spec.part === 'reader') fitReaderToThisComputer(db, machineSettings);
       } finally {
         db.close();
       }
@@ -216,6 +213,18 @@ async function writePart(reader: ContainerReader, part: PartRecord, staging: str
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The restored reader database as this computer runs it: the folder's own install id stays, and
+ * every feed is due at once, so the river catches up on what came since the backup and real-time
+ * subscriptions (which name the old address, and were not restored) are made again as each feed
+ * is read, instead of waiting for a plan made on another computer or on another day.
+ */
+function fitReaderToThisComputer(db: DatabaseSync, machineSettings: [string, string][]): void {
+  const keep = db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
+  for (const [key, value] of machineSettings) keep.run(key, value);
+  db.exec('UPDATE feeds SET next_due_at = NULL');
 }
 
 /** These settings of the folder's current reader database, as stored (key, JSON text). */
