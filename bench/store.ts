@@ -20,6 +20,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Item } from '../src/feed/model.ts';
 import { openStore } from '../src/store/store.ts';
 import { tempDir } from '../src/store/test-support.ts';
+import { zipfText } from './support/zipf-text.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 1_000_000);
 const FEEDS = 1_000;
@@ -27,63 +28,8 @@ const PER_FEED = Math.ceil(ITEMS / FEEDS);
 const BATCH = 50;
 const RUNS = 15;
 
-// Deterministic PRNG (mulberry32): the same corpus on every run.
-let seed = 0x7d1d6;
-function rand(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-
-// A vocabulary of 20,000 pronounceable words; word k is drawn with probability ~ 1/k (Zipf).
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ne',
-  'ru',
-  'sa',
-  'ti',
-  'vo',
-  'ze',
-  'qua',
-  'bri',
-  'dor',
-  'fen',
-  'gal',
-  'hux',
-  'jin',
-];
-const VOCAB = Array.from({ length: 20_000 }, (_, k) => {
-  let w = '';
-  let n = k + 7;
-  while (n > 0) {
-    w += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  }
-  return w;
-});
-const HARMONIC = VOCAB.reduce((s, _, k) => s + 1 / (k + 1), 0);
-const CUMULATIVE = (() => {
-  const c = new Float64Array(VOCAB.length);
-  let s = 0;
-  for (let k = 0; k < VOCAB.length; k++) c[k] = s += 1 / (k + 1) / HARMONIC;
-  return c;
-})();
-function word(): string {
-  const r = rand();
-  let lo = 0;
-  let hi = CUMULATIVE.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CUMULATIVE[mid]! < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCAB[lo]!;
-}
-const words = (n: number) => Array.from({ length: n }, word).join(' ');
+// The same corpus on every run: word frequencies as in real text (bench/support/zipf-text.ts).
+const { rand, word, words, vocabulary: VOCAB } = zipfText(0x7d1d6);
 
 function makeItem(feed: number, k: number, base: number): Item {
   const summary = `<p>${words(30)} <a href="https://example.com/${feed}/${k}">${words(3)}</a> ${words(25)}</p><p>${words(20)}</p>`;

@@ -41,9 +41,18 @@ test('Settings is a page with sections, one Save, plain words, true about the tu
     'Other devices',
     'Your feed',
     'Privacy',
+    'Backup',
     'About',
   ]);
-  for (const name of ['Reading', 'Real time', 'Read on other devices', 'Your feed', 'Privacy', 'About'])
+  for (const name of [
+    'Reading',
+    'Real time',
+    'Read on other devices',
+    'Your feed',
+    'Privacy',
+    'Backup',
+    'About',
+  ])
     await expect(settings.getByRole('heading', { name, exact: true })).toHaveCount(1);
   // One Save; the old jargon is gone; the tunnel is off, so nothing promises it.
   await expect(settings.getByRole('button', { name: /^Save/ })).toHaveCount(1);

@@ -8,12 +8,14 @@
 import { MAX_MEDIA_BYTES } from '../publish/enclosure.ts';
 import type {
   ApiMethod,
+  BackupRequest,
   FeedSettingsPatch,
   FetchLogQuery,
   GReaderImportInput,
   MuteFilterInput,
   PostInput,
   PublishSettings,
+  RestoreRequest,
   RiverQuery,
   SavedSearchInput,
   SearchRequest,
@@ -22,6 +24,7 @@ import type {
   SubscribeInput,
   TidingsApi,
 } from './api.ts';
+import { TRANSFER_PIECE_BYTES } from './api.ts';
 import {
   bool,
   checkedByCore,
@@ -43,6 +46,9 @@ import {
 const MAX_OPML_CHARS = 10 * 1024 * 1024;
 /** A file sent with a post, base64 (the writer hosts files up to MAX_MEDIA_BYTES). */
 const MAX_MEDIA_BASE64_CHARS = Math.ceil((MAX_MEDIA_BYTES * 4) / 3) + 4;
+
+/** A piece of a backup being uploaded, base64 (pieces of TRANSFER_PIECE_BYTES at most). */
+const MAX_PIECE_BASE64_CHARS = Math.ceil((TRANSFER_PIECE_BYTES * 4) / 3) + 4;
 
 type ArgShapes<P extends unknown[]> = { [K in keyof P]-?: Shape<P[K]> };
 
@@ -141,6 +147,14 @@ const fetchLogQuery = object<FetchLogQuery>({
   limit: optional(num),
 });
 
+const backupRequest = object<BackupRequest>({ passphrase: nullable(text) });
+
+const restoreRequest = object<RestoreRequest>({
+  passphrase: nullable(text),
+  skipSecrets: optional(bool),
+  replaceExisting: optional(bool),
+});
+
 export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> } = {
   subscribe: [subscribeInput],
   unsubscribe: [id],
@@ -195,6 +209,14 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   newSyncPassword: [text],
   revokeSyncPassword: [],
   importFromGReader: [object<GReaderImportInput>({ url: text, user: text, password: text })],
+  backupPlan: [],
+  createBackup: [backupRequest],
+  readTransfer: [text, num],
+  startUpload: [num],
+  writeUpload: [text, num, textUpTo(MAX_PIECE_BASE64_CHARS)],
+  previewRestore: [text],
+  restoreBackup: [text, restoreRequest],
+  discardTransfer: [text],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */

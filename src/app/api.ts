@@ -515,6 +515,113 @@ export interface PublishInfo {
   hubs: string[];
 }
 
+// ---- Backup and restore (issue 32; docs/backup.md) ----
+
+/** What a data folder or a backup holds, in numbers a person recognises. */
+export interface DataSummary {
+  feeds: number;
+  folders: number;
+  items: number;
+  unread: number;
+  starred: number;
+  savedSearches: number;
+  muteFilters: number;
+  posts: number;
+  /** Files the writer hosts (enclosures given as files). */
+  mediaFiles: number;
+  /** Readers subscribed to your own cloud. */
+  cloudSubscribers: number;
+  cloudAccounts: number;
+}
+
+/** Secrets of one kind and how many: { label: 'feed logins (...)', count: 3 }. */
+export interface SecretKind {
+  label: string;
+  count: number;
+}
+
+/** How a backup holds the secrets: there were none, sealed with a passphrase, or left out. */
+export interface BackupSecrets {
+  mode: 'none' | 'sealed' | 'leftOut';
+  kinds: SecretKind[];
+}
+
+/** Before a backup: what it will hold, and the secrets that go in only with a passphrase. */
+export interface BackupPlan {
+  summary: DataSummary;
+  secrets: SecretKind[];
+  /** The name to save it under: tidings-2026-11-30.tidings-backup. */
+  fileName: string;
+  /** At least this many characters. */
+  minPassphraseLength: number;
+}
+
+export interface BackupRequest {
+  /** Seals the secrets with it; null leaves them out (said in BackupReady.warnings). */
+  passphrase: string | null;
+}
+
+/** A backup made and waiting to be read with readTransfer (kept for 30 minutes). */
+export interface BackupReady {
+  transferId: string;
+  fileName: string;
+  size: number;
+  summary: DataSummary;
+  secrets: BackupSecrets;
+  warnings: string[];
+}
+
+/** How a backup file's name ends (the CLI and Settings save them so; a restore takes any name). */
+export const BACKUP_FILE_EXTENSION = '.tidings-backup';
+
+/** A transfer's pieces (readTransfer, writeUpload) carry at most this many bytes each. */
+export const TRANSFER_PIECE_BYTES = 2 * 1024 * 1024;
+
+/** One piece of a transfer (at most TRANSFER_PIECE_BYTES). */
+export interface TransferChunk {
+  dataBase64: string;
+  /** Where the next piece starts; null after the last. */
+  nextOffset: number | null;
+}
+
+/** What a backup file says of itself. */
+export interface BackupFacts {
+  /** ISO time it was made. */
+  createdAt: string;
+  /** The Tidings that made it. */
+  appVersion: string;
+  formatVersion: number;
+  /** Bytes of the file. */
+  size: number;
+  summary: DataSummary;
+  secrets: BackupSecrets;
+}
+
+/** What an uploaded backup holds, and what restoring it would replace. */
+export interface RestorePreview extends BackupFacts {
+  /** What the data folder holds now (null: nothing to replace). */
+  current: DataSummary | null;
+  /** Where a restore keeps the data it replaces. */
+  keepsCopyIn: string;
+}
+
+export interface RestoreRequest {
+  /** Opens the backup's sealed secrets. */
+  passphrase: string | null;
+  /** Restore without the sealed secrets. */
+  skipSecrets?: boolean;
+  /** The person agreed to replace the data there is (refused without it when there is some). */
+  replaceExisting?: boolean;
+}
+
+export interface RestoreReport {
+  /** What the data folder holds now. */
+  summary: DataSummary;
+  /** Where the replaced data is kept (null: there was none). */
+  replacedCopy: string | null;
+  warnings: string[];
+}
+
 /**
  * A bulk change the core can take back exactly (issue 17, point 9): pass `undoId` to `undo`.
  * Valid for the session, until 20 newer changes replaced it (src/app/undo.ts).
@@ -666,6 +773,31 @@ export interface TidingsApi {
   revokeSyncPassword(): Promise<SyncInfo>;
   /** Subscriptions with their folders, and starred items, from another reader's Google Reader API. */
   importFromGReader(input: GReaderImportInput): Promise<ApiResult<GReaderImportReport>>;
+
+  // Backup and restore (issue 32): files cross the API in pieces, as base64 (both transports).
+  /** What a backup would hold now, and which secrets need a passphrase to go in. */
+  backupPlan(): Promise<BackupPlan>;
+  /** Makes a backup (consistent while the app runs); read it with readTransfer. */
+  createBackup(request: BackupRequest): Promise<ApiResult<BackupReady>>;
+  /** A piece of a made backup, from `offset`. */
+  readTransfer(transferId: string, offset: number): Promise<ApiResult<TransferChunk>>;
+  /** Starts an upload of a backup of `size` bytes to restore. */
+  startUpload(size: number): Promise<ApiResult<{ transferId: string }>>;
+  /** Writes a piece of an upload at `offset` (pieces in order, at most 2 MiB each). */
+  writeUpload(
+    transferId: string,
+    offset: number,
+    dataBase64: string,
+  ): Promise<ApiResult<{ received: number }>>;
+  /** Checks an uploaded backup and says what restoring it would replace; changes nothing. */
+  previewRestore(transferId: string): Promise<ApiResult<RestorePreview>>;
+  /**
+   * Replaces the data with the uploaded backup's (the current data is kept in replaced/<time>/)
+   * and reloads every store; 'data.restored' then tells every window.
+   */
+  restoreBackup(transferId: string, request: RestoreRequest): Promise<ApiResult<RestoreReport>>;
+  /** Forgets a transfer (a made backup once saved, an upload not restored). */
+  discardTransfer(transferId: string): Promise<void>;
 }
 
 export interface TidingsEvents {
@@ -711,6 +843,8 @@ export interface TidingsEvents {
   /** A post was made, edited, or its saves/pings progressed. */
   'post.changed': PostView;
   'post.deleted': { id: number };
+  /** A backup was restored: every store was reloaded, so a window loads everything again. */
+  'data.restored': RestoreReport;
 }
 
 export type EventName = keyof TidingsEvents;
@@ -720,6 +854,19 @@ export type Unsubscribe = () => void;
 export interface TidingsClient extends TidingsApi {
   on<E extends EventName>(event: E, listener: (payload: TidingsEvents[E]) => void): Unsubscribe;
 }
+
+/** Backup and restore: answered above the app open on the data folder (src/app/replaceable.ts). */
+export const BACKUP_METHODS = [
+  'backupPlan',
+  'createBackup',
+  'readTransfer',
+  'startUpload',
+  'writeUpload',
+  'previewRestore',
+  'restoreBackup',
+  'discardTransfer',
+] as const satisfies readonly (keyof TidingsApi)[];
+export type BackupMethod = (typeof BACKUP_METHODS)[number];
 
 /** The list the generic proxies use; `satisfies` keeps it in step with the interface. */
 export const API_METHODS = [
@@ -775,6 +922,7 @@ export const API_METHODS = [
   'newSyncPassword',
   'revokeSyncPassword',
   'importFromGReader',
+  ...BACKUP_METHODS,
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

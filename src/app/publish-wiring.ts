@@ -9,14 +9,15 @@
  */
 import { join } from 'node:path';
 import type { TimerHandle } from '../common/clock.ts';
-import { describeError, type Result } from '../common/errors.ts';
+import { describeError } from '../common/errors.ts';
 import { stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { isLoopbackOrPrivateUrl } from '../publish/blogroll.ts';
 import { countGraphemes } from '../publish/graphemes.ts';
 import { createHostingHandler, SITE_PREFIX } from '../publish/hosting.ts';
 import { Publisher } from '../publish/publisher.ts';
 import type { Mount } from '../realtime/receiver-server.ts';
-import type { ApiResult, TidingsApi } from './api.ts';
+import type { TidingsApi } from './api.ts';
+import { apiResult } from './api-result.ts';
 import type { AppContext } from './context.ts';
 import { realtimeInfoOf } from './realtime-wiring.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
@@ -165,9 +166,4 @@ export function attachPublish(
       await publisher.stop();
     },
   };
-}
-
-/** Only code and message cross the API (args and cause stay in the core). */
-function apiResult<T>(r: Result<T>): ApiResult<T> {
-  return r.ok ? r : { ok: false, error: { code: r.error.code, message: r.error.message } };
 }

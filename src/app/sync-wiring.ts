@@ -9,7 +9,7 @@ import type { SyncBackend, SyncCommands } from '../sync/backend.ts';
 import { createSyncDoors, FEVER_PATH, GREADER_PATH, type SyncDoors } from '../sync/doors.ts';
 import type { LoginLimits } from '../sync/login-guard.ts';
 import { qrDataUrl } from '../sync/qr.ts';
-import type { ApiResult, SyncAddress, SyncInfo, TidingsApi } from './api.ts';
+import type { ApiResult, BackupMethod, SyncAddress, SyncInfo, TidingsApi } from './api.ts';
 import type { AppContext } from './context.ts';
 import { importFromGReader } from './greader-import.ts';
 
@@ -45,7 +45,7 @@ export interface SyncWiring {
 
 export function attachSync(
   ctx: AppContext,
-  app: () => TidingsApi,
+  app: () => Omit<TidingsApi, BackupMethod>,
   opts: { loginLimits?: Partial<LoginLimits> } = {},
 ): SyncWiring {
   const account = new SyncAccount({ store: ctx.store.sync, clock: ctx.clock, limits: opts.loginLimits });

@@ -24,7 +24,7 @@ import type {
   TidingsEvents,
 } from './api.ts';
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
-import { Emitter } from './emitter.ts';
+import type { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
@@ -38,6 +38,7 @@ import {
   realtimeSettings,
 } from './realtime-wiring.ts';
 import { emitStatus, refreshFeed, replanPolling } from './refresh.ts';
+import { type AppOnFolder, replaceable } from './replaceable.ts';
 import { river, toRiverItem } from './river.ts';
 import { cancelSubscribe, exportOpml, importOpml, restoreFeed, subscribe, unsubscribe } from './subscribe.ts';
 import { attachSync, type SyncWiring } from './sync-wiring.ts';
@@ -98,7 +99,16 @@ const DEFAULT_IMAGES: ImagePolicy = 'blockTrackers';
 const imagePolicy = (v: unknown): ImagePolicy =>
   v === 'load' || v === 'blockTrackers' || v === 'clickToLoad' ? v : DEFAULT_IMAGES;
 
+/**
+ * The app on a data folder, as transports hold it: one object for the whole run, behind which a
+ * restore can close the folder's data and open the restored data (src/app/replaceable.ts).
+ */
 export function createTidings(options: TidingsOptions): Tidings {
+  return replaceable(options, openTidings);
+}
+
+/** The app on the folder's data as it is now; `events` outlives it (replaceable.ts). */
+function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): AppOnFolder {
   const clock = options.clock ?? systemClock;
   const store = openStore(join(options.dataDir, 'tidings.db'), { clock });
   // Private networks only when the person allowed them (issue 9: "allow local network feeds");
@@ -118,7 +128,6 @@ export function createTidings(options: TidingsOptions): Tidings {
       hostPolicy,
       clock,
     });
-  const events = new Emitter<TidingsEvents>();
   const hosts = new Map<number, string>();
   const undoLog = new UndoLog();
   const rtSettings = realtimeSettings(store, options.realtime ?? null);
@@ -172,7 +181,7 @@ export function createTidings(options: TidingsOptions): Tidings {
   });
   // Reading on other devices: its doors ride on the receiver's server too (loopback and the tunnel).
   // The app object is built below; the doors call its commands once it exists.
-  let self: Tidings | null = null;
+  let self: AppOnFolder | null = null;
   const sync = attachSync(ctx, () => self!, {
     ...(options.syncLoginLimits ? { loginLimits: options.syncLoginLimits } : {}),
   });
@@ -191,7 +200,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     pruneTimer = clock.setTimer(DAY_MS, prune);
   };
 
-  const api: Tidings = {
+  const api: AppOnFolder = {
     context: ctx,
     sync: { doors: sync.doors, servedAt: sync.servedAt },
     start() {

@@ -16,8 +16,8 @@ import { describeError } from '../common/errors.ts';
 
 const METHODS = new Set<string>(API_METHODS);
 
-/** The commands that carry a document (an OPML file, a post with its file): their cap. */
-const DOCUMENT_COMMANDS = new Set<string>(['importOpml', 'post', 'editPost', 'saveDraft']);
+/** The commands that carry a document (an OPML file, a post with its file, a piece of a backup): their cap. */
+const DOCUMENT_COMMANDS = new Set<string>(['importOpml', 'post', 'editPost', 'saveDraft', 'writeUpload']);
 /** A document command's body: a 10 MiB file, written as JSON text. */
 export const API_DOCUMENT_BODY_BYTES = 11 * 1024 * 1024;
 /** Any other command's body: its arguments are small (64 K characters of text at most). */

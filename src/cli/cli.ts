@@ -28,6 +28,8 @@ Commands:
                                     Write a post: saved and pinged (see tidings post --help)
   posts [--json] [--data DIR]       Your posts with their publish state
   publish-settings [--set JSON]     The writer's settings (feed title, targets, cloud, ping sinks)
+  backup FILE [--data DIR]          Everything you built in Tidings, in one file (see --help)
+  restore FILE [--data DIR]         Put a backup back: asks before replacing, keeps a copy
 
 Options:
   --help, -h                        This help; tidings <command> --help for a command's options
@@ -55,6 +57,10 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli-post.ts')).runPosts(rest);
       case 'publish-settings':
         return await (await import('./cli-post.ts')).runPublishSettings(rest);
+      case 'backup':
+        return await (await import('./cli-backup.ts')).runBackup(rest);
+      case 'restore':
+        return await (await import('./cli-backup.ts')).runRestore(rest);
       case 'cloud': {
         const { runCloudCli } = await import('../cloud/cli.ts');
         return await runCloudCli(rest);

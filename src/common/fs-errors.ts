@@ -13,6 +13,8 @@ export function fsErrorReason(e: unknown): string {
       return 'permission denied';
     case 'EEXIST':
       return 'a file is in the way';
+    case 'ENOSPC':
+      return 'the disk is full';
     default:
       return e instanceof Error ? e.message : String(e);
   }

@@ -7,10 +7,11 @@
  * post`) never run the same task twice.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openDatabase, transaction } from '../store/sqlite.ts';
+import { type Migration, openDatabase, transaction } from '../store/sqlite.ts';
 import type { PostContent, StoredPost } from './post.ts';
 
-const MIGRATIONS = [
+/** publish.db's schema steps (the backup refuses a publish.db further along than these). */
+export const PUBLISH_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -98,7 +99,7 @@ export class PublishStore {
   readonly db: DatabaseSync;
 
   constructor(path: string) {
-    this.db = openDatabase(path, MIGRATIONS);
+    this.db = openDatabase(path, PUBLISH_MIGRATIONS);
   }
 
   /** Statements are compiled once (the outbox asks the same few questions for every post). */

@@ -262,8 +262,8 @@ CREATE INDEX items_retention ON items(COALESCE(arrived_at, seen_at)) WHERE starr
  * v5 (issue 32): reading on other devices. The app password's account lives in the reader's own
  * database, so a backup (which copies the database) carries it: one row (the reader has one
  * user), with only slow hashes of the password and of the Fever key derived from it, and the
- * logins made with it as hashes of their tokens (src/sync/account.ts; SECRET_COLUMNS there names
- * the secret columns). items_arrival serves the sync APIs' "arrived since" (ot/nt) filters:
+ * logins made with it as hashes of their tokens (src/sync/account.ts; src/backup/secret-columns.ts
+ * names the secret columns). items_arrival serves the sync APIs' "arrived since" (ot/nt) filters:
  * arrival, not the river's back-dated seen_at, is what a phone's last sync time compares with;
  * items_hidden counts what mute filters hid without reading every row (Fever's total_items).
  */

@@ -1,13 +1,19 @@
 /**
  * The app password's account (issue 32): what is kept is never the password nor the Fever key,
- * only slow hashes, in the columns SECRET_COLUMNS names; a new password ends every login.
+ * only slow hashes, in the columns the backup's list of secrets names; a new password ends every login.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SECRET_COLUMNS as BACKUP_SECRETS } from '../backup/secret-columns.ts';
 import { ManualClock } from '../common/clock.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { type TempDir, tempDir } from '../store/test-support.ts';
-import { feverKeyOf, generatePassword, SECRET_COLUMNS, SyncAccount, validateUserName } from './account.ts';
+import { feverKeyOf, generatePassword, SyncAccount, validateUserName } from './account.ts';
+
+/** The sync tables' columns that the backup's one list of secrets names. */
+const SECRET_COLUMNS: Record<string, string[]> = {};
+for (const s of BACKUP_SECRETS)
+  if (s.table.startsWith('sync_')) (SECRET_COLUMNS[s.table] ??= []).push(s.column);
 
 let dir: TempDir;
 let store: Store;

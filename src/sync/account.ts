@@ -11,7 +11,7 @@
  * - each Google Reader login as the SHA-256 of its token (the token is 256 random bits, so a fast
  *   hash is enough): a stolen database holds no usable token. A new password or a revoke deletes
  *   them all, which ends every login made with the old password.
- * Everything a backup must not carry in clear is named in SECRET_COLUMNS.
+ * Everything a backup must not carry in clear is named in src/backup/secret-columns.ts.
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../common/clock.ts';
@@ -19,16 +19,6 @@ import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { decoyVerify, hashPassword, verifyPassword } from '../common/password-hash.ts';
 import type { SyncStore } from '../store/sync.ts';
 import { LoginGuard, type LoginLimits } from './login-guard.ts';
-
-/**
- * Columns of the reader's database that hold secrets (hashes of the app password, of its Fever
- * key, of login tokens): a backup encrypts or leaves them out. Without them a restored reader
- * keeps its user name and asks for a new app password.
- */
-export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  sync_account: ['password_hash', 'fever_key_hash'],
-  sync_sessions: ['token_hash'],
-};
 
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$/;
 /** No 0/o, 1/l/i: the password is typed on a phone. 20 characters of 31: 99 bits. */

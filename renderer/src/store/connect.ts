@@ -3,6 +3,7 @@
  * resync whenever the event stream comes back after a drop (events may have been missed).
  */
 import type { RendererClient } from '../api/types';
+import { reloadAfterRestore, takeRestoredNotice } from '../lib/restore-reload';
 import type { AppStore } from './store';
 
 export function connectStore(store: AppStore, client: RendererClient): () => void {
@@ -43,6 +44,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     client.on('progress', (progress) => actions().setProgress(progress)),
     client.on('post.changed', (post) => actions().upsertPost(post)),
     client.on('post.deleted', ({ id }) => actions().removePost(id)),
+    // A backup was restored (here or in another window): everything loads again.
+    client.on('data.restored', (report) => reloadAfterRestore(report)),
     client.onConnection((state) => {
       const previous = actions().connection;
       actions().setConnection(state);
@@ -57,6 +60,8 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     if (actions().connection !== 'unauthorized') void actions().loadFeeds();
   }, ROWS_REFRESH_MS);
 
+  const restored = takeRestoredNotice();
+  if (restored) actions().pushNotice({ level: 'info', message: restored });
   actions().setConnection(client.connection());
   if (client.connection() !== 'unauthorized') {
     // The river first: its answer then usually renders before the feed tree's (bench:river).

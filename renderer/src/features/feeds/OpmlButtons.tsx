@@ -1,5 +1,6 @@
 import { type ChangeEvent, useRef, useState } from 'react';
 import { DownloadIcon, UploadIcon } from '../../components/icons';
+import { saveFile } from '../../lib/save-file';
 import { useApp } from '../../store/context';
 
 export const OPML_FILE_NAME = 'tidings-subscriptions.opml';
@@ -26,14 +27,7 @@ export function OpmlButtons() {
   async function onExport() {
     const text = await exportOpml();
     if (text === null) return;
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/x-opml;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = OPML_FILE_NAME;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveFile(new Blob([text], { type: 'text/x-opml;charset=utf-8' }), OPML_FILE_NAME);
   }
 
   return (

@@ -1,6 +1,7 @@
 /**
  * Settings, a page of its own in the river's place (issue 17: as a panel above the river it left
- * no river at 800x600): sections Reading, Real time, Other devices, Your feed, Privacy, About, a section list to
+ * no river at 800x600): sections Reading, Real time, Other devices, Your feed, Privacy, Backup, About, a
+ * section list to
  * jump to, and one Save at the bottom that saves every section (other features' forms, such as
  * Your feed, are marked data-settings-form and submitted with it). Self-contained like the
  * activity log: it reads and writes through the API; the core validates and keeps them.
@@ -12,6 +13,7 @@ import { Checkbox } from '../../components/Checkbox';
 import { CloseIcon } from '../../components/icons';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { useApp } from '../../store/context';
+import { BackupSection } from './BackupSection';
 import { RealtimeSubscriptions } from './RealtimeSubscriptions';
 import { SyncSection } from './SyncSection';
 import { ThemeField } from './ThemeField';
@@ -39,6 +41,7 @@ const SECTIONS = [
   { id: 'settings-sync', label: 'Other devices' },
   { id: 'settings-feed', label: 'Your feed' },
   { id: 'settings-privacy', label: 'Privacy' },
+  { id: 'settings-backup', label: 'Backup' },
   { id: 'settings-about', label: 'About' },
 ];
 
@@ -310,6 +313,7 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
             </Checkbox>
           </section>
         )}
+        <BackupSection />
         <section id="settings-about" className="settings-section" aria-labelledby="settings-about-title">
           <h3 id="settings-about-title">About</h3>
           <p className="settings-note">
