@@ -137,8 +137,8 @@ export function createTidings(options: TidingsOptions): Tidings {
     fetchLog: new FetchLog(store.db),
     scheduler: new Scheduler({
       clock,
-      run: async (feedId) => {
-        await refreshFeed(ctx, feedId);
+      run: async (feedId, why) => {
+        await refreshFeed(ctx, feedId, why);
       },
       hostOf: (feedId) => {
         let host = hosts.get(feedId);
@@ -231,9 +231,9 @@ export function createTidings(options: TidingsOptions): Tidings {
       for (const id of ids) {
         const feed = store.getFeed(id);
         if (!feed) continue;
-        // The user asked: a gone feed gets one more try.
+        // The user asked: a gone feed gets one more try, and a failure does not add to the back-off.
         if (feed.status === 'gone') store.updateFetchState(id, { status: 'pending' });
-        ctx.scheduler.fetchNow(id);
+        ctx.scheduler.fetchNow(id, { asked: true });
       }
     },
     river: async (query: RiverQuery): Promise<RiverPage> => river(ctx, query),
