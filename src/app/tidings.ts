@@ -211,12 +211,16 @@ export function createTidings(options: TidingsOptions): Tidings {
       hosts.delete(feedId);
       ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
-      // The fetch log is a diagnostic: it goes at once (an undo starts the feed's log afresh).
-      ctx.fetchLog.forget(feedId);
+      // Its fetch log goes with it, kept aside so an Undo brings the feed back with its history.
+      const log = ctx.fetchLog.take(feedId);
       if (!snap) return null;
       const name = String(snap.feed.custom_title ?? snap.feed.title ?? snap.feed.url);
       return undoLog.record(`Unsubscribed from ${name}`, {
-        restore: () => restoreFeed(ctx, snap),
+        restore: () => {
+          const back = restoreFeed(ctx, snap);
+          if (back.ok) ctx.fetchLog.putBack(log);
+          return back;
+        },
       });
     },
     undo: async (undoId) => toApiResult(undoLog.undo(undoId)),
