@@ -48,13 +48,23 @@ export async function refreshFeed(
   const started = ctx.clock.now();
   const trip: Trip = { url: '', status: null, bytes: null, message: null, asked: why.asked };
   const outcome = await fetchAndStore(ctx, feedId, trip);
-  if (outcome.kind === 'skipped') return outcome;
+  if (outcome.kind !== 'skipped') logFetch(ctx, started, trip, outcome);
+  return outcome;
+}
+
+/** One fetch into the log of every fetch, and the 'fetch' event (the activity log shows it live). */
+export function logFetch(
+  ctx: AppContext,
+  started: number,
+  trip: Pick<Trip, 'url' | 'status' | 'bytes' | 'message'>,
+  outcome: RefreshOutcome,
+): void {
   const at = ctx.clock.now();
   const row = ctx.fetchLog.record({
     at,
-    feedId,
+    feedId: outcome.feedId,
     url: trip.url,
-    outcome: outcome.kind,
+    outcome: outcome.kind === 'skipped' ? 'unchanged' : outcome.kind,
     status: trip.status,
     bytes: trip.bytes,
     newItems: outcome.newItems,
@@ -64,8 +74,7 @@ export async function refreshFeed(
   });
   ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
   // The feed's status carries its last success: send it again now that the log knows.
-  if (row.ok) emitStatus(ctx, feedId);
-  return outcome;
+  if (row.ok) emitStatus(ctx, outcome.feedId);
 }
 
 async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promise<RefreshOutcome> {

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { detectFormat } from '../feed/detect.ts';
-import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
+import { type DiscoverDeps, discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { parseOpml, stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { FeedSnapshot } from '../store/undo.ts';
@@ -24,7 +24,7 @@ export function cancelSubscribe(ctx: AppContext, requestId: string): boolean {
 }
 
 /** Code 'already_subscribed', args.feedId names the feed (the UI selects it). */
-function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
+export function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
   const v = view(ctx, feedId);
   return fail(tidingsError('already_subscribed', `You already follow "${v.title}".`, { feedId }));
 }
@@ -50,6 +50,15 @@ export function sameFeed(ctx: AppContext, url: string) {
     }
   }
   return null;
+}
+
+/** Discovery's two judgements of a body, made by the parser that will read it (subscribe, move). */
+export function feedJudges(ctx: AppContext): Pick<DiscoverDeps, 'looksLikeFeed' | 'brokenFeedReason'> {
+  return {
+    looksLikeFeed: (body, contentType) =>
+      parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
+    brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
+  };
 }
 
 /** Why a body that says it is a feed does not parse (the parser's words); null otherwise. */
@@ -88,9 +97,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
       // The raw input: discovery falls back from https to http for addresses typed without a scheme.
       const found = await discoverFeed(input.url, {
         fetchText: (url, signal) => fetchText(ctx, url, signal),
-        looksLikeFeed: (body, contentType) =>
-          parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-        brokenFeedReason: (body, contentType) => brokenFeedReason(ctx, body, contentType),
+        ...feedJudges(ctx),
         signal: cancel.signal,
         onProgress: requestId
           ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })
@@ -170,6 +177,8 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
   const parsed = parseOpml(text);
   if (!parsed.ok) return parsed;
   const report: OpmlImportReport = { added: 0, existing: 0, errors: [] };
+  // What the list brought in (added, or filed by it): the window shows their river afterwards.
+  const brought: number[] = [];
   for (const sub of parsed.value.subscriptions) {
     const url = normaliseUserUrl(sub.url);
     if (!url.ok) {
@@ -183,6 +192,7 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
       : ctx.store.addFeed({ url: url.value, title: sub.title, siteUrl: sub.siteUrl, folder: sub.folder });
     if (created) {
       report.added++;
+      brought.push(feed.id);
       ctx.scheduler.fetchNow(feed.id);
     } else {
       report.existing++;
@@ -191,14 +201,38 @@ export function importOpml(ctx: AppContext, text: string): Result<OpmlImportRepo
       if (feed.folderId === null && sub.folder) {
         ctx.store.setFeedFolder(feed.id, sub.folder);
         report.filed = (report.filed ?? 0) + 1;
+        brought.push(feed.id);
       }
     }
   }
+  report.feedIds = [...new Set(brought)];
+  report.folderId = commonFolder(ctx, report.feedIds);
   if (report.added > 0 || report.filed) {
     ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
     ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
   }
   return ok(report);
+}
+
+/** The deepest folder holding every one of these feeds (subfolders included); null when none does. */
+function commonFolder(ctx: AppContext, feedIds: readonly number[]): number | null {
+  let common: number[] | null = null;
+  for (const id of feedIds) {
+    const chain = folderChain(ctx, ctx.store.getFeed(id)?.folderId ?? null);
+    common = common === null ? chain : common.filter((f, i) => chain[i] === f);
+    if (common.length === 0) return null;
+  }
+  return common?.at(-1) ?? null;
+}
+
+/** A folder and its parents, top level first ([] for no folder). */
+function folderChain(ctx: AppContext, folderId: number | null): number[] {
+  const chain: number[] = [];
+  for (let id = folderId; id !== null && chain.length < 64; ) {
+    chain.unshift(id);
+    id = ctx.store.getFolder(id)?.parentId ?? null;
+  }
+  return chain;
 }
 
 export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): string {

@@ -26,6 +26,7 @@ import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
+import { moveFeed } from './move-feed.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
 import { readingApi } from './reading.ts';
@@ -303,9 +304,18 @@ export function createTidings(options: TidingsOptions): Tidings {
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     fetchLog: async (query) => fetchLogEntries(ctx, query),
-    realtimeInfo: async () => realtimeInfoOf(ctx),
+    realtimeInfo: async () => realtimeInfoOf(ctx, rtSettings),
+    answerTunnelQuestion: async (open) => {
+      if (rtSettings.answer(open === true)) ctx.realtime?.reconfigure(rtSettings.target());
+      return realtimeInfoOf(ctx, rtSettings);
+    },
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
+    moveFeed: async (feedId, url) => {
+      const moved = toApiResult(await moveFeed(ctx, feedId, url));
+      hosts.delete(feedId); // the scheduler's per-host limit follows the new address
+      return moved;
+    },
     ...readingApi(ctx, undoLog),
   };
   return api;
