@@ -148,12 +148,17 @@ export const createFeedsSlice =
             get().pushNotice({ level: 'error', message: result.error.message });
             return;
           }
-          const { added, existing, errors } = result.value;
+          const { added, existing, errors, feedIds = [], folderId = null } = result.value;
           const parts = [`Imported ${added} feed${added === 1 ? '' : 's'}`];
           if (existing) parts.push(`${existing} already subscribed`);
           if (errors.length) parts.push(`${errors.length} skipped: ${errors.slice(0, 3).join('; ')}`);
           get().pushNotice({ level: errors.length ? 'warning' : 'info', message: `${parts.join(', ')}.` });
-          void get().loadFeeds();
+          await Promise.all([get().loadFeeds(), get().loadFolders()]);
+          // What was imported is what the person wants to see next (issue 35): the folder that
+          // holds it, the one feed, or every feed.
+          if (folderId !== null) get().setFilter({ folderId, feedId: null });
+          else if (feedIds.length === 1) get().setFilter({ feedId: feedIds[0]!, folderId: null });
+          else if (feedIds.length > 1) get().setFilter({ feedId: null, folderId: null });
         } catch (err) {
           reportError(get, err, 'Could not import the OPML file');
         }
