@@ -22,6 +22,7 @@ import type {
   TidingsClient,
   TidingsEvents,
 } from './api.ts';
+import { markRunning } from './app-presence.ts';
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -172,6 +173,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     : null;
 
   let pruneTimer: TimerHandle | null = null;
+  let unmark: () => void = () => {};
   const prune = () => {
     store.prune(clock.now(), settings().retentionDays);
     pruneTimer = clock.setTimer(DAY_MS, prune);
@@ -188,10 +190,13 @@ export function createTidings(options: TidingsOptions): Tidings {
       ctx.scheduler.start();
       realtime?.start();
       publish.start();
+      // `tidings post` on this folder can tell whether an app will publish what it leaves.
+      unmark = markRunning(options.dataDir, clock.now());
     },
     realtimeStarted: async () => (realtime ? await realtime.started() : null),
     async stop(opts) {
       pruneTimer?.cancel();
+      unmark();
       // The receiver's server (which serves the hosted site) closes before publish.db does.
       await realtime?.stop(opts);
       await publish.stop();
