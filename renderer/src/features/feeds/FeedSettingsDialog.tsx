@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import type { FeedSettingsPatch } from '../../../../src/app/api';
 import { Checkbox } from '../../components/Checkbox';
+import { Dialog } from '../../components/Dialog';
 import { MuteFilterEditor } from '../../components/MuteFilterEditor';
 import { useApp } from '../../store/context';
-import { Dialog } from './Dialog';
 import { DialogFoot, FolderOptions } from './dialog-parts';
 import { folderChoices, type TreeNode } from './feed-tree';
 

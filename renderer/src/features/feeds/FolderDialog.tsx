@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store/context';
-import { Dialog } from './Dialog';
 import { DialogFoot, FolderOptions } from './dialog-parts';
 import { folderChoices, subtreeIds, type TreeNode } from './feed-tree';
 
