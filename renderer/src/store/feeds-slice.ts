@@ -21,6 +21,11 @@ export interface FeedsSlice {
     options?: { requestId?: string; folderId?: number | null },
   ): Promise<ApiResult<FeedView>>;
   cancelSubscribe(requestId: string): Promise<void>;
+  /**
+   * Edit address: the feed moves to a new address, keeping everything (the core fetches it once
+   * and says "moved to" in a notice). Its row and river follow.
+   */
+  moveFeed(feedId: number, url: string): Promise<ApiResult<FeedView>>;
   unsubscribe(feedId: number): Promise<void>;
   refreshFeeds(feedId: number | null): Promise<void>;
   markFeedAllRead(feedId: number): Promise<void>;
@@ -106,6 +111,21 @@ export const createFeedsSlice =
           await api.cancelSubscribe(requestId);
         } catch (err) {
           reportError(get, err, 'Could not cancel');
+        }
+      },
+
+      async moveFeed(feedId, url) {
+        try {
+          const since = eventSeq;
+          const result = await api.moveFeed(feedId, url.trim());
+          if (result.ok && !newerEventSince(feedId, since)) get().upsertFeed(result.value);
+          if (result.ok) void get().refreshHead();
+          if (!result.ok && result.error.code === 'already_subscribed' && result.error.feedId !== undefined)
+            get().setFilter({ feedId: result.error.feedId, folderId: null });
+          return result;
+        } catch (err) {
+          reportError(get, err);
+          return { ok: false, error: { code: 'client', message: errorMessage(err) } };
         }
       },
 
