@@ -4,10 +4,25 @@ import { useApp } from '../../store/context';
 
 export const OPML_FILE_NAME = 'tidings-subscriptions.opml';
 
-/** Import subscriptions from an OPML file; export them as one. */
-export function OpmlButtons() {
+/**
+ * Import subscriptions from an OPML file: a button and the file picker it opens; once imported,
+ * the river shows what came in (the store's importOpml). The sidebar's (OpmlButtons) and the
+ * welcome page's (a plain button of its own label) are this one.
+ */
+export function ImportOpmlButton({
+  label = 'Import OPML',
+  className = 'ghost',
+  icon = true,
+  testId,
+  inputTestId = 'import-opml-input',
+}: {
+  label?: string;
+  className?: string;
+  icon?: boolean;
+  testId?: string;
+  inputTestId?: string;
+}) {
   const importOpml = useApp((s) => s.importOpml);
-  const exportOpml = useApp((s) => s.exportOpml);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -22,6 +37,35 @@ export function OpmlButtons() {
       setBusy(false);
     }
   }
+
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        disabled={busy}
+        onClick={() => fileInput.current?.click()}
+        data-testid={testId}
+      >
+        {icon && <UploadIcon />} {busy ? 'Importing…' : label}
+      </button>
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".opml,.xml,text/xml,text/x-opml,application/xml"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="OPML file to import"
+        onChange={(e) => void onFile(e)}
+        data-testid={inputTestId}
+      />
+    </>
+  );
+}
+
+/** The sidebar's foot: import subscriptions from an OPML file; export them as one. */
+export function OpmlButtons() {
+  const exportOpml = useApp((s) => s.exportOpml);
 
   async function onExport() {
     const text = await exportOpml();
@@ -38,22 +82,10 @@ export function OpmlButtons() {
 
   return (
     <div className="opml-buttons">
-      <button type="button" className="ghost" disabled={busy} onClick={() => fileInput.current?.click()}>
-        <UploadIcon /> {busy ? 'Importing…' : 'Import OPML'}
-      </button>
+      <ImportOpmlButton />
       <button type="button" className="ghost" onClick={() => void onExport()} data-testid="export-opml">
         <DownloadIcon /> Export OPML
       </button>
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".opml,.xml,text/xml,text/x-opml,application/xml"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="OPML file to import"
-        onChange={(e) => void onFile(e)}
-        data-testid="import-opml-input"
-      />
     </div>
   );
 }
