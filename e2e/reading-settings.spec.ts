@@ -35,7 +35,14 @@ test('Settings is a page with sections, one Save, plain words, true about the tu
   // In the river's place.
   await expect(page.getByTestId('river')).toHaveCount(0);
   const nav = settings.getByRole('navigation', { name: 'Settings sections' });
-  await expect(nav.getByRole('link')).toHaveText(['Reading', 'Real time', 'Your feed', 'Privacy', 'About']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Reading',
+    'Mute filters',
+    'Real time',
+    'Privacy',
+    'Your feed',
+    'About',
+  ]);
   for (const name of ['Reading', 'Real time', 'Your feed', 'Privacy', 'About'])
     await expect(settings.getByRole('heading', { name, exact: true })).toHaveCount(1);
   // One Save; the old jargon is gone; the tunnel is off, so nothing promises it.
@@ -59,9 +66,10 @@ test('Settings is a page with sections, one Save, plain words, true about the tu
   await page.setViewportSize({ width: 800, height: 600 });
   // The one Save saves the reading settings and Your feed together.
   await settings.getByTestId('settings-interval').fill('45');
+  await settings.getByTestId('publish-title').fill('Saved together');
   await settings.getByTestId('settings-save').click();
   await expect(settings.getByTestId('settings-result')).toHaveText('Saved.');
-  await expect(settings.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await expect(settings.getByTestId('settings-unsaved')).toHaveCount(0);
   // Picking a feed leaves Settings for its river.
   await page.getByTestId('feed-row').filter({ hasText: 'Settled Feed' }).click();
   await expect(settings).toHaveCount(0);

@@ -6,6 +6,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { FeedIcon } from '../components/icons';
 import { lazyView, preloadLazyViews } from '../components/lazy-view';
+import { useSettingsLeave } from '../components/SettingsLeave';
 import { useFirstPaintDone } from '../components/use-first-paint';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
@@ -56,9 +57,12 @@ export function App() {
   // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
   useEffect(() => setPage('river'), [riverKey, setPage]);
+  // Leaving Settings with edits not saved asks first (components/SettingsLeave.tsx).
+  const { requestLeave, question: leaveQuestion } = useSettingsLeave();
+  const closeSettings = () => requestLeave(() => setSettingsOpen(false));
   // Picking a feed or My posts leaves Settings too.
   // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey and page are the triggers.
-  useEffect(() => setSettingsOpen(false), [riverKey, page]);
+  useEffect(() => requestLeave(() => setSettingsOpen(false)), [riverKey, page, requestLeave]);
   const firstPaintDone = useFirstPaintDone();
   useEffect(() => {
     if (firstPaintDone) preloadLazyViews();
@@ -130,7 +134,7 @@ export function App() {
           onOpen={() => {
             closeDrawer();
             // Opening a row is a wish to read, even the row already selected.
-            setSettingsOpen(false);
+            closeSettings();
           }}
         />
         <SavedSearches onRun={closeDrawer} />
@@ -162,7 +166,7 @@ export function App() {
               {
                 label: 'Settings',
                 pressed: settingsOpen,
-                run: () => setSettingsOpen((open) => !open),
+                run: () => (settingsOpen ? closeSettings() : setSettingsOpen(true)),
                 testId: 'settings-toggle',
                 rank: 3,
               },
@@ -175,7 +179,7 @@ export function App() {
         <Suspense fallback={<p className="river-note">Loading…</p>}>
           {/* Settings is a page of its own, in the river's place (not a panel pushed above it). */}
           {settingsOpen ? (
-            <SettingsPanel onClose={() => setSettingsOpen(false)}>
+            <SettingsPanel onClose={closeSettings}>
               <PublishSettings />
             </SettingsPanel>
           ) : page === 'posts' ? (
@@ -194,6 +198,7 @@ export function App() {
       <Toasts />
       <KeyboardShortcuts />
       <ShellRequests />
+      {leaveQuestion}
     </div>
   );
 }
