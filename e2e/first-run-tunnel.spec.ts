@@ -46,7 +46,9 @@ test.afterEach(async () => {
 async function serve(): Promise<string> {
   const run = await spawnTidingsOn(data, 'serve', ['--port', '0'], /Open (http:\/\/\S+)/);
   stopApp = run.stop;
-  await expect.poll(() => run.output()).toContain('The window asks once whether Tidings may open a public tunnel');
+  await expect
+    .poll(() => run.output())
+    .toContain('The window asks once whether Tidings may open a public tunnel');
   return run.ready;
 }
 
