@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { MuteFilterInput } from '../../../../src/app/api';
 import { MuteFilterFields, type ShownFilter } from '../../components/MuteFilterEditor';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useSettingsSection } from '../../components/settings-drafts';
 import { useApp } from '../../store/context';
 
@@ -54,8 +55,7 @@ export function MuteFiltersSection() {
   ];
 
   return (
-    <section id="settings-mute" className="settings-section" aria-labelledby="settings-mute-title">
-      <h3 id="settings-mute-title">Mute filters for every feed</h3>
+    <SettingsSection id="settings-mute" title="Mute filters for every feed">
       <p className="settings-note">
         Items that match are hidden or marked read as they arrive; a muted item says why and can be un-muted.
         A feed's own filters are in its settings (the feed's ⋯ menu).
@@ -68,6 +68,6 @@ export function MuteFiltersSection() {
           return null;
         }}
       />
-    </section>
+    </SettingsSection>
   );
 }

@@ -2,6 +2,7 @@
 import type { ImagePolicy } from '../../../../src/app/api';
 import { Checkbox } from '../../components/Checkbox';
 import { RadioGroup } from '../../components/RadioGroup';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useApp } from '../../store/context';
 import { useCoreSettingsDraft } from './core-settings-draft';
 
@@ -34,9 +35,7 @@ export function PrivacySection() {
   const privacy = useCoreSettingsDraft('Privacy', KEYS, (s) => s.images && setImagePolicy(s.images));
   const draft = privacy.draft;
   return (
-    <section id="settings-privacy" className="settings-section" aria-labelledby="settings-privacy-title">
-      <h3 id="settings-privacy-title">Privacy</h3>
-      {privacy.status && <p className="form-error">{privacy.status.text}</p>}
+    <SettingsSection id="settings-privacy" title="Privacy" problem={privacy.status}>
       {draft && (
         <>
           <RadioGroup<ImagePolicy>
@@ -51,17 +50,12 @@ export function PrivacySection() {
             checked={draft.allowLocalNetworkFeeds ?? false}
             onChange={(allowLocalNetworkFeeds) => privacy.set({ allowLocalNetworkFeeds })}
             testId="settings-local-network"
+            hint="Such as a home NAS at 192.168.x.x. Off, such addresses are refused. Link-local and cloud-metadata addresses are always refused."
           >
-            <span>
-              Allow feeds on my local network
-              <span className="settings-note settings-hint">
-                Such as a home NAS at 192.168.x.x. Off, such addresses are refused. Link-local and
-                cloud-metadata addresses are always refused.
-              </span>
-            </span>
+            Allow feeds on my local network
           </Checkbox>
         </>
       )}
-    </section>
+    </SettingsSection>
   );
 }

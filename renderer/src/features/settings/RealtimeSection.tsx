@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { RealtimeInfo } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { Checkbox } from '../../components/Checkbox';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useCoreSettingsDraft } from './core-settings-draft';
 import { RealtimeSubscriptions } from './RealtimeSubscriptions';
 
@@ -65,8 +66,7 @@ export function RealtimeSection() {
   }, [refresh]);
 
   return (
-    <section id="settings-realtime" className="settings-section" aria-labelledby="settings-realtime-title">
-      <h3 id="settings-realtime-title">Real time</h3>
+    <SettingsSection id="settings-realtime" title="Real time" problem={realtime.status}>
       <p className="settings-note">
         Some feeds can tell Tidings the moment they change (rssCloud, WebSub) instead of waiting for the next
         check. For that, their servers must be able to reach this computer.
@@ -79,7 +79,6 @@ export function RealtimeSection() {
       >
         {describeRealtime(info)}
       </p>
-      {realtime.status && <p className="form-error">{realtime.status.text}</p>}
       {draft && (
         <fieldset className="settings-choice">
           <legend>Your choice</legend>
@@ -88,14 +87,9 @@ export function RealtimeSection() {
             checked={draft.tunnelEnabled ?? false}
             onChange={(tunnelEnabled) => realtime.set({ tunnelEnabled })}
             testId="settings-tunnel-enabled"
+            hint="A relay on the internet forwards clouds’ and hubs’ calls to this app’s receiver and the feed you host only (never the app, your other files or programs)."
           >
-            <span>
-              Reach this computer through a tunnel
-              <span className="settings-note settings-hint">
-                A relay on the internet forwards clouds’ and hubs’ calls to this app’s receiver and the feed
-                you host only (never the app, your other files or programs).
-              </span>
-            </span>
+            Reach this computer through a tunnel
           </Checkbox>
           <label className="settings-field">
             <span className="settings-label">Tunnel server</span>
@@ -142,6 +136,6 @@ export function RealtimeSection() {
       ) : (
         <p className="settings-note">Checking…</p>
       )}
-    </section>
+    </SettingsSection>
   );
 }

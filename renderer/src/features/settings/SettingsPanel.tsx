@@ -9,14 +9,15 @@
  * the core, useSettingsSection for any other draft. A button that acts at once and says so (Back
  * up now) is an action, not a field: it needs neither.
  *
- * Adding a section: a <section id="settings-..." className="settings-section"> inside
- * .settings-columns (they flow into two columns on a wide window) or, when it is wide itself
- * (a form in two columns, like Your feed), after them, passed in as `children` by the app when it
- * is another feature's (features never import each other); and an entry in SECTIONS for the
- * list to jump to.
+ * Adding a section: a <SettingsSection id="settings-..." title=...> (components/SettingsSection.tsx)
+ * inside .settings-columns (they flow into two columns on a wide window) or, when it is wide
+ * itself (a form in two columns, like Your feed), after them; passed in as `children` by the app
+ * when it is another feature's (features never import each other); and an entry in SECTIONS for
+ * the list to jump to.
  */
 import { type ReactNode, useEffect } from 'react';
 import { CloseIcon } from '../../components/icons';
+import { SettingsSection } from '../../components/SettingsSection';
 import { forgetSaveResult, saveAllSettings, useSettingsSaveState } from '../../components/settings-drafts';
 import { MuteFiltersSection } from './MuteFiltersSection';
 import { PrivacySection } from './PrivacySection';
@@ -75,14 +76,13 @@ export function SettingsPanel({ onClose, children }: { onClose(): void; children
         <div id="settings-feed" className="settings-wide">
           {children}
         </div>
-        <section id="settings-about" className="settings-section" aria-labelledby="settings-about-title">
-          <h3 id="settings-about-title">About</h3>
+        <SettingsSection id="settings-about" title="About">
           <p className="settings-note">
             Tidings: a river of news that reads feeds in real time where they allow it (rssCloud, WebSub),
             writes your own short posts, and runs its own notification service. Your data stays on this
             computer.
           </p>
-        </section>
+        </SettingsSection>
         <div className="settings-actions">
           <button
             type="button"
