@@ -59,7 +59,7 @@ export function Welcome({ onAddFeed }: { onAddFeed(): void }) {
           </button>
           <ImportOpmlButton
             label="Import OPML…"
-            className=""
+            ghost={false}
             icon={false}
             testId="welcome-import"
             inputTestId="welcome-import-input"

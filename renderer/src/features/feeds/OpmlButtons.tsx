@@ -11,13 +11,14 @@ export const OPML_FILE_NAME = 'tidings-subscriptions.opml';
  */
 export function ImportOpmlButton({
   label = 'Import OPML',
-  className = 'ghost',
+  ghost = true,
   icon = true,
   testId,
   inputTestId = 'import-opml-input',
 }: {
   label?: string;
-  className?: string;
+  /** The sidebar's quiet look; false: an ordinary button (the welcome page). */
+  ghost?: boolean;
   icon?: boolean;
   testId?: string;
   inputTestId?: string;
@@ -42,7 +43,7 @@ export function ImportOpmlButton({
     <>
       <button
         type="button"
-        className={className}
+        className={ghost ? 'ghost' : undefined}
         disabled={busy}
         onClick={() => fileInput.current?.click()}
         data-testid={testId}
