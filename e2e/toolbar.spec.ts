@@ -77,6 +77,10 @@ test('every view keeps its toolbar one row at 480, 800, 1280 and 1920 px, light 
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
+      // The sidebar follows the width (a drawer below 720 px, a column above: app/use-sidebar.ts)
+      // a render later: measure once it has.
+      if (width <= 720) await expect(page.locator('.app')).toHaveClass(/\bnarrow\b/);
+      else await expect(page.locator('.app')).not.toHaveClass(/\bnarrow\b/);
       // The river.
       await expect(page.getByTestId('river-item').first()).toBeVisible();
       await checkView(page, 'river', width, scheme);
