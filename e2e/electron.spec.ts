@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type ElectronApplication, _electron as electron, expect, type Page, test } from '@playwright/test';
+import { openStore } from '../src/store/store.ts';
 import { type FeedHost, rssFeed, startFeedHost } from './support/servers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -56,7 +57,18 @@ test.beforeEach(async () => {
     join(userData, 'shell-preferences.json'),
     JSON.stringify({ closeToTray: true, suggestedOffered: true }),
   );
+  // The first run's tunnel question, answered "keep it closed": these tests stay on loopback and
+  // meet no modal question (the test below asks it on a fresh data folder).
+  answerTunnelQuestion(false);
 });
+
+/** What the window's first-run question would remember, written before launch. */
+function answerTunnelQuestion(open: boolean): void {
+  mkdirSync(join(userData, 'data'), { recursive: true });
+  const store = openStore(join(userData, 'data', 'tidings.db'));
+  store.setSetting('tunnelEnabled', open);
+  store.close();
+}
 
 test.afterEach(async () => {
   for (const app of apps.splice(0)) await app.close().catch(() => {});
@@ -109,6 +121,23 @@ test('the window is locked down: no Node, only the preload bridge, served from a
   expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
   expect(await page.evaluate(() => typeof (globalThis as { tidings?: unknown }).tidings)).toBe('object');
   expect(page.url()).toMatch(/^app:\/\/tidings\//);
+});
+
+test('the first run asks in the window before opening a public tunnel, and remembers the answer', async () => {
+  rmSync(join(userData, 'data'), { recursive: true, force: true });
+  const { app, page } = await launch();
+  const question = page.getByTestId('tunnel-question');
+  await expect(question).toBeVisible();
+  await expect(question).toContainText('never reachable through it');
+  await question.getByTestId('tunnel-keep-closed').click();
+  await expect(question).toHaveCount(0);
+  await app.close();
+  apps.splice(apps.indexOf(app), 1);
+  const again = await launch();
+  // Remembered: Settings says it is off by the person's choice, and no question comes.
+  await again.page.getByTestId('settings-toggle').click();
+  await expect(again.page.getByTestId('settings-realtime')).toHaveAttribute('data-off', 'setting');
+  await expect(again.page.getByTestId('tunnel-question')).toHaveCount(0);
 });
 
 test('closing the window hides it to the tray; the tray brings it back', async () => {

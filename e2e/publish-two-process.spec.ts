@@ -69,7 +69,7 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
   await w.getByTestId('settings-toggle').click();
   await w.getByTestId('publish-title').fill('Tunnel Writer');
   await w.getByTestId('settings-save').click();
-  await expect(w.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await expect(w.getByTestId('settings-result')).toHaveText('Saved.');
   // The hosted home page, public through the tunnel: http://<id>.localhost:<tunnel port>/...
   const homeRow = w.getByTestId('publish-urls').locator('li').filter({ hasText: 'Home page' });
   await expect(homeRow).toContainText(/\.localhost:\d+/, { timeout: 20_000 });
@@ -142,7 +142,7 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
   await w.getByLabel('Cloud path').fill('/pleaseNotify');
   await w.getByLabel('Cloud protocol').selectOption('http-post');
   await w.getByTestId('settings-save').click();
-  await expect(w.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await expect(w.getByTestId('settings-result')).toHaveText('Saved.');
   await w.getByTestId('settings-toggle').click();
 
   // The first save creates the feed on the cloud; its URL is what readers use (and is pinged).
@@ -186,7 +186,7 @@ test('a private hosted feed (WSSE): refused without the login, read with it', as
   await w.getByLabel("Readers' user name").fill('member');
   await w.getByLabel("Readers' password").fill('s3cret words');
   await w.getByTestId('settings-save').click();
-  await expect(w.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await expect(w.getByTestId('settings-result')).toHaveText('Saved.');
   const rssRow = w.getByTestId('publish-urls').locator('li').filter({ hasText: 'RSS' });
   const feedUrl = (await rssRow.locator('code').textContent())!.trim();
   await w.getByTestId('settings-toggle').click();

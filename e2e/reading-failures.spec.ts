@@ -95,20 +95,27 @@ test('a failing feed shows why with its ways out; the activity log lists every f
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByTestId('activity-toggle').click();
 
-  // Edit address: the new address is followed and selected, the failing subscription goes.
+  // Edit address: the feed moves to the new address (issue 35: one move in the core, fetched
+  // once), keeping its row, items and selection; the panel goes and a notice says where.
+  const movedHits = host.hits('/moved.xml');
   await page.getByTestId('feed-edit-address').click();
   await page.getByTestId('feed-address-input').fill(`${host.url}/moved.xml`);
   await page.getByTestId('feed-address-save').click();
-  await expect(page.getByTestId('feed-row').filter({ hasText: 'Moved Desk' })).toHaveAttribute(
-    'aria-selected',
-    'true',
-  );
-  await expect(shaky).toHaveCount(0);
   await expect(trouble).toHaveCount(0);
+  await expect(
+    page.getByTestId('notice').filter({ hasText: `moved to ${host.url}/moved.xml` }),
+  ).toBeVisible();
+  await expect(page.getByTestId('notice').filter({ hasText: /unsubscribed/i })).toHaveCount(0);
+  await expect(shaky).toHaveAttribute('aria-selected', 'true');
+  await expect(shaky).toHaveAttribute('data-status', 'ok');
+  await expect(page.getByTestId('feed-row')).toHaveCount(2);
+  expect(host.hits('/moved.xml')).toBe(movedHits + 1);
+  await expect(page.getByTestId('river-item').filter({ hasText: 'moved one' })).toBeVisible();
+  await expect(page.getByTestId('river-item').filter({ hasText: 'shaky one' })).toBeVisible();
 
   // Unsubscribe from the panel.
   host.set('/moved.xml', { status: 404, body: 'gone missing' });
-  const moved = page.getByTestId('feed-row').filter({ hasText: 'Moved Desk' });
+  const moved = shaky;
   await moved.click();
   await moved.getByTestId('feed-menu-button').click();
   await page.getByTestId('feed-refresh').click();

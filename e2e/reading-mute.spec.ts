@@ -35,6 +35,11 @@ test('mute filters apply to new items as they arrive, say why, and can be undone
   await settings.getByRole('combobox', { name: 'Then' }).selectOption('markRead');
   await settings.getByTestId('mute-add').click();
   await expect(settings.getByTestId('mute-filter')).toContainText('crypto');
+  // Like every field in Settings, it waits for Save (issue 35).
+  await expect(settings.getByTestId('mute-filter')).toContainText('not saved yet');
+  await settings.getByTestId('settings-save').click();
+  await expect(settings.getByTestId('settings-result')).toHaveText('Saved.');
+  await expect(settings.getByTestId('mute-filter')).not.toContainText('not saved yet');
   await page.getByTestId('settings-toggle').click();
 
   // A per-feed filter from the feed's settings: the regex ^Sponsored hides items.

@@ -4,6 +4,7 @@
  */
 import { expect, test } from './support/fixtures.ts';
 import { addFeed, axeViolations, SIZES, screenshot, serveLibrary } from './support/reading.ts';
+import { toolbarAction } from './support/toolbar.ts';
 
 // One test per size (a loaded machine slows each by a third of the whole instead of pushing one
 // long test past its time); each sets up its library once and goes through every view in the
@@ -75,21 +76,22 @@ for (const size of SIZES) {
       expect.soft(await axeViolations(page), `search ${tag}`).toEqual([]);
       await page.getByTestId('search-input').press('Escape');
 
-      // Settings: Save reachable (scrolls into view inside its panel and can be clicked).
-      await page.getByTestId('settings-toggle').click();
+      // Settings: Save reachable (scrolls into view inside its panel and can be clicked). The
+      // toolbar's buttons are in its More menu on narrow windows (e2e/toolbar.spec.ts).
+      await toolbarAction(page, 'settings-toggle');
       await page.getByTestId('settings-save').click({ trial: true });
       await screenshot(page, `settings-${tag}`);
       expect.soft(await axeViolations(page), `settings ${tag}`).toEqual([]);
-      await page.getByTestId('settings-toggle').click();
+      await toolbarAction(page, 'settings-toggle');
 
       // Activity log.
-      await page.getByTestId('activity-toggle').click();
+      await toolbarAction(page, 'activity-toggle');
       await screenshot(page, `activity-${tag}`);
       expect.soft(await axeViolations(page), `activity ${tag}`).toEqual([]);
-      await page.getByTestId('activity-toggle').click();
+      await toolbarAction(page, 'activity-toggle');
 
       // The composer, over the river.
-      await page.getByTestId('new-post').click();
+      await toolbarAction(page, 'new-post');
       await expect(page.getByTestId('composer')).toBeVisible();
       await screenshot(page, `composer-${tag}`);
       expect.soft(await axeViolations(page), `composer ${tag}`).toEqual([]);

@@ -70,11 +70,12 @@ test.describe('Read on other devices', () => {
       await page.getByTestId('settings-toggle').click();
       const section = page.locator('#settings-sync');
       await section.scrollIntoViewIfNeeded();
-      // Off by default: nothing but the switch.
-      await expect(page.getByTestId('sync-enabled')).not.toBeChecked();
+      // Off by default: nothing but the button that turns it on.
+      await expect(page.getByTestId('sync-state')).toContainText('Off');
       await expect(page.getByTestId('sync-user')).toHaveCount(0);
-      await page.getByTestId('sync-enabled').check();
-      await expect(page.getByTestId('sync-enabled')).toBeChecked();
+      await page.getByTestId('sync-enabled').click();
+      await expect(page.getByTestId('sync-state')).toContainText('On');
+      await expect(page.getByTestId('sync-enabled')).toHaveText('Turn off');
       await page.getByTestId('sync-user').fill('phone');
       await page.getByTestId('sync-make-password').click();
       const password = (await page.getByTestId('sync-password').textContent())!.trim();

@@ -109,7 +109,7 @@ const background = (page: Page) => page.evaluate('getComputedStyle(document.body
 const WHITE = 'rgb(255, 255, 255)';
 const DARK = 'rgb(22, 24, 29)';
 
-test('the theme switch: Light on a dark system, Dark on a light one, at once and after a reload', async ({
+test('the theme switch: Light on a dark system, Dark on a light one, on Save and after a reload', async ({
   page,
   host,
   tidings,
@@ -131,9 +131,14 @@ test('the theme switch: Light on a dark system, Dark on a light one, at once and
     const settings = page.getByTestId('settings-panel');
     // System first: the page follows the system.
     await settings.getByTestId('settings-theme-system').check();
+    await settings.getByTestId('settings-save').click();
+    await expect(settings.getByTestId('settings-result')).not.toBeEmpty();
     expect(await background(page)).toBe(c.system === 'dark' ? DARK : WHITE);
-    // The choice applies at once, with no Save.
+    // The choice waits for Save, like every field in Settings (issue 35), then applies.
     await settings.getByTestId(`settings-theme-${c.choice}`).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', c.system);
+    await expect(settings.getByTestId('settings-unsaved')).toHaveText('Not saved yet: Reading');
+    await settings.getByTestId('settings-save').click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', c.choice);
     expect(await background(page)).toBe(c.expected);
     for (const size of SIZES) {
@@ -159,6 +164,7 @@ test('the theme switch: Light on a dark system, Dark on a light one, at once and
   // Back to System: the system's scheme again, live.
   await page.getByTestId('settings-toggle').click();
   await page.getByTestId('settings-theme-system').check();
+  await page.getByTestId('settings-save').click();
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.emulateMedia({ colorScheme: 'light' });

@@ -1,9 +1,9 @@
 /**
  * The main window: restored onto a screen that still exists, locked down (contextIsolation,
- * sandbox, no node, no webview), hidden to the tray on close when that is the preference, and
- * remembering its place as it moves. The unread count is in its title, so main owns the title.
+ * sandbox, no node, no webview), hidden to the tray on close when that is the preference,
+ * asking before a reload or a close loses edits not saved, and remembering its place as it moves. The unread count is in its title, so main owns the title.
  */
-import { BrowserWindow, screen } from 'electron';
+import { BrowserWindow, dialog, screen } from 'electron';
 import type { Prefs } from './prefs.ts';
 import { restoreBounds } from './window-bounds.ts';
 
@@ -66,6 +66,21 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
   });
   win.on('closed', () => {
     if (saveTimer) clearTimeout(saveTimer);
+  });
+  // The page asks before a reload or a close takes edits not saved (Settings' beforeunload).
+  // Electron only cancels the unload, without a word: ask, as a browser would.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Leave without saving', 'Keep editing'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'Leave without saving?',
+      message: 'Your changes to Settings are not saved yet.',
+      detail: 'Leave, and they are lost; keep editing, and Save keeps them.',
+    });
+    // preventDefault here means "ignore the page's beforeunload": the page goes.
+    if (choice === 0) event.preventDefault();
   });
   // The page's <title> would replace the unread count main puts there.
   win.on('page-title-updated', (event) => event.preventDefault());

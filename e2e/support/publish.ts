@@ -127,6 +127,6 @@ export async function editPublishSettings(page: Page, change: () => Promise<void
   await page.getByTestId('settings-toggle').click();
   await change();
   await page.getByTestId('settings-save').click();
-  await expect(page.getByTestId('publish-settings-result')).toHaveText('Saved.');
+  await expect(page.getByTestId('settings-result')).toHaveText('Saved.');
   await page.getByTestId('settings-toggle').click();
 }

@@ -341,11 +341,27 @@ export interface FetchLogQuery {
   limit?: number;
 }
 
-/** Where clouds reach this reader. */
+/**
+ * Why real-time reading is off (RealtimeInfo.off): 'unanswered', the first-run question about the
+ * tunnel is not answered yet; 'thisRun', this run's options say so (--no-tunnel); 'setting', the
+ * person turned it off in Settings; 'paused', paused for this run (the desktop tray).
+ */
+export type RealtimeOff = 'unanswered' | 'thisRun' | 'setting' | 'paused';
+
+/** Where clouds reach this reader, as it is now (not just as the settings say). */
 export interface RealtimeInfo {
   mode: 'tunnel' | 'public' | 'off';
   /** The tunnel URL or public base URL clouds call (null while none). */
   publicUrl: string | null;
+  /** The tunnel server in use while mode is 'tunnel' (null otherwise). */
+  tunnelHost: string | null;
+  /** Why mode is 'off' (null while it is not). */
+  off: RealtimeOff | null;
+  /**
+   * The first-run question: a tunnel would open but the person has not said it may (issue 35).
+   * No tunnel opens until answerTunnelQuestion; the window asks, once.
+   */
+  tunnelQuestion: boolean;
   /**
    * The `<cloud>` element for feeds this install publishes: the app's own rssCloud server,
    * mounted at /cloud on the receiver's server, so one tunnel serves both (null while none).
@@ -380,6 +396,10 @@ export interface OpmlImportReport {
   /** Feeds already subscribed but unfiled that the list's folders filed (absent when none). */
   filed?: number;
   errors: string[];
+  /** The feeds the list added or filed, in its order (the window shows their river). */
+  feedIds?: number[];
+  /** The deepest folder that holds every one of them (null: none does, or some are unfiled). */
+  folderId?: number | null;
 }
 
 export interface Progress {
@@ -719,6 +739,11 @@ export interface TidingsApi {
   fetchLog(query?: FetchLogQuery): Promise<FetchLogEntry[]>;
   /** Real-time reading's public address and tunnel state. */
   realtimeInfo(): Promise<RealtimeInfo>;
+  /**
+   * The first-run question's answer (remembered, as Settings > Real time's tunnel box): true opens
+   * the tunnel now, false keeps it closed and feeds polled.
+   */
+  answerTunnelQuestion(open: boolean): Promise<RealtimeInfo>;
   /** Store a post (one transaction), then save and ping it in the background (see post.changed). */
   post(input: PostInput): Promise<ApiResult<PostView>>;
   /** Change a post: the feed is rebuilt, saved and pinged again. */
@@ -740,6 +765,12 @@ export interface TidingsApi {
   cancelSubscribe(requestId: string): Promise<boolean>;
   /** Title, folder, interval, notifications, images allow list. */
   updateFeed(feedId: number, patch: FeedSettingsPatch): Promise<ApiResult<FeedView>>;
+  /**
+   * Edit address: the feed moves to a new address (a feed's, or a site's to discover it from),
+   * keeping its items, read state, folder and settings; the address is fetched once, and nothing
+   * changes unless it answers with a feed. A 'notice' says "moved to <address>".
+   */
+  moveFeed(feedId: number, url: string): Promise<ApiResult<FeedView>>;
   /** Every folder, parents before children, siblings by title. */
   listFolders(): Promise<FolderView[]>;
   createFolder(title: string, parentId?: number | null): Promise<ApiResult<FolderView>>;
@@ -889,6 +920,7 @@ export const API_METHODS = [
   'activity',
   'fetchLog',
   'realtimeInfo',
+  'answerTunnelQuestion',
   'post',
   'editPost',
   'deletePost',
@@ -901,6 +933,7 @@ export const API_METHODS = [
   'countChars',
   'cancelSubscribe',
   'updateFeed',
+  'moveFeed',
   'listFolders',
   'createFolder',
   'renameFolder',

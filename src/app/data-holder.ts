@@ -1,11 +1,14 @@
 /**
  * Which running app holds a data folder: a started app (the desktop app, `tidings serve`) writes
  * its process id into `app.pid` there and removes it when it stops. Commands that must not change
- * the folder under a running app (`tidings restore`) ask `dataDirHolder` first. A file left by a
- * killed app names a process that is gone, and is ignored.
+ * the folder under a running app (`tidings restore`) ask `dataDirHolder` first, and `tidings post`
+ * asks it to say whether what it leaves to the app (hosting, the own cloud's pings) happens now or
+ * waits for the app to start. A file left by a killed app names a process that is gone, and is
+ * ignored.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive } from '../common/process.ts';
 
 export const HOLDER_FILE = 'app.pid';
 
@@ -34,7 +37,7 @@ export function holdDataDir(dataDir: string, now: number = Date.now()): () => vo
 /** The other live process holding the folder, or null. */
 export function dataDirHolder(dataDir: string, self: number = process.pid): Holder | null {
   const holder = readHolder(join(dataDir, HOLDER_FILE));
-  return holder && holder.pid !== self && isAlive(holder.pid) ? holder : null;
+  return holder && holder.pid !== self && pidAlive(holder.pid) ? holder : null;
 }
 
 function readHolder(file: string): Holder | null {
@@ -45,15 +48,5 @@ function readHolder(file: string): Holder | null {
       : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, it is someone else's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

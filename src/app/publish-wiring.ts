@@ -19,7 +19,7 @@ import type { Mount } from '../realtime/receiver-server.ts';
 import type { TidingsApi } from './api.ts';
 import { apiResult } from './api-result.ts';
 import type { AppContext } from './context.ts';
-import { realtimeInfoOf } from './realtime-wiring.ts';
+import { ownServiceOf } from './realtime-wiring.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export type PublishApi = Pick<
@@ -63,12 +63,12 @@ export function attachPublish(
     generator: `Tidings ${APP_VERSION} (${PROJECT_URL})`,
     publicBase: () => ctx.realtime?.info().publicUrl ?? null,
     localBase: () => ctx.realtime?.info().receiverUrl ?? null,
-    ownCloud: () => realtimeInfoOf(ctx).cloud,
+    ownCloud: () => ownServiceOf(ctx).cloud,
     whyNoPublicAddress: () =>
-      ctx.realtime && realtimeInfoOf(ctx).mode === 'off'
+      ctx.realtime && ownServiceOf(ctx).mode === 'off'
         ? 'there is no public address (the tunnel is off and no public URL is set), so no cloud could read the feed'
         : null,
-    ownHub: () => realtimeInfoOf(ctx).hub,
+    ownHub: () => ownServiceOf(ctx).hub,
     blogroll: () => blogroll(),
     onChange: (view) => ctx.events.emit('post.changed', view),
     onDeleted: (id) => ctx.events.emit('post.deleted', { id }),

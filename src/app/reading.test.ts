@@ -161,11 +161,19 @@ describe('OPML import', () => {
       <outline text="news"><outline type="rss" text="E" xmlUrl="${host.url}/e.xml"/></outline>
       <outline type="rss" text="A again" xmlUrl="${host.url.replace('http:', 'https:')}/a.xml"/>
     </body></opml>`;
-    expect(await app.importOpml(opml)).toEqual({
+    const report = await app.importOpml(opml);
+    expect(report).toMatchObject({
       ok: true,
       // 'A again' (https) is A: existing, not a fourth new feed.
       value: { added: 3, existing: 3, filed: 1, errors: [] },
     });
+    // What the list brought in: A (filed by it), C, D and E, not B (filed by the person);
+    // no one folder holds them all (Tech/Blogs and News).
+    const byUrl = new Map((await app.listFeeds()).map((f) => [f.url, f.id]));
+    expect(report.ok && report.value.feedIds).toEqual(
+      ['/a.xml', '/c.xml', '/d.xml', '/e.xml'].map((p) => byUrl.get(`${host.url}${p}`)),
+    );
+    expect(report.ok && report.value.folderId).toBeNull();
     // 'tech/blogs' is the same nested folder, whatever its case; 'news' joins 'News'.
     expect((await app.listFolders()).map((f) => [f.path, f.feedCount])).toEqual([
       ['News', 2],
@@ -175,6 +183,28 @@ describe('OPML import', () => {
     expect((await feedRow(a.id)).folderPath).toBe('Tech/Blogs');
     // A feed the person filed stays put.
     expect((await feedRow(b.id)).folderPath).toBe('News');
+  });
+
+  it('names the one folder an import filed everything in, however deep', async () => {
+    const opml = `<?xml version="1.0"?><opml version="2.0"><head/><body>
+      <outline text="Reading"><outline text="Blogs"><outline type="rss" text="A" xmlUrl="${host.url}/a.xml"/></outline>
+        <outline text="News"><outline type="rss" text="B" xmlUrl="${host.url}/b.xml"/></outline></outline>
+    </body></opml>`;
+    const report = await app.importOpml(opml);
+    const reading = (await app.listFolders()).find((f) => f.path === 'Reading');
+    expect(report).toMatchObject({ ok: true, value: { added: 2, folderId: reading?.id } });
+    const single = await app.importOpml(
+      `<?xml version="1.0"?><opml version="2.0"><head/><body><outline type="rss" text="C" xmlUrl="${host.url}/c.xml"/></body></opml>`,
+    );
+    expect(single).toMatchObject({
+      ok: true,
+      value: { added: 1, folderId: null, feedIds: [expect.any(Number)] },
+    });
+    // Nothing new: nothing to show.
+    expect(await app.importOpml(opml)).toMatchObject({
+      ok: true,
+      value: { added: 0, feedIds: [], folderId: null },
+    });
   });
 });
 

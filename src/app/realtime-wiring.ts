@@ -18,14 +18,18 @@ import { DEFAULT_TUNNEL_HOST } from '../realtime/tunnel.ts';
 import type { ActivityRow } from '../store/realtime.ts';
 import { openDatabase } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-import type { ActivityEntry, RealtimeInfo, RealtimeSubscriptionView, Settings } from './api.ts';
+import type { ActivityEntry, RealtimeInfo, RealtimeOff, RealtimeSubscriptionView, Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { emitStatus, replanPolling, storeDocument } from './refresh.ts';
 import { APP_VERSION, PROJECT_URL } from './version.ts';
 
 export interface RealtimeOptions {
-  /** false turns the tunnel off; a URL picks the tunnel server. */
-  tunnelHost?: string | false;
+  /**
+   * This run's tunnel, whatever the settings say: false turns it off; true opens it through the
+   * saved server; a URL opens it through that server. Absent: the settings (and the first-run
+   * question) decide.
+   */
+  tunnelHost?: string | boolean;
   /** Reach the receiver here instead of through a tunnel. */
   publicBaseUrl?: string | null;
   /** The receiver's port on 127.0.0.1 (default 0: any free one). */
@@ -44,7 +48,18 @@ export interface RealtimeOptions {
 type RealtimeFields = Pick<Settings, 'tunnelEnabled' | 'tunnelHost' | 'publicBaseUrl'>;
 
 export interface RealtimeSettingsAccess {
+  /** The fields as this run uses them: the saved ones, with this run's options on top. */
   read(): Required<RealtimeFields>;
+  /**
+   * The first-run question is open: a tunnel is what would reach this computer (no public address,
+   * no option for this run), and the person has not yet said whether it may open. Until they
+   * answer (answer(), or the tunnel box in Settings) no tunnel opens.
+   */
+  questionOpen(): boolean;
+  /** The question's answer, remembered; true when the public address changed (reconfigure). */
+  answer(open: boolean): boolean;
+  /** This run's options turned the tunnel off (--no-tunnel). */
+  offForThisRun(): boolean;
   /** Validates and saves the real-time fields of a patch; true when the public address changed. */
   update(patch: Partial<Settings>): boolean;
   /** What the Realtime instance needs from them. */
@@ -53,14 +68,20 @@ export interface RealtimeSettingsAccess {
 
 export function realtimeSettings(store: Store, options: RealtimeOptions | null): RealtimeSettingsAccess {
   const overrides: Partial<RealtimeFields> = {
-    ...(options?.tunnelHost === false ? { tunnelEnabled: false } : {}),
+    ...(typeof options?.tunnelHost === 'boolean' ? { tunnelEnabled: options.tunnelHost } : {}),
     ...(typeof options?.tunnelHost === 'string'
       ? { tunnelEnabled: true, tunnelHost: options.tunnelHost }
       : {}),
     ...(options?.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
   };
+  // The saved answer; null while the first-run question has not been answered (issue 35: a
+  // public tunnel opens only once the person said it may).
+  const answered = () => {
+    const saved = store.getSetting<unknown>('tunnelEnabled', null);
+    return typeof saved === 'boolean' ? saved : null;
+  };
   const read = (): Required<RealtimeFields> => ({
-    tunnelEnabled: overrides.tunnelEnabled ?? store.getSetting('tunnelEnabled', true),
+    tunnelEnabled: overrides.tunnelEnabled ?? answered() ?? false,
     tunnelHost: overrides.tunnelHost ?? store.getSetting('tunnelHost', DEFAULT_TUNNEL_HOST),
     publicBaseUrl:
       overrides.publicBaseUrl !== undefined
@@ -71,16 +92,25 @@ export function realtimeSettings(store: Store, options: RealtimeOptions | null):
     const s = read();
     return { tunnelHost: s.tunnelEnabled ? s.tunnelHost : null, publicBaseUrl: s.publicBaseUrl };
   };
+  const saveEnabled = (open: boolean) => {
+    store.setSetting('tunnelEnabled', open);
+    // The person's choice replaces this run's option from now on.
+    delete overrides.tunnelEnabled;
+  };
   return {
     read,
     target,
+    questionOpen: () =>
+      overrides.tunnelEnabled === undefined && answered() === null && read().publicBaseUrl === null,
+    offForThisRun: () => overrides.tunnelEnabled === false,
+    answer(open) {
+      const before = JSON.stringify(target());
+      saveEnabled(open);
+      return JSON.stringify(target()) !== before;
+    },
     update(patch) {
       const before = JSON.stringify(target());
-      // The user's choice replaces this run's override from now on.
-      if (patch.tunnelEnabled !== undefined) {
-        store.setSetting('tunnelEnabled', patch.tunnelEnabled === true);
-        delete overrides.tunnelEnabled;
-      }
+      if (patch.tunnelEnabled !== undefined) saveEnabled(patch.tunnelEnabled === true);
       if (patch.tunnelHost !== undefined) {
         const host = httpUrl(patch.tunnelHost);
         if (!host)
@@ -247,15 +277,28 @@ export function activityEntries(ctx: AppContext, limit: number): ActivityEntry[]
   return (ctx.realtime?.activity(limit) ?? []).map(toActivityEntry);
 }
 
-export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
+/** The own cloud's `<cloud>` element and hub for the feeds this install publishes (null while no public address). */
+export function ownServiceOf(ctx: AppContext): Pick<RealtimeInfo, 'mode' | 'cloud' | 'hub'> {
   const info = ctx.realtime?.info();
-  if (!info) return { mode: 'off', publicUrl: null, tunnel: null, cloud: null, hub: null, subscriptions: [] };
-  const t = info.tunnel;
+  const base = info?.publicUrl ?? null;
   return {
-    mode: info.mode,
-    publicUrl: info.publicUrl,
-    cloud: info.publicUrl ? cloudElementFor(info.publicUrl, OWN_CLOUD_PATH) : null,
-    hub: info.publicUrl ? `${info.publicUrl.replace(/\/+$/, '')}${OWN_HUB_PATH}` : null,
+    mode: info?.mode ?? 'off',
+    cloud: base ? cloudElementFor(base, OWN_CLOUD_PATH) : null,
+    hub: base ? `${base.replace(/\/+$/, '')}${OWN_HUB_PATH}` : null,
+  };
+}
+
+export function realtimeInfoOf(ctx: AppContext, settings: RealtimeSettingsAccess): RealtimeInfo {
+  const info = ctx.realtime?.info() ?? null;
+  const own = ownServiceOf(ctx);
+  const t = info?.tunnel ?? null;
+  return {
+    ...own,
+    publicUrl: info?.publicUrl ?? null,
+    tunnelHost: info?.tunnelHost ?? null,
+    // No real-time reading at all in this app (it was made without): this run's choice.
+    off: own.mode !== 'off' ? null : info ? whyOff(settings) : 'thisRun',
+    tunnelQuestion: info !== null && settings.questionOpen(),
     subscriptions: (ctx.realtime?.subscriptions() ?? []).map(
       (s): RealtimeSubscriptionView => ({
         ...s,
@@ -272,6 +315,14 @@ export function realtimeInfoOf(ctx: AppContext): RealtimeInfo {
         }
       : null,
   };
+}
+
+/** Real-time is off: the question, this run's option, the saved choice, or else a pause (the tray). */
+function whyOff(settings: RealtimeSettingsAccess): RealtimeOff {
+  if (settings.offForThisRun()) return 'thisRun';
+  if (settings.questionOpen()) return 'unanswered';
+  const s = settings.read();
+  return !s.tunnelEnabled && s.publicBaseUrl === null ? 'setting' : 'paused';
 }
 
 function toActivityEntry(row: ActivityRow): ActivityEntry {

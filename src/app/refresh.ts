@@ -11,7 +11,8 @@ import { cacheHints } from '../net/cache-hints.ts';
 import type { HttpResponse } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { CacheHints, FeedFetchResult } from '../net/types.ts';
-import { nextDue } from '../poll/due.ts';
+import { type Due, dueAfterAskedFailure, nextDue } from '../poll/due.ts';
+import type { RunReason } from '../poll/scheduler.ts';
 import { type LinkHeaderRefs, parseLinkHeader } from '../realtime/websub/link-header.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
 import type { AppContext } from './context.ts';
@@ -34,6 +35,8 @@ interface Trip {
   status: number | null;
   bytes: number | null;
   message: string | null;
+  /** The person asked for this fetch (Retry now, Refresh). */
+  asked: boolean;
 }
 
 /**
@@ -76,18 +79,35 @@ function takeHandedOver(ctx: AppContext, feedId: number) {
   return ctx.clock.now() - given.at <= HANDOVER_FRESH_MS ? given : null;
 }
 
-/** One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17). */
-export async function refreshFeed(ctx: AppContext, feedId: number): Promise<RefreshOutcome> {
+/**
+ * One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17).
+ * `why.asked`: the person asked for it (Retry now): a failure then leaves the back-off as it was.
+ */
+export async function refreshFeed(
+  ctx: AppContext,
+  feedId: number,
+  why: RunReason = { asked: false },
+): Promise<RefreshOutcome> {
   const started = ctx.clock.now();
-  const trip: Trip = { url: '', status: null, bytes: null, message: null };
+  const trip: Trip = { url: '', status: null, bytes: null, message: null, asked: why.asked };
   const outcome = await fetchAndStore(ctx, feedId, trip);
-  if (outcome.kind === 'skipped') return outcome;
+  if (outcome.kind !== 'skipped') logFetch(ctx, started, trip, outcome);
+  return outcome;
+}
+
+/** One fetch into the log of every fetch, and the 'fetch' event (the activity log shows it live). */
+export function logFetch(
+  ctx: AppContext,
+  started: number,
+  trip: Pick<Trip, 'url' | 'status' | 'bytes' | 'message'>,
+  outcome: RefreshOutcome,
+): void {
   const at = ctx.clock.now();
   const row = ctx.fetchLog.record({
     at,
-    feedId,
+    feedId: outcome.feedId,
     url: trip.url,
-    outcome: outcome.kind,
+    outcome: outcome.kind === 'skipped' ? 'unchanged' : outcome.kind,
     status: trip.status,
     bytes: trip.bytes,
     newItems: outcome.newItems,
@@ -97,8 +117,7 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
   });
   ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
   // The feed's status carries its last success: send it again now that the log knows.
-  if (row.ok) emitStatus(ctx, feedId);
-  return outcome;
+  if (row.ok) emitStatus(ctx, outcome.feedId);
 }
 
 async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promise<RefreshOutcome> {
@@ -144,13 +163,13 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
       return { feedId, kind: 'gone', newItems: 0 };
     case 'error':
-      recordError(ctx, feed, result.error.code, result.error.message, result.cache);
+      recordError(ctx, feed, result.error.code, result.error.message, result.cache, trip.asked);
       return { feedId, kind: 'error', newItems: 0 };
     case 'ok':
       break;
   }
 
-  const stored = await storeDocument(ctx, feed, result, false);
+  const stored = await storeDocument(ctx, feed, result, false, trip.asked);
   if (stored.message) trip.message = stored.message;
   return stored;
 }
@@ -172,13 +191,15 @@ export interface FeedDocument {
 /**
  * Parse -> store new items -> events -> next due time: the one path into the river, for a fetched
  * document and for one a WebSub hub delivered (`pushed`: no second fetch). A pushed body that is
- * not a feed records no error on the feed: the caller fetches instead.
+ * not a feed records no error on the feed: the caller fetches instead. `asked`: the person asked
+ * for the fetch (a document that does not parse then leaves the back-off as it was).
  */
 export async function storeDocument(
   ctx: AppContext,
   feed: FeedRow,
   doc: FeedDocument,
   pushed: boolean,
+  asked = false,
 ): Promise<RefreshOutcome> {
   const feedId = feed.id;
   if (doc.bodyHash === feed.bodyHash && feed.status === 'ok') {
@@ -206,7 +227,7 @@ export async function storeDocument(
   if (parsed.kind === 'error' && pushed) return { feedId, kind: 'parseError', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
-    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache);
+    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache, asked);
     return { feedId, kind: 'parseError', newItems: 0, message: parsed.error.message };
   }
   if (parsed.kind === 'redirect') {
@@ -305,15 +326,27 @@ export function metaOf(feed: Feed, link: LinkHeaderRefs = { hubs: [], self: null
 
 type FetchStatePatch = Parameters<AppContext['store']['updateFetchState']>[1];
 
-/** Records the fetch, decides the next due time (the one place: src/poll/due.ts) and tells the UI. */
-function finish(ctx: AppContext, feedId: number, patch: FetchStatePatch, cache: CacheHints | null): void {
+/**
+ * Records the fetch, decides the next due time (the one place: src/poll/due.ts) and tells the UI.
+ * `keepPlan`: a failed fetch the person asked for; the try planned before it stays (due.ts).
+ */
+function finish(
+  ctx: AppContext,
+  feedId: number,
+  patch: FetchStatePatch,
+  cache: CacheHints | null,
+  keepPlan: Due | null = null,
+): void {
   const now = ctx.clock.now();
   // One commit for both writes: at 10,000 feeds an all-304 cycle is mostly commits.
   const due = ctx.store.atomically(() => {
     ctx.store.updateFetchState(feedId, { ...patch, lastFetchedAt: now });
     const feed = ctx.store.getFeed(feedId);
     if (!feed) return null;
-    const next = nextDue(dueInputFor(feed, ctx.settings(), cache, realtimeOf(ctx, feedId)), now, ctx.random);
+    const input = dueInputFor(feed, ctx.settings(), cache, realtimeOf(ctx, feedId));
+    const next = keepPlan
+      ? dueAfterAskedFailure(input, keepPlan, now, ctx.random)
+      : nextDue(input, now, ctx.random);
     ctx.store.updateFetchState(feedId, { nextDueAt: next.at, dueReason: next.reason });
     return next;
   });
@@ -322,13 +355,21 @@ function finish(ctx: AppContext, feedId: number, patch: FetchStatePatch, cache: 
   emitStatus(ctx, feedId);
 }
 
+/**
+ * A failed fetch or a document that does not parse. One the person asked for (Retry now) is not
+ * one more error: the count and the try already planned stay (a Retry that fails must not double
+ * the back-off).
+ */
 function recordError(
   ctx: AppContext,
   feed: FeedRow,
   code: string,
   message: string,
   cache: CacheHints | null,
+  asked = false,
 ): void {
+  const planned: Due | null =
+    feed.nextDueAt === null ? null : { at: feed.nextDueAt, reason: feed.dueReason ?? 'as planned' };
   finish(
     ctx,
     feed.id,
@@ -336,9 +377,10 @@ function recordError(
       status: 'error',
       lastError: message,
       lastErrorCode: code,
-      consecutiveErrors: feed.consecutiveErrors + 1,
+      consecutiveErrors: asked ? feed.consecutiveErrors : feed.consecutiveErrors + 1,
     },
     cache,
+    asked ? planned : null,
   );
 }
 

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { brokenFeedReason } from '../feed/broken-feed.ts';
-import { discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
+import { type DiscoverDeps, discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { stripUserinfo, writeOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { HttpResponse } from '../net/http-client-types.ts';
@@ -26,7 +26,7 @@ export function cancelSubscribe(ctx: AppContext, requestId: string): boolean {
 }
 
 /** Code 'already_subscribed', args.feedId names the feed (the UI selects it). */
-function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
+export function alreadySubscribed(ctx: AppContext, feedId: number): Result<FeedView> {
   const v = view(ctx, feedId);
   return fail(tidingsError('already_subscribed', `You already follow "${v.title}".`, { feedId }));
 }
@@ -52,6 +52,15 @@ export function sameFeed(ctx: AppContext, url: string) {
     }
   }
   return null;
+}
+
+/** Discovery's two judgements of a body, made by the parser that will read it (subscribe, move). */
+export function feedJudges(ctx: AppContext): Pick<DiscoverDeps, 'looksLikeFeed' | 'brokenFeedReason'> {
+  return {
+    looksLikeFeed: (body, contentType) =>
+      parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
+    brokenFeedReason: (body, contentType) => brokenFeedReason(body, contentType, ctx.maxParseMs),
+  };
 }
 
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
@@ -81,9 +90,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
       // The raw input: discovery falls back from https to http for addresses typed without a scheme.
       const found = await discoverFeed(input.url, {
         fetchText: (url, signal) => fetchText(ctx, url, signal, fetched),
-        looksLikeFeed: (body, contentType) =>
-          parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-        brokenFeedReason: (body, contentType) => brokenFeedReason(body, contentType, ctx.maxParseMs),
+        ...feedJudges(ctx),
         signal: cancel.signal,
         onProgress: requestId
           ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })
@@ -184,6 +191,8 @@ export async function importOpml(ctx: AppContext, text: string): Promise<Result<
   const report: OpmlImportReport = { added: 0, existing: 0, errors: [] };
   let inSlice = 0;
   let left = 0;
+  // What the list brought in (added, or filed by it): the window shows their river afterwards.
+  const brought: number[] = [];
   for (const sub of parsed.value.subscriptions) {
     if (++inSlice > IMPORT_SLICE) {
       inSlice = 0;
@@ -205,6 +214,7 @@ export async function importOpml(ctx: AppContext, text: string): Promise<Result<
       : ctx.store.addFeed({ url: url.value, title: sub.title, siteUrl: sub.siteUrl, folder: sub.folder });
     if (created) {
       report.added++;
+      brought.push(feed.id);
       ctx.scheduler.fetchNow(feed.id);
     } else {
       report.existing++;
@@ -213,6 +223,7 @@ export async function importOpml(ctx: AppContext, text: string): Promise<Result<
       if (feed.folderId === null && sub.folder) {
         ctx.store.setFeedFolder(feed.id, sub.folder);
         report.filed = (report.filed ?? 0) + 1;
+        brought.push(feed.id);
       }
     }
   }
@@ -221,11 +232,34 @@ export async function importOpml(ctx: AppContext, text: string): Promise<Result<
       `${left} more feeds were not added: one import adds at most ${MAX_IMPORT_NEW_FEEDS}. Import the same file again to add the next ones.`,
     );
   }
+  report.feedIds = [...new Set(brought)];
+  report.folderId = commonFolder(ctx, report.feedIds);
   if (report.added > 0 || report.filed) {
     ctx.events.emit('feeds.changed', { count: ctx.store.listFeeds().length });
     ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
   }
   return ok(report);
+}
+
+/** The deepest folder holding every one of these feeds (subfolders included); null when none does. */
+function commonFolder(ctx: AppContext, feedIds: readonly number[]): number | null {
+  let common: number[] | null = null;
+  for (const id of feedIds) {
+    const chain = folderChain(ctx, ctx.store.getFeed(id)?.folderId ?? null);
+    common = common === null ? chain : common.filter((f, i) => chain[i] === f);
+    if (common.length === 0) return null;
+  }
+  return common?.at(-1) ?? null;
+}
+
+/** A folder and its parents, top level first ([] for no folder). */
+function folderChain(ctx: AppContext, folderId: number | null): number[] {
+  const chain: number[] = [];
+  for (let id = folderId; id !== null && chain.length < 64; ) {
+    chain.unshift(id);
+    id = ctx.store.getFolder(id)?.parentId ?? null;
+  }
+  return chain;
 }
 
 export function exportOpml(ctx: AppContext, title = 'Tidings subscriptions'): string {

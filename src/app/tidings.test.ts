@@ -255,7 +255,11 @@ describe('reading feeds through the API', () => {
       <outline text="Tech"><outline text="Nested"><outline type="rss" text="One" xmlUrl="${host.url}/one.xml"/></outline></outline>
       <outline type="rss" text="Two" xmlUrl="${host.url}/two.xml"/></body></opml>`;
     const imported = await app.importOpml(opml);
-    expect(imported).toEqual({ ok: true, value: { added: 2, existing: 0, errors: [] } });
+    expect(imported).toMatchObject({
+      ok: true,
+      value: { added: 2, existing: 0, errors: [], folderId: null },
+    });
+    expect(imported.ok && imported.value.feedIds).toHaveLength(2);
     expect((await app.importOpml(opml)).ok && (await app.importOpml(opml))).toMatchObject({
       value: { existing: 2 },
     });

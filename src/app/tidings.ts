@@ -27,6 +27,7 @@ import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import type { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
+import { moveFeed } from './move-feed.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
 import { readingApi } from './reading.ts';
@@ -155,8 +156,8 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     fetchLog: new FetchLog(store.db),
     scheduler: new Scheduler({
       clock,
-      run: async (feedId) => {
-        await refreshFeed(ctx, feedId);
+      run: async (feedId, why) => {
+        await refreshFeed(ctx, feedId, why);
       },
       hostOf: (feedId) => {
         let host = hosts.get(feedId);
@@ -236,12 +237,16 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
       hosts.delete(feedId);
       ctx.realtime?.onFeedRemoved(feedId);
       unsubscribe(ctx, feedId);
-      // The fetch log is a diagnostic: it goes at once (an undo starts the feed's log afresh).
-      ctx.fetchLog.forget(feedId);
+      // Its fetch log goes with it, kept aside so an Undo brings the feed back with its history.
+      const log = ctx.fetchLog.take(feedId);
       if (!snap) return null;
       const name = String(snap.feed.custom_title ?? snap.feed.title ?? snap.feed.url);
       return undoLog.record(`Unsubscribed from ${name}`, {
-        restore: () => restoreFeed(ctx, snap),
+        restore: () => {
+          const back = restoreFeed(ctx, snap);
+          if (back.ok) ctx.fetchLog.putBack(log);
+          return back;
+        },
       });
     },
     undo: async (undoId) => toApiResult(undoLog.undo(undoId)),
@@ -256,9 +261,9 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
       for (const id of ids) {
         const feed = store.getFeed(id);
         if (!feed) continue;
-        // The user asked: a gone feed gets one more try.
+        // The user asked: a gone feed gets one more try, and a failure does not add to the back-off.
         if (feed.status === 'gone') store.updateFetchState(id, { status: 'pending' });
-        ctx.scheduler.fetchNow(id);
+        ctx.scheduler.fetchNow(id, { asked: true });
       }
     },
     river: async (query: RiverQuery): Promise<RiverPage> => river(ctx, query),
@@ -324,9 +329,18 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     progress: async (): Promise<Progress> => ctx.scheduler.stats(),
     activity: async (limit) => activityEntries(ctx, clamp(limit ?? 100, 1, 2000)),
     fetchLog: async (query) => fetchLogEntries(ctx, query),
-    realtimeInfo: async () => realtimeInfoOf(ctx),
+    realtimeInfo: async () => realtimeInfoOf(ctx, rtSettings),
+    answerTunnelQuestion: async (open) => {
+      if (rtSettings.answer(open === true)) ctx.realtime?.reconfigure(rtSettings.target());
+      return realtimeInfoOf(ctx, rtSettings);
+    },
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
+    moveFeed: async (feedId, url) => {
+      const moved = toApiResult(await moveFeed(ctx, feedId, url));
+      hosts.delete(feedId); // the scheduler's per-host limit follows the new address
+      return moved;
+    },
     ...readingApi(ctx, undoLog),
     ...sync.api,
   };

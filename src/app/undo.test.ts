@@ -77,6 +77,35 @@ describe('undo', () => {
     expect(await app.undo(ticket!.undoId)).toMatchObject({ ok: false, error: { code: 'undo.expired' } });
   });
 
+  it('an unsubscribe comes back with its activity: every fetch of the feed, and when it last worked', async () => {
+    const a = await add('/a.xml', 'Feed A', ['a1']);
+    await add('/b.xml', 'Feed B', ['b1']);
+    host.set('/a.xml', { status: 500, body: 'oops', type: 'text/plain' });
+    await app.refresh(a.id);
+    await settle();
+    const log = await app.fetchLog({ feedId: a.id });
+    expect(log.map((e) => e.outcome)).toEqual(['error', 'ok']);
+    const lastSuccessAt = (await app.listFeeds()).find((f) => f.id === a.id)!.lastSuccessAt;
+    expect(lastSuccessAt).not.toBeNull();
+
+    const ticket = await app.unsubscribe(a.id);
+    expect(await app.fetchLog({ feedId: a.id })).toEqual([]);
+    expect((await app.fetchLog()).every((e) => e.feedId !== a.id)).toBe(true);
+
+    expect(await app.undo(ticket!.undoId)).toEqual({ ok: true, value: true });
+    expect(await app.fetchLog({ feedId: a.id })).toEqual(log);
+    expect((await app.listFeeds()).find((f) => f.id === a.id)!.lastSuccessAt).toBe(lastSuccessAt);
+    // The whole log, newest first, holds the feed's entries in their places again.
+    expect((await app.fetchLog()).map((e) => e.id)).toEqual(
+      [...(await app.fetchLog())].sort((x, y) => y.id - x.id).map((e) => e.id),
+    );
+    // And the history goes on from there.
+    host.set('/a.xml', rss('Feed A', ['a1', 'a2']));
+    await app.refresh(a.id);
+    await settle();
+    expect((await app.fetchLog({ feedId: a.id })).map((e) => e.outcome)).toEqual(['ok', 'error', 'ok']);
+  });
+
   it('an unsubscribe followed again meanwhile is not undone twice over: a readable refusal', async () => {
     const a = await add('/a.xml', 'Feed A', ['a1']);
     const ticket = await app.unsubscribe(a.id);

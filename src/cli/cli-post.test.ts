@@ -64,6 +64,8 @@ describe('tidings post', () => {
     const feed = readFileSync(join(site, 'feed.xml'), 'utf8');
     expect(feed).toContain('<category>cli</category>');
     expect(feed).toContain('<link>https://example.com/x</link>');
+    // Nothing was left to an app: no word about one.
+    expect(r.stdout).not.toContain('No Tidings app runs');
 
     const list = await tidings('posts', '--data', data);
     expect(list.code).toBe(0);
@@ -75,6 +77,26 @@ describe('tidings post', () => {
       tags: ['cli', 'hello'],
       state: 'published',
     });
+  });
+
+  it('--help explains every option: the link, an enclosure URL or file and where a file goes, repeated tags, the data folder', async () => {
+    const help = await tidings('post', '--help');
+    expect(help.code).toBe(0);
+    for (const option of ['--link URL', '--enclosure X', '--tag T', '--wait S', '--data DIR'])
+      expect(help.stdout).toContain(`  ${option}`);
+    expect(help.stdout).toMatch(/copied into the data folder\s+\(publish-media\/\)/);
+    expect(help.stdout).toMatch(/repeat it for several/);
+    expect(help.stdout).toMatch(/public once posted/);
+  });
+
+  it('says no app runs when the one that ran there has stopped', async () => {
+    const data = dataWith('stopped-app', {});
+    const { app } = await createLoopbackPublisher(data);
+    app.start();
+    await app.stop();
+    const r = await tidings('post', 'after the app stopped', '--wait', '0', '--data', data);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`No Tidings app runs on ${data}`);
   });
 
   it('exits 1 with the reason for a post over the limit, 2 for usage', async () => {
@@ -119,6 +141,10 @@ describe('tidings post', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^#1 queued/);
     expect(r.stdout).toContain('saved  hosting: waiting');
+    // No app runs there: the post waits for one, and the command to start it is given.
+    expect(r.stdout).toContain(
+      `No Tidings app runs on ${data}: the post is stored, and its built-in hosting and your own cloud's\npings wait in the outbox until the app runs there. Start it with:\n  tidings serve --data ${data}\n`,
+    );
 
     const { app, base } = await createLoopbackPublisher(data);
     app.start();
@@ -144,6 +170,8 @@ describe('tidings post', () => {
       await waitFor(async () => (await app.realtimeInfo()).publicUrl !== null, 15_000, 'the receiver');
       const r = await tidings('post', 'handed over', '--wait', '0', '--data', data);
       expect(r.code).toBe(0);
+      // The app runs there: nothing waits for one.
+      expect(r.stdout).not.toContain('No Tidings app runs');
       await waitFor(
         async () => (await app.listPosts())[0]?.state === 'published',
         20_000,

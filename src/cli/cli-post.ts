@@ -8,21 +8,35 @@
  */
 import { join } from 'node:path';
 import type { PostView, PublishSettings } from '../app/api.ts';
+import { dataDirHolder } from '../app/data-holder.ts';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { systemClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import { Publisher } from '../publish/publisher.ts';
 import { DEFAULT_PUBLISH_SETTINGS } from '../publish/settings.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
-import { dataDirOption, hasData } from './paths.ts';
+import { dataDirOption, defaultDataDir, hasData } from './paths.ts';
 
 const POST_HELP = `Usage: tidings post "text" [--link URL] [--enclosure URL-or-file] [--tag T]... [--wait S] [--data DIR]
 
-Stores a post (at most the limit in your publish settings, 140 characters by default, counted as
-people count them), then saves and pings it where it can. Built-in hosting and your own cloud are
-done by the app running on the same data folder (tidings serve or the desktop app), which is told
-at once; with none running they wait until one starts.
-  --wait S   seconds to keep saving and pinging here before leaving the rest owed (default 15)`;
+Stores a post in your feed (at most the limit in your publish settings, 140 characters by
+default, counted as people count them), then saves and pings it where it can. Quote the text: it
+is one argument.
+  --link URL        the post links to this page (the item's <link> in RSS, its url in JSON Feed)
+  --enclosure X     a file attached to the post (a podcast episode, a picture). X is a URL
+                    (http or https: its type and length are asked of its server) or a file on
+                    this computer (200 MB at most): the file is copied into the data folder
+                    (publish-media/) and published with your feed (served by built-in hosting,
+                    copied beside the feed in a folder target), so it is public once posted
+  --tag T           a category for the post; repeat it for several (--tag rss --tag cloud)
+  --wait S          seconds to keep saving and pinging here before leaving the rest owed
+                    (default 15; 0 leaves at once)
+  --data DIR        the data folder whose feed gets the post (default ${defaultDataDir()});
+                    the app running on it publishes what this command leaves
+
+A folder or a remote cloud (saveRss) is saved from here, with its pings. Built-in hosting and your
+own cloud are the app's: the app running on the same data folder (tidings serve or the desktop
+app) is told at once; with none running they wait in the outbox until one starts there.`;
 
 const POSTS_HELP = `Usage: tidings posts [--json] [--data DIR]
 
@@ -75,7 +89,8 @@ export async function runPost(args: string[]): Promise<number> {
   const wait = values.wait === undefined ? 15 : Number(values.wait);
   if (!Number.isFinite(wait) || wait < 0) throw new UsageError('--wait takes a number of seconds');
   const enclosure = values.enclosure as string | undefined;
-  const publisher = openPublisher(dataDirOption(values.data as string | undefined));
+  const dataDir = dataDirOption(values.data as string | undefined);
+  const publisher = openPublisher(dataDir);
   try {
     const r = await publisher.post({
       text: positionals[0]!,
@@ -94,6 +109,7 @@ export async function runPost(args: string[]): Promise<number> {
     await publisher.drain(wait * 1000);
     const view = publisher.get(r.value.id) ?? r.value;
     console.log(describePost(view));
+    if (leftToApp(view) && !dataDirHolder(dataDir)) console.log(noAppRunning(dataDir));
     return 0;
   } finally {
     await publisher.stop();
@@ -127,6 +143,27 @@ export async function runPosts(args: string[]): Promise<number> {
     await publisher.stop();
   }
 }
+
+/** Work only an app does (built-in hosting, the own cloud's pings) is still owed for this post. */
+function leftToApp(p: PostView): boolean {
+  return (
+    p.saves.some((s) => s.target === 'hosting' && s.ok !== true) ||
+    p.pings.some((g) => g.endpoint === 'own cloud' && g.ok !== true)
+  );
+}
+
+/** What a post left to the app waits for, and the command that starts the app on that folder. */
+export function noAppRunning(dataDir: string): string {
+  const data = dataDir === defaultDataDir() ? '' : ` --data ${quoteArg(dataDir)}`;
+  return [
+    `No Tidings app runs on ${dataDir}: the post is stored, and its built-in hosting and your own cloud's`,
+    'pings wait in the outbox until the app runs there. Start it with:',
+    `  tidings serve${data}`,
+    `(or npm start${data ? ` --${data}` : ''} in the project). The desktop app publishes it too when this is its data folder.`,
+  ].join('\n');
+}
+
+const quoteArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 const mark = (ok: boolean | null) => (ok === true ? 'ok' : ok === false ? 'FAILED' : 'waiting');
 

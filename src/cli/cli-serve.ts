@@ -10,7 +10,7 @@ import { dataDirOption, defaultDataDir, PACKAGE_ROOT, RENDERER_DIR, rendererBuil
 import { applySyncFlags, SYNC_HELP, SYNC_OPTIONS, syncBanner, syncFlags } from './serve-sync.ts';
 import { tunnelReporter } from './tunnel-report.ts';
 
-const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel-host URL | --no-tunnel]
+const HELP = `Usage: tidings serve [--port P] [--host 127.0.0.1] [--data DIR] [--tunnel | --tunnel-host URL | --no-tunnel]
                      [--public-url URL] [--receiver-port P] [--allow-loopback]
                      [--sync | --no-sync] [--sync-user NAME] [--new-sync-password | --revoke-sync-password]
 
@@ -20,9 +20,13 @@ Prints a URL carrying the access token; open it in a browser. Ctrl-C stops it.
   --host H     address to bind (default 127.0.0.1; anything else exposes the API to your network)
   --data DIR   where your subscriptions and items live (default ${defaultDataDir()})
 
-Real-time reading (rssCloud): clouds call a receiver on 127.0.0.1 that a tunnel makes reachable.
-Only the receiver (and the sync APIs below, when on) go through the tunnel, never this window or its API.
-  --tunnel-host URL    the localtunnel server (default: the saved setting, else https://localtunnel.me)
+Real-time reading (rssCloud, WebSub): clouds and hubs call a receiver on 127.0.0.1 that a public
+tunnel makes reachable. Only the receiver, the feed you host and the sync APIs (when on) go
+through it, never this window or its API. On the first run the window asks whether the tunnel
+may open, and remembers the answer (Settings > Real time changes it); until then no tunnel opens
+and feeds are polled.
+  --tunnel             open the tunnel for this run without asking (the saved server, else https://localtunnel.me)
+  --tunnel-host URL    open it for this run through this localtunnel server
   --no-tunnel          no tunnel for this run (real-time needs --public-url then)
   --public-url URL     your own public address for the receiver (port forward, a server), instead of a tunnel
   --receiver-port P    the receiver's local port (default 0: any free one; required with --public-url)
@@ -36,6 +40,7 @@ export async function runServe(args: string[]): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
+    tunnel: { type: 'boolean' },
     'tunnel-host': { type: 'string' },
     'no-tunnel': { type: 'boolean' },
     'public-url': { type: 'string' },
@@ -106,6 +111,7 @@ export async function runServe(args: string[]): Promise<number> {
   console.log(`Tidings is running in browser mode. Open ${server.openUrl}`);
   console.log(`Data: ${dataDir}. Press Ctrl-C to stop.`);
   const { tunnelEnabled, tunnelHost, publicBaseUrl } = await app.getSettings();
+  const { tunnelQuestion } = await app.realtimeInfo();
   console.log(
     realtimeFailure
       ? 'Real-time reading: off (see above); feeds are polled.'
@@ -113,7 +119,9 @@ export async function runServe(args: string[]): Promise<number> {
         ? `Real-time reading: clouds call ${publicBaseUrl}.`
         : tunnelEnabled
           ? `Real-time reading: opening a tunnel via ${tunnelHost} (this console says when it is open or cannot be).`
-          : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
+          : tunnelQuestion
+            ? TUNNEL_QUESTION_LINE
+            : 'Real-time reading: off (no tunnel, no public URL); feeds are polled.',
   );
   for (const line of [...syncLines, ...(await syncBanner(app))]) console.log(line);
   bannerOut = true;
@@ -124,6 +132,12 @@ export async function runServe(args: string[]): Promise<number> {
     await app.stop();
   });
 }
+
+/** What the console says while the first-run question waits for its answer in the window. */
+export const TUNNEL_QUESTION_LINE =
+  'Real-time reading: no tunnel yet. The window asks once whether Tidings may open a public tunnel ' +
+  '(it makes the receiver and the feed you host reachable from the internet, never the app); ' +
+  'feeds are polled until you answer there. To decide without the window, start with --tunnel or --no-tunnel.';
 
 /**
  * Waits for SIGINT/SIGTERM/SIGHUP, then stops once: Ctrl-C under `npm start` arrives twice (from
@@ -172,8 +186,10 @@ function realtimeOptions(values: Record<string, unknown>): RealtimeOptions & { r
   const tunnelHost = values['tunnel-host'] as string | undefined;
   const publicUrl = values['public-url'] as string | undefined;
   const receiverPortText = values['receiver-port'] as string | undefined;
-  if (values['no-tunnel'] && tunnelHost)
-    throw new UsageError('--no-tunnel and --tunnel-host contradict each other');
+  if (values['no-tunnel'] && (tunnelHost || values.tunnel))
+    throw new UsageError(
+      `--no-tunnel and ${tunnelHost ? '--tunnel-host' : '--tunnel'} contradict each other`,
+    );
   for (const [flag, url] of [
     ['--tunnel-host', tunnelHost],
     ['--public-url', publicUrl],
@@ -193,7 +209,13 @@ function realtimeOptions(values: Record<string, unknown>): RealtimeOptions & { r
     );
   }
   return {
-    ...(values['no-tunnel'] ? { tunnelHost: false as const } : tunnelHost ? { tunnelHost } : {}),
+    ...(values['no-tunnel']
+      ? { tunnelHost: false as const }
+      : tunnelHost
+        ? { tunnelHost }
+        : values.tunnel
+          ? { tunnelHost: true as const }
+          : {}),
     ...(publicUrl ? { publicBaseUrl: publicUrl.replace(/\/+$/, '') } : {}),
     receiverPort,
     ...(values['allow-loopback'] ? { ownCloudAllow: { loopback: true } } : {}),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/seeded.ts';
-import { type DueInput, describeInterval, isSkipped, nextDue } from './due.ts';
+import { type DueInput, describeInterval, dueAfterAskedFailure, isSkipped, nextDue } from './due.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -287,6 +287,33 @@ describe('nextDue: back-off and real-time', () => {
       reason: 'interval 720 min',
     },
   ]);
+});
+
+describe('dueAfterAskedFailure: a Retry that fails', () => {
+  const planned = { at: WED_10 + 2 * HOUR, reason: 'back-off after 2 errors' };
+  const failing = input({ consecutiveErrors: 2 });
+
+  it('keeps the try already planned, reason and all (the back-off does not grow)', () => {
+    expect(dueAfterAskedFailure(failing, planned, WED_10, noJitter)).toEqual(planned);
+    // What counting it as one more error would have done: twice the wait, from now.
+    const counted = nextDue(input({ consecutiveErrors: 3 }), WED_10, noJitter);
+    expect(counted.at - WED_10).toBe(4 * HOUR);
+  });
+
+  it('plans as for any failure when nothing is planned ahead', () => {
+    expect(dueAfterAskedFailure(failing, null, WED_10, noJitter)).toEqual(nextDue(failing, WED_10, noJitter));
+    const past = { at: WED_10 - MIN, reason: 'interval 60 min' };
+    expect(dueAfterAskedFailure(failing, past, WED_10, noJitter)).toEqual(nextDue(failing, WED_10, noJitter));
+  });
+
+  it('obeys a server asking for later than the plan (Retry-After)', () => {
+    const later = input({ consecutiveErrors: 2, cache: cache(null, null, WED_10 + 5 * HOUR) });
+    const due = dueAfterAskedFailure(later, planned, WED_10, noJitter);
+    expect(due.at).toBe(WED_10 + 5 * HOUR);
+    expect(due.reason).toMatch(/Retry-After/);
+    const sooner = input({ consecutiveErrors: 2, cache: cache(null, null, WED_10 + HOUR) });
+    expect(dueAfterAskedFailure(sooner, planned, WED_10, noJitter)).toEqual(planned);
+  });
 });
 
 describe('nextDue: skipHours / skipDays (GMT)', () => {

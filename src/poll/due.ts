@@ -167,6 +167,24 @@ export function nextDue(input: DueInput, now: number, random: () => number = Mat
 }
 
 /**
+ * The next due time after a fetch the person asked for (Retry now, Refresh) failed. It does not
+ * count as one more error (the caller keeps the error count), and the try already `planned`
+ * stays where it was: pressing Retry gives the feed a chance, it never pushes the next try out.
+ * Only a server asking for later (Retry-After) moves it. No plan ahead: planned as any failure.
+ */
+export function dueAfterAskedFailure(
+  input: DueInput,
+  planned: Due | null,
+  now: number,
+  random: () => number = Math.random,
+): Due {
+  const retryAt = input.cache?.retryAfterAt;
+  const serverWantsLater = validNumber(retryAt) && planned !== null && retryAt > planned.at;
+  if (planned === null || planned.at <= now || serverWantsLater) return nextDue(input, now, random);
+  return planned;
+}
+
+/**
  * The steady rhythm for the feed list, without a clock: "every 60 min", "every 120 min (ttl)",
  * "every 1440 min (sy, at 06:00 GMT)", "real-time; safety net every 6 h", plus skip windows.
  */

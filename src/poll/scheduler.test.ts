@@ -26,6 +26,8 @@ function harness(
 ) {
   const clock = new ManualClock('2026-01-07T10:00:00Z');
   const started: number[] = [];
+  /** Whether each run was asked for by the person, in start order. */
+  const asked: boolean[] = [];
   const pending: { feedId: number; resolve: () => void }[] = [];
   const hostActive = new Map<string, number>();
   const maxHostActive = new Map<string, number>();
@@ -40,8 +42,9 @@ function harness(
     globalConcurrency: opts.globalConcurrency,
     perHostConcurrency: opts.perHostConcurrency,
     onProgress: (p) => progress.push(p),
-    run: (feedId) => {
+    run: (feedId, why) => {
       started.push(feedId);
+      asked.push(why.asked);
       opts.onRun?.(feedId, scheduler, clock);
       if (opts.throws?.includes(feedId)) throw new Error('sync boom');
       if (opts.rejects?.includes(feedId)) return Promise.reject(new Error('async boom'));
@@ -79,6 +82,7 @@ function harness(
     clock,
     scheduler,
     started,
+    asked,
     pending,
     progress,
     finish,
@@ -416,5 +420,59 @@ describe('Scheduler: remove, errors, stop, idle', () => {
     s.start();
     s.fetchNow(5);
     expect(ran).toEqual([5]);
+  });
+});
+
+describe('Scheduler: runs the person asked for', () => {
+  it('marks the run of a fetchNow({ asked }) as asked, and a due or notified run as not', async () => {
+    const h = harness();
+    h.scheduler.start();
+    h.scheduler.schedule(1, h.clock.now() + MIN);
+    h.clock.advance(MIN);
+    h.scheduler.fetchNow(2);
+    h.scheduler.fetchNow(3, { asked: true });
+    expect(h.started).toEqual([1, 2, 3]);
+    expect(h.asked).toEqual([false, false, true]);
+    await h.finishAll();
+  });
+
+  it('an ask while the feed runs makes its one follow-up asked; the ask is used once', async () => {
+    const h = harness();
+    h.scheduler.start();
+    h.scheduler.fetchNow(1);
+    h.scheduler.fetchNow(1, { asked: true });
+    h.scheduler.fetchNow(1);
+    await h.finish(1);
+    expect(h.started).toEqual([1, 1]);
+    expect(h.asked).toEqual([false, true]);
+    await h.finish(1);
+    h.scheduler.fetchNow(1);
+    expect(h.asked).toEqual([false, true, false]);
+    await h.finishAll();
+  });
+
+  it('an ask for a feed already queued by its due time makes that run asked', async () => {
+    const h = harness({ globalConcurrency: 1 });
+    h.scheduler.start();
+    h.scheduler.fetchNow(1);
+    h.scheduler.schedule(2, h.clock.now());
+    h.scheduler.fetchNow(2, { asked: true });
+    await h.finish(1);
+    expect(h.started).toEqual([1, 2]);
+    expect(h.asked).toEqual([false, true]);
+    await h.finishAll();
+  });
+
+  it('a removed feed forgets that it was asked for', async () => {
+    const h = harness({ globalConcurrency: 1 });
+    h.scheduler.start();
+    h.scheduler.fetchNow(1);
+    h.scheduler.fetchNow(2, { asked: true });
+    h.scheduler.remove(2);
+    h.scheduler.fetchNow(2);
+    await h.finish(1);
+    expect(h.started).toEqual([1, 2]);
+    expect(h.asked).toEqual([false, false]);
+    await h.finishAll();
   });
 });

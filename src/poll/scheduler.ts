@@ -12,15 +12,22 @@
  * - `fetchNow` is the one "fetch now" entry point (user refresh, rssCloud notifications). A feed
  *   already queued is not queued twice; a feed already running gets ONE follow-up run after it
  *   finishes, however many notifications arrive meanwhile (content may have changed mid-fetch).
+ *   A fetch the person asked for (`{ asked: true }`: Retry now, Refresh) reaches `run` marked so:
+ *   its failure must not count against the feed's back-off (src/poll/due.ts, plannedAfterAsked).
  *
  * Time comes from the injected Clock: with ManualClock, advancing time starts the due runs
  * synchronously (each `run` is called during `advance`).
  */
 import type { Clock, TimerHandle } from '../common/clock.ts';
 
+/** Why a run happens: `asked` when the person asked for it (Retry now, Refresh), not a due time or a notification. */
+export interface RunReason {
+  asked: boolean;
+}
+
 export interface SchedulerOptions {
   clock: Clock;
-  run: (feedId: number) => Promise<void>;
+  run: (feedId: number, why: RunReason) => Promise<void>;
   /** Host name of the feed's URL: runs to one host are limited to `perHostConcurrency`. */
   hostOf: (feedId: number) => string;
   /** Runs at once overall (default 8). */
@@ -46,7 +53,7 @@ const MAX_SLEEP_MS = 5 * 60_000;
 
 export class Scheduler {
   private readonly clock: Clock;
-  private readonly runFeed: (feedId: number) => Promise<void>;
+  private readonly runFeed: (feedId: number, why: RunReason) => Promise<void>;
   private readonly hostOf: (feedId: number) => string;
   private readonly globalLimit: number;
   private readonly hostLimit: number;
@@ -61,6 +68,8 @@ export class Scheduler {
   private readonly running = new Map<number, string>();
   private readonly perHost = new Map<string, number>();
   private readonly followUps = new Set<number>();
+  /** The person asked for the feed's next run (queued, or a follow-up of the one running). */
+  private readonly asked = new Set<number>();
   /** Removed while running: ignore its schedule()/fetchNow() until that run ends. */
   private readonly removedWhileRunning = new Set<number>();
 
@@ -102,9 +111,13 @@ export class Scheduler {
     this.schedule(feedId, at);
   }
 
-  /** The one "fetch now" entry point: queue now, or one follow-up if running, or nothing if queued. */
-  fetchNow(feedId: number): void {
+  /**
+   * The one "fetch now" entry point: queue now, or one follow-up if running, or nothing if queued.
+   * `asked`: the person asked (the next run of this feed is theirs, even when it was queued already).
+   */
+  fetchNow(feedId: number, opts: { asked?: boolean } = {}): void {
     if (this.removedWhileRunning.has(feedId)) return;
+    if (opts.asked) this.asked.add(feedId);
     if (this.running.has(feedId)) {
       this.followUps.add(feedId);
       return;
@@ -118,6 +131,7 @@ export class Scheduler {
   remove(feedId: number): void {
     this.due.delete(feedId);
     this.followUps.delete(feedId);
+    this.asked.delete(feedId);
     if (this.queued.delete(feedId)) this.queue = this.queue.filter((e) => e.feedId !== feedId);
     if (this.running.has(feedId)) this.removedWhileRunning.add(feedId);
     this.arm();
@@ -263,10 +277,11 @@ export class Scheduler {
     this.due.delete(feedId); // this run consumes the due time; the app sets the next one
     this.running.set(feedId, host);
     this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    const why: RunReason = { asked: this.asked.delete(feedId) };
     let result: Promise<void>;
     try {
       const run = this.runFeed; // called unbound: `this` is not the app's business
-      result = Promise.resolve(run(feedId));
+      result = Promise.resolve(run(feedId, why));
     } catch (err) {
       result = Promise.reject(err);
     }

@@ -9,6 +9,7 @@
  * feed. Fat pings (RSS Ping) carry their post and are never merged.
  */
 import type { Clock, TimerHandle } from '../common/clock.ts';
+import { pidAlive } from '../common/process.ts';
 import type { PublishStore, TaskRow } from './publish-store.ts';
 
 export interface OutboxRunnerDeps {
@@ -121,17 +122,6 @@ export class OutboxRunner {
       }),
     );
     return tasks.length;
-  }
-}
-
-/** Whether a process runs (signal 0 checks without sending anything). Our own pid always does. */
-export function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -217,6 +217,9 @@ describe('real-time reading in the app', () => {
     expect(await a.realtimeInfo()).toEqual({
       mode: 'off',
       publicUrl: null,
+      tunnelHost: null,
+      off: 'thisRun',
+      tunnelQuestion: false,
       tunnel: null,
       cloud: null,
       hub: null,

@@ -77,6 +77,8 @@ export interface RealtimeInfo {
   receiverUrl: string | null;
   /** The address clouds call (tunnel URL or public base URL), without our secret path. */
   publicUrl: string | null;
+  /** The tunnel server in use (mode 'tunnel'); null otherwise. */
+  tunnelHost: string | null;
   tunnel: TunnelState | null;
 }
 
@@ -366,6 +368,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       mode: mode(),
       receiverUrl: server?.url ?? null,
       publicUrl,
+      tunnelHost: mode() === 'tunnel' ? settings.tunnelHost : null,
       tunnel: tunnel?.state() ?? null,
     }),
     reconfigure(next) {

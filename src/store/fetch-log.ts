@@ -120,19 +120,37 @@ export class FetchLog {
     return this.lastOk.get(feedId) ?? null;
   }
 
-  /** A removed subscription's entries go with it. */
-  forget(feedId: number): void {
+  /**
+   * A removed subscription's entries go with it, and are handed back: an Undo of the unsubscribe
+   * puts them back (putBack), so the feed returns with its history.
+   */
+  take(feedId: number): FetchLogRow[] {
     this.flush();
     this.lastOk.delete(feedId);
-    if (this.db.isOpen) this.stmt('DELETE FROM fetch_log WHERE feed_id = ?').run(feedId);
+    if (!this.db.isOpen) return [];
+    const rows = (
+      this.stmt('SELECT * FROM fetch_log WHERE feed_id = ? ORDER BY id').all(feedId) as Raw[]
+    ).map(fromRaw);
+    this.stmt('DELETE FROM fetch_log WHERE feed_id = ?').run(feedId);
+    return rows;
+  }
+
+  /** Entries taken with take(), back under their own ids (the newest `cap` are still all that is kept). */
+  putBack(rows: readonly FetchLogRow[]): void {
+    for (const r of rows) if (r.ok) this.lastOk.set(r.feedId, Math.max(this.lastOk.get(r.feedId) ?? 0, r.at));
+    this.write(rows);
   }
 
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    if (this.pending.length === 0 || !this.db.isOpen) return;
     const rows = this.pending;
     this.pending = [];
+    this.write(rows);
+  }
+
+  private write(rows: readonly FetchLogRow[]): void {
+    if (rows.length === 0 || !this.db.isOpen) return;
     transaction(this.db, () => {
       const insert = this.stmt(
         `INSERT INTO fetch_log (id, at, feed_id, url, outcome, status, bytes, new_items, ms, message, ok)
@@ -152,7 +170,7 @@ export class FetchLog {
           r.message,
           r.ok ? 1 : 0,
         );
-      const last = rows[rows.length - 1]!.id;
+      const last = this.nextId - 1;
       if (last > this.cap) this.stmt('DELETE FROM fetch_log WHERE id <= ?').run(last - this.cap);
     });
   }

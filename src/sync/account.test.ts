@@ -12,8 +12,9 @@ import { feverKeyOf, generatePassword, SyncAccount, validateUserName } from './a
 
 /** The sync tables' columns that the backup's one list of secrets names. */
 const SECRET_COLUMNS: Record<string, string[]> = {};
-for (const s of BACKUP_SECRETS)
-  if (s.table.startsWith('sync_')) (SECRET_COLUMNS[s.table] ??= []).push(s.column);
+for (const s of BACKUP_SECRETS.filter((c) => c.table.startsWith('sync_'))) {
+  SECRET_COLUMNS[s.table] = [...(SECRET_COLUMNS[s.table] ?? []), s.column];
+}
 
 let dir: TempDir;
 let store: Store;

@@ -6,8 +6,8 @@ import { Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { FeedIcon } from '../components/icons';
 import { lazyView, preloadLazyViews } from '../components/lazy-view';
+import { useSettingsLeave } from '../components/SettingsLeave';
 import { useFirstPaintDone } from '../components/use-first-paint';
-import { ActivityButton } from '../features/activity/ActivityButton';
 import { AddFeedForm } from '../features/feeds/AddFeedForm';
 import { FeedList } from '../features/feeds/FeedList';
 import { OpmlButtons } from '../features/feeds/OpmlButtons';
@@ -16,15 +16,15 @@ import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
 import { PlayerBar } from '../features/player/PlayerBar';
 import { Composer } from '../features/publish/Composer';
-import { MyPostsLink, NewPostButton } from '../features/publish/PublishNav';
+import { MyPostsLink } from '../features/publish/PublishNav';
 import { River } from '../features/river/River';
 import { RiverHeading } from '../features/river/RiverHeading';
 import { SavedSearches } from '../features/search/SavedSearches';
 import { SearchBox } from '../features/search/SearchBox';
-import { SettingsButton } from '../features/settings/SettingsButton';
 import { ShellRequests } from '../features/shell/ShellRequests';
 import { useApp } from '../store/context';
 import { SidebarToggle } from './SidebarToggle';
+import { ToolbarActions } from './ToolbarActions';
 import { Unauthorized } from './Unauthorized';
 import { useSidebar } from './use-sidebar';
 import { Welcome } from './Welcome';
@@ -53,12 +53,16 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const page = useApp((s) => s.page);
   const setPage = useApp((s) => s.setPage);
+  const setComposerOpen = useApp((s) => s.setComposerOpen);
   // Picking a feed (or All/Unread) is a wish to read: leave "My posts" for the river.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on riverKey changes only, by design.
   useEffect(() => setPage('river'), [riverKey, setPage]);
+  // Leaving Settings with edits not saved asks first (components/SettingsLeave.tsx).
+  const { requestLeave, question: leaveQuestion } = useSettingsLeave();
+  const closeSettings = () => requestLeave(() => setSettingsOpen(false));
   // Picking a feed or My posts leaves Settings too.
   // biome-ignore lint/correctness/useExhaustiveDependencies: riverKey and page are the triggers.
-  useEffect(() => setSettingsOpen(false), [riverKey, page]);
+  useEffect(() => requestLeave(() => setSettingsOpen(false)), [riverKey, page, requestLeave]);
   const firstPaintDone = useFirstPaintDone();
   useEffect(() => {
     if (firstPaintDone) preloadLazyViews();
@@ -130,7 +134,7 @@ export function App() {
           onOpen={() => {
             closeDrawer();
             // Opening a row is a wish to read, even the row already selected.
-            setSettingsOpen(false);
+            closeSettings();
           }}
         />
         <SavedSearches onRun={closeDrawer} />
@@ -142,9 +146,32 @@ export function App() {
           <RiverHeading />
           <StatusBadges />
           <SearchBox />
-          <NewPostButton />
-          <ActivityButton open={activityOpen} onToggle={() => setActivityOpen((open) => !open)} />
-          <SettingsButton open={settingsOpen} onToggle={() => setSettingsOpen((open) => !open)} />
+          <ToolbarActions
+            actions={[
+              {
+                label: 'New post',
+                title: 'Write a post (c)',
+                run: () => setComposerOpen(true),
+                testId: 'new-post',
+                rank: 2,
+              },
+              {
+                label: 'Activity',
+                title: 'Activity: every fetch and every rssCloud call',
+                pressed: activityOpen,
+                run: () => setActivityOpen((open) => !open),
+                testId: 'activity-toggle',
+                rank: 1,
+              },
+              {
+                label: 'Settings',
+                pressed: settingsOpen,
+                run: () => (settingsOpen ? closeSettings() : setSettingsOpen(true)),
+                testId: 'settings-toggle',
+                rank: 3,
+              },
+            ]}
+          />
         </header>
         <Suspense fallback={null}>
           {activityOpen && <ActivityLog onClose={() => setActivityOpen(false)} />}
@@ -152,7 +179,7 @@ export function App() {
         <Suspense fallback={<p className="river-note">Loading…</p>}>
           {/* Settings is a page of its own, in the river's place (not a panel pushed above it). */}
           {settingsOpen ? (
-            <SettingsPanel onClose={() => setSettingsOpen(false)}>
+            <SettingsPanel onClose={closeSettings}>
               <PublishSettings />
             </SettingsPanel>
           ) : page === 'posts' ? (
@@ -171,6 +198,7 @@ export function App() {
       <Toasts />
       <KeyboardShortcuts />
       <ShellRequests />
+      {leaveQuestion}
     </div>
   );
 }

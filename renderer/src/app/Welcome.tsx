@@ -1,7 +1,8 @@
-import { type ChangeEvent, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import suggestedOpml from '../../../resources/runtime/suggested-feeds.opml?raw';
 import { FeedIcon } from '../components/icons';
 import { usePaintedOnMount } from '../components/use-first-paint';
+import { ImportOpmlButton } from '../features/feeds/OpmlButtons';
 import { useApp } from '../store/context';
 
 interface Suggested {
@@ -27,23 +28,16 @@ export function Welcome({ onAddFeed }: { onAddFeed(): void }) {
   usePaintedOnMount();
   const importOpml = useApp((s) => s.importOpml);
   const [busy, setBusy] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const suggested = useMemo(() => readSuggested(suggestedOpml), []);
   const count = suggested.reduce((n, s) => n + s.titles.length, 0);
 
-  async function run(text: Promise<string> | string) {
+  async function addSuggested() {
     setBusy(true);
     try {
-      await importOpml(await text);
+      await importOpml(suggestedOpml);
     } finally {
       setBusy(false);
     }
-  }
-
-  function onFile(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file) void run(file.text());
   }
 
   return (
@@ -63,23 +57,12 @@ export function Welcome({ onAddFeed }: { onAddFeed(): void }) {
           <button type="button" className="primary" onClick={onAddFeed} data-testid="welcome-add-feed">
             Add a feed
           </button>
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => fileInput.current?.click()}
-            data-testid="welcome-import"
-          >
-            Import OPML…
-          </button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".opml,.xml,text/x-opml,text/xml,application/xml"
-            className="visually-hidden"
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={onFile}
-            data-testid="welcome-import-input"
+          <ImportOpmlButton
+            label="Import OPML…"
+            ghost={false}
+            icon={false}
+            testId="welcome-import"
+            inputTestId="welcome-import-input"
           />
         </div>
         <p>
@@ -102,7 +85,7 @@ export function Welcome({ onAddFeed }: { onAddFeed(): void }) {
           <button
             type="button"
             disabled={busy}
-            onClick={() => void run(suggestedOpml)}
+            onClick={() => void addSuggested()}
             data-testid="welcome-suggested-add"
           >
             Add these {count} feeds

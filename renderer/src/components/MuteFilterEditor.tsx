@@ -1,35 +1,66 @@
 /**
  * Mute filters (keyword or regex, hide or mark read) for one feed or for every feed: the list and
- * a small form to add one. Shared by the feed settings dialog and the Settings panel.
+ * a small form to add one. MuteFilterFields is the form and list alone, saving nothing itself:
+ * Settings holds its additions and deletions for the page's Save (features/settings), while
+ * MuteFilterEditor, in a feed's settings dialog, adds and deletes at once.
  */
 import { type FormEvent, useId, useState } from 'react';
-import type { MuteAction } from '../../../src/app/api';
+import type { MuteAction, MuteFilterInput } from '../../../src/app/api';
 import { useApp } from '../store/context';
 
 const ACTION_LABEL: Record<MuteAction, string> = { hide: 'hide', markRead: 'mark read' };
 
-export function MuteFilterEditor({ feedId }: { feedId: number | null }) {
-  const all = useApp((s) => s.muteFilters);
-  const addMuteFilter = useApp((s) => s.addMuteFilter);
-  const deleteMuteFilter = useApp((s) => s.deleteMuteFilter);
+/** One filter as the list shows it. */
+export interface ShownFilter {
+  key: string;
+  kind: 'keyword' | 'regex';
+  pattern: string;
+  action: MuteAction;
+  /** Added here, waiting for Save. */
+  unsaved?: boolean;
+  remove(): void;
+}
+
+/** Why a filter cannot be added, in words; null when it can. */
+function problemWith(kind: 'keyword' | 'regex', pattern: string): string | null {
+  if (!pattern) return kind === 'keyword' ? 'Type a word to mute.' : 'Type a regular expression.';
+  if (kind === 'regex') {
+    try {
+      new RegExp(pattern, 'i');
+    } catch (e) {
+      return `That is not a regular expression: ${(e as Error).message}.`;
+    }
+  }
+  return null;
+}
+
+export function MuteFilterFields({
+  feedId,
+  filters,
+  onAdd,
+}: {
+  feedId: number | null;
+  filters: ShownFilter[];
+  /** Adds a filter; null when done, else why not (shown under the form). */
+  onAdd(input: MuteFilterInput): Promise<string | null>;
+}) {
   const [kind, setKind] = useState<'keyword' | 'regex'>('keyword');
   const [pattern, setPattern] = useState('');
   const [action, setAction] = useState<MuteAction>('hide');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
-  const filters = all.filter((f) => f.feedId === feedId);
 
   async function add(event: FormEvent) {
     event.preventDefault();
-    if (!pattern.trim()) {
-      setError(kind === 'keyword' ? 'Type a word to mute.' : 'Type a regular expression.');
-      return;
-    }
-    const result = await addMuteFilter({ feedId, kind, pattern: pattern.trim(), action });
-    if (result.ok) {
+    // A form of its own inside the Settings page: Enter here adds a filter, it does not save the page.
+    event.stopPropagation();
+    const trimmed = pattern.trim();
+    const problem = problemWith(kind, trimmed) ?? (await onAdd({ feedId, kind, pattern: trimmed, action }));
+    if (problem) setError(problem);
+    else {
       setPattern('');
       setError(null);
-    } else setError(result.error.message);
+    }
   }
 
   return (
@@ -41,15 +72,16 @@ export function MuteFilterEditor({ feedId }: { feedId: number | null }) {
       ) : (
         <ul className="mute-list">
           {filters.map((f) => (
-            <li key={f.id} data-testid="mute-filter">
+            <li key={f.key} data-testid="mute-filter">
               <span>
                 {f.kind === 'regex' ? 'Regex' : 'Word'} <code>{f.pattern}</code>: {ACTION_LABEL[f.action]}
+                {f.unsaved && <span className="settings-note"> (not saved yet)</span>}
               </span>
               <button
                 type="button"
                 className="link-button"
                 aria-label={`Delete the filter ${f.pattern}`}
-                onClick={() => void deleteMuteFilter(f.id)}
+                onClick={f.remove}
               >
                 Delete
               </button>
@@ -101,5 +133,25 @@ export function MuteFilterEditor({ feedId }: { feedId: number | null }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** A feed's filters, added and deleted at once (its settings dialog). */
+export function MuteFilterEditor({ feedId }: { feedId: number | null }) {
+  const all = useApp((s) => s.muteFilters);
+  const addMuteFilter = useApp((s) => s.addMuteFilter);
+  const deleteMuteFilter = useApp((s) => s.deleteMuteFilter);
+  const filters = all
+    .filter((f) => f.feedId === feedId)
+    .map((f) => ({ ...f, key: String(f.id), remove: () => void deleteMuteFilter(f.id) }));
+  return (
+    <MuteFilterFields
+      feedId={feedId}
+      filters={filters}
+      onAdd={async (input) => {
+        const result = await addMuteFilter(input);
+        return result.ok ? null : result.error.message;
+      }}
+    />
   );
 }

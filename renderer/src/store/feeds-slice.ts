@@ -21,6 +21,11 @@ export interface FeedsSlice {
     options?: { requestId?: string; folderId?: number | null },
   ): Promise<ApiResult<FeedView>>;
   cancelSubscribe(requestId: string): Promise<void>;
+  /**
+   * Edit address: the feed moves to a new address, keeping everything (the core fetches it once
+   * and says "moved to" in a notice). Its row and river follow.
+   */
+  moveFeed(feedId: number, url: string): Promise<ApiResult<FeedView>>;
   unsubscribe(feedId: number): Promise<void>;
   refreshFeeds(feedId: number | null): Promise<void>;
   markFeedAllRead(feedId: number): Promise<void>;
@@ -109,6 +114,21 @@ export const createFeedsSlice =
         }
       },
 
+      async moveFeed(feedId, url) {
+        try {
+          const since = eventSeq;
+          const result = await api.moveFeed(feedId, url.trim());
+          if (result.ok && !newerEventSince(feedId, since)) get().upsertFeed(result.value);
+          if (result.ok) void get().refreshHead();
+          if (!result.ok && result.error.code === 'already_subscribed' && result.error.feedId !== undefined)
+            get().setFilter({ feedId: result.error.feedId, folderId: null });
+          return result;
+        } catch (err) {
+          reportError(get, err);
+          return { ok: false, error: { code: 'client', message: errorMessage(err) } };
+        }
+      },
+
       async unsubscribe(feedId) {
         try {
           const ticket = await api.unsubscribe(feedId);
@@ -148,12 +168,17 @@ export const createFeedsSlice =
             get().pushNotice({ level: 'error', message: result.error.message });
             return;
           }
-          const { added, existing, errors } = result.value;
+          const { added, existing, errors, feedIds = [], folderId = null } = result.value;
           const parts = [`Imported ${added} feed${added === 1 ? '' : 's'}`];
           if (existing) parts.push(`${existing} already subscribed`);
           if (errors.length) parts.push(`${errors.length} skipped: ${errors.slice(0, 3).join('; ')}`);
           get().pushNotice({ level: errors.length ? 'warning' : 'info', message: `${parts.join(', ')}.` });
-          void get().loadFeeds();
+          await Promise.all([get().loadFeeds(), get().loadFolders()]);
+          // What was imported is what the person wants to see next (issue 35): the folder that
+          // holds it, the one feed, or every feed.
+          if (folderId !== null) get().setFilter({ folderId, feedId: null });
+          else if (feedIds.length === 1) get().setFilter({ feedId: feedIds[0]!, folderId: null });
+          else if (feedIds.length > 1) get().setFilter({ feedId: null, folderId: null });
         } catch (err) {
           reportError(get, err, 'Could not import the OPML file');
         }

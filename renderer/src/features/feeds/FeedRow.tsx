@@ -1,5 +1,6 @@
 import { type CSSProperties, memo, useEffect, useState } from 'react';
 import type { FeedStatus, FeedView } from '../../../../src/app/api';
+import { FeedIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
 import { formatAbsolute } from '../../lib/relative-time';
 import { useAppStore } from '../../store/context';
@@ -98,7 +99,11 @@ export const FeedRow = memo(function FeedRow({
             onError={() => setFaviconFailed(true)}
           />
         ) : (
-          <span className={`dot dot-${feed.status}`} aria-hidden="true" />
+          // No icon of its own (or pictures wait for a click): the generic feed icon, as other
+          // readers show, not a coloured dot (the row's "!" says when it fails).
+          <span className={`feed-icon feed-icon-${feed.status}`} aria-hidden="true" data-testid="feed-icon">
+            <FeedIcon />
+          </span>
         )}
         <RowName
           name={label}

@@ -5,10 +5,26 @@ import { useApp } from '../../store/context';
 
 export const OPML_FILE_NAME = 'tidings-subscriptions.opml';
 
-/** Import subscriptions from an OPML file; export them as one. */
-export function OpmlButtons() {
+/**
+ * Import subscriptions from an OPML file: a button and the file picker it opens; once imported,
+ * the river shows what came in (the store's importOpml). The sidebar's (OpmlButtons) and the
+ * welcome page's (a plain button of its own label) are this one.
+ */
+export function ImportOpmlButton({
+  label = 'Import OPML',
+  ghost = true,
+  icon = true,
+  testId,
+  inputTestId = 'import-opml-input',
+}: {
+  label?: string;
+  /** The sidebar's quiet look; false: an ordinary button (the welcome page). */
+  ghost?: boolean;
+  icon?: boolean;
+  testId?: string;
+  inputTestId?: string;
+}) {
   const importOpml = useApp((s) => s.importOpml);
-  const exportOpml = useApp((s) => s.exportOpml);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -24,19 +40,16 @@ export function OpmlButtons() {
     }
   }
 
-  async function onExport() {
-    const text = await exportOpml();
-    if (text === null) return;
-    saveFile(new Blob([text], { type: 'text/x-opml;charset=utf-8' }), OPML_FILE_NAME);
-  }
-
   return (
-    <div className="opml-buttons">
-      <button type="button" className="ghost" disabled={busy} onClick={() => fileInput.current?.click()}>
-        <UploadIcon /> {busy ? 'Importing…' : 'Import OPML'}
-      </button>
-      <button type="button" className="ghost" onClick={() => void onExport()} data-testid="export-opml">
-        <DownloadIcon /> Export OPML
+    <>
+      <button
+        type="button"
+        className={ghost ? 'ghost' : undefined}
+        disabled={busy}
+        onClick={() => fileInput.current?.click()}
+        data-testid={testId}
+      >
+        {icon && <UploadIcon />} {busy ? 'Importing…' : label}
       </button>
       <input
         ref={fileInput}
@@ -46,8 +59,28 @@ export function OpmlButtons() {
         tabIndex={-1}
         aria-label="OPML file to import"
         onChange={(e) => void onFile(e)}
-        data-testid="import-opml-input"
+        data-testid={inputTestId}
       />
+    </>
+  );
+}
+
+/** The sidebar's foot: import subscriptions from an OPML file; export them as one. */
+export function OpmlButtons() {
+  const exportOpml = useApp((s) => s.exportOpml);
+
+  async function onExport() {
+    const text = await exportOpml();
+    if (text === null) return;
+    saveFile(new Blob([text], { type: 'text/x-opml;charset=utf-8' }), OPML_FILE_NAME);
+  }
+
+  return (
+    <div className="opml-buttons">
+      <ImportOpmlButton />
+      <button type="button" className="ghost" onClick={() => void onExport()} data-testid="export-opml">
+        <DownloadIcon /> Export OPML
+      </button>
     </div>
   );
 }

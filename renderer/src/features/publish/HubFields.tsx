@@ -5,6 +5,7 @@
  * now (null while no public address), shown so the writer sees what readers will be given.
  */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { UrlList } from '../../components/UrlList';
 
 export function HubFields({
   draft,
@@ -40,34 +41,18 @@ export function HubFields({
           </span>
         </span>
       </label>
-      {others.map((hub, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; the index is the row.
-        <div className="settings-pair" key={i}>
-          <input
-            type="url"
-            aria-label={`Hub ${i + 1} address`}
-            value={hub}
-            placeholder="https://hub.example.org/"
-            onChange={(e) => withOthers(others.map((h, j) => (j === i ? e.target.value : h)))}
-            data-testid="publish-hub-url"
-          />
-          <button
-            type="button"
-            className="link-button danger"
-            onClick={() => withOthers(others.filter((_, j) => j !== i))}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      <button
-        type="button"
-        className="link-button"
-        onClick={() => withOthers([...others, ''])}
-        data-testid="publish-hub-add"
-      >
-        + Another hub
-      </button>
+      <UrlList
+        items={others}
+        urlOf={(hub) => hub}
+        withUrl={(_, url) => url}
+        onChange={withOthers}
+        newItem={() => ''}
+        itemName={(i) => `Hub ${i + 1}`}
+        addLabel="+ Another hub"
+        placeholder="https://hub.example.org/"
+        urlTestId="publish-hub-url"
+        addTestId="publish-hub-add"
+      />
     </fieldset>
   );
 }

@@ -4,6 +4,8 @@
  * (a tunnel or a public address); while not, the own service's line says so.
  */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { RadioGroup } from '../../components/RadioGroup';
+import { UrlList } from '../../components/UrlList';
 import { PUBLIC_CLOUD } from './settings-patch';
 
 type Sink = Settings['pingSinks'][number];
@@ -21,37 +23,29 @@ export function PingFields({
   const cloud = draft.cloud;
   const other: OtherCloud = cloud === 'own' ? PUBLIC_CLOUD : cloud;
   const setCloud = (patch: Partial<OtherCloud>) => set({ cloud: { ...other, ...patch } });
-  const setSink = (i: number, patch: Partial<Sink>) =>
-    set({ pingSinks: draft.pingSinks.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
   return (
     <fieldset>
       <legend>Who is told when you post</legend>
-      <label className="settings-check">
-        <input
-          type="radio"
-          name="publish-cloud"
-          checked={cloud === 'own'}
-          onChange={() => set({ cloud: 'own' })}
-        />
-        <span>
-          This app's own notification service
-          <span className="settings-note settings-hint" data-testid="publish-own-cloud-note">
-            {reachable
-              ? 'Readers who follow your feed are told of each post at once.'
-              : 'Not reachable now: turn on the tunnel or give a public address (Real time above), or readers only see posts when they next check.'}
-          </span>
-        </span>
-      </label>
-      <label className="settings-check">
-        <input
-          type="radio"
-          name="publish-cloud"
-          checked={cloud !== 'own'}
-          onChange={() => set({ cloud: other })}
-          data-testid="publish-cloud-other"
-        />
-        Another notification service (rssCloud)
-      </label>
+      <RadioGroup
+        name="publish-cloud"
+        label="The notification service your feed names"
+        value={cloud === 'own' ? 'own' : 'other'}
+        onChange={(choice) => set({ cloud: choice === 'own' ? 'own' : other })}
+        choices={[
+          {
+            value: 'own',
+            label: "This app's own notification service",
+            hint: (
+              <span data-testid="publish-own-cloud-note">
+                {reachable
+                  ? 'Readers who follow your feed are told of each post at once.'
+                  : 'Not reachable now: turn on the tunnel or give a public address (Real time above), or readers only see posts when they next check.'}
+              </span>
+            ),
+          },
+          { value: 'other', label: 'Another notification service (rssCloud)', testId: 'publish-cloud-other' },
+        ]}
+      />
       {cloud !== 'own' && (
         <div className="settings-pair">
           <input
@@ -89,41 +83,27 @@ export function PingFields({
         </div>
       )}
       <p className="settings-note">Also tell these services (blog directories, search engines):</p>
-      {draft.pingSinks.map((sink, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place; the index is the row.
-        <div className="settings-pair" key={i}>
+      <UrlList
+        items={draft.pingSinks}
+        urlOf={(sink) => sink.url}
+        withUrl={(sink, url) => ({ ...sink, url })}
+        onChange={(pingSinks) => set({ pingSinks })}
+        newItem={(): Sink => ({ kind: 'weblogUpdates', url: '' })}
+        itemName={(i) => `Ping ${i + 1}`}
+        addLabel="+ Another service to tell"
+        placeholder="https://…"
+        before={(sink, i, setSink) => (
           <select
             aria-label={`Ping ${i + 1} kind`}
             value={sink.kind}
-            onChange={(e) => setSink(i, { kind: e.target.value as Sink['kind'] })}
+            onChange={(e) => setSink({ ...sink, kind: e.target.value as Sink['kind'] })}
           >
             <option value="weblogUpdates">weblogUpdates (XML-RPC)</option>
             <option value="httpGet">HTTP GET (?name=&amp;url=)</option>
             <option value="rssPing">RSS Ping v2 (fat ping)</option>
           </select>
-          <input
-            type="url"
-            aria-label={`Ping ${i + 1} address`}
-            value={sink.url}
-            placeholder="https://…"
-            onChange={(e) => setSink(i, { url: e.target.value })}
-          />
-          <button
-            type="button"
-            className="link-button danger"
-            onClick={() => set({ pingSinks: draft.pingSinks.filter((_, j) => j !== i) })}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      <button
-        type="button"
-        className="link-button"
-        onClick={() => set({ pingSinks: [...draft.pingSinks, { kind: 'weblogUpdates', url: '' }] })}
-      >
-        + Another service to tell
-      </button>
+        )}
+      />
     </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The writer's entry points the app places: "My posts" in the sidebar (with the number of posts
- * still on their way), and "New post" in the toolbar. Both only flip UI state.
+ * The writer's entry point the app places in the sidebar: "My posts", with the number of posts
+ * still on their way. ("New post" is one of the toolbar's actions, app/ToolbarActions.tsx.)
  */
 import { useApp } from '../../store/context';
 import './publish-nav.css';
@@ -23,22 +23,6 @@ export function MyPostsLink() {
           {pending}
         </span>
       )}
-    </button>
-  );
-}
-
-/** The toolbar button (the `c` key and the shell's "New post" go through features/keyboard). */
-export function NewPostButton() {
-  const setOpen = useApp((s) => s.setComposerOpen);
-  return (
-    <button
-      type="button"
-      className="panel-toggle"
-      title="Write a post (c)"
-      onClick={() => setOpen(true)}
-      data-testid="new-post"
-    >
-      New post
     </button>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * A failing feed's river says why (issue 17): what happened and when, when it last worked, when
- * it is tried next, and the ways out: Retry, Edit address (subscribes to the new address, then
- * drops the old one), Unsubscribe. Shown above the river of one failing or gone feed.
+ * it is tried next, and the ways out: Retry (a failed one does not add to the back-off), Edit
+ * address (the core moves the feed, keeping its items and settings, and says "moved to"),
+ * Unsubscribe. Shown above the river of one failing or gone feed.
  */
 import { type FormEvent, useId, useState } from 'react';
 import type { FeedView } from '../../../../src/app/api';
@@ -14,7 +15,7 @@ export function FeedTrouble({ feed }: { feed: FeedView }) {
   const now = useNow();
   const refreshFeeds = useApp((s) => s.refreshFeeds);
   const unsubscribe = useApp((s) => s.unsubscribe);
-  const addFeed = useApp((s) => s.addFeed);
+  const moveFeed = useApp((s) => s.moveFeed);
   const [editing, setEditing] = useState(false);
   const [address, setAddress] = useState(feed.url);
   const [error, setError] = useState<string | null>(null);
@@ -32,15 +33,10 @@ export function FeedTrouble({ feed }: { feed: FeedView }) {
     e.preventDefault();
     setError(null);
     setBusy('save');
-    const result = await addFeed(address, undefined, { folderId: feed.folderId });
+    const result = await moveFeed(feed.id, address);
     setBusy(null);
-    if (!result.ok) {
-      if (result.error.code !== 'already_subscribed' || result.error.feedId !== feed.id)
-        setError(result.error.message);
-      return;
-    }
-    // The new address is followed (and selected): the failing one goes.
-    if (result.value.id !== feed.id) await unsubscribe(feed.id);
+    if (!result.ok) setError(result.error.message);
+    else setEditing(false);
   }
 
   function confirmUnsubscribe() {

@@ -3,9 +3,11 @@
  * such a file and, after showing what it holds and what it replaces, puts it in place. The work
  * is the core's (src/backup via the API); these are its two doors and their dialogs.
  */
+
 import { type ChangeEvent, useRef, useState } from 'react';
 import { BACKUP_FILE_EXTENSION } from '../../../../src/app/api';
 import { DownloadIcon, UploadIcon } from '../../components/icons';
+import { SettingsSection } from '../../components/SettingsSection';
 import { BackupDialog } from './BackupDialog';
 import { RestoreDialog } from './RestoreDialog';
 
@@ -21,8 +23,7 @@ export function BackupSection() {
   }
 
   return (
-    <section id="settings-backup" className="settings-section" aria-labelledby="settings-backup-title">
-      <h3 id="settings-backup-title">Backup</h3>
+    <SettingsSection id="settings-backup" title="Backup">
       <p className="settings-note">
         One file with everything you built here: subscriptions and folders with their settings, what you read
         and starred, saved searches, mute filters, settings, and your posts with their feed. Keep it somewhere
@@ -48,6 +49,6 @@ export function BackupSection() {
       </div>
       {backingUp && <BackupDialog onClose={() => setBackingUp(false)} />}
       {restoring && <RestoreDialog file={restoring} onClose={() => setRestoring(null)} />}
-    </section>
+    </SettingsSection>
   );
 }

@@ -3,13 +3,14 @@
  * Miniflux read this river through the Google Reader and Fever APIs. Off until turned on here;
  * then a user name, an app password shown once (the core keeps only slow hashes of it), the
  * address of each API with a QR code for a phone, and how to replace or revoke the password.
- * Acts at once through its own commands (not the page's Save), as the mute filters do.
+ * Every control here is an action that acts at once and says so (Turn on, Make an app password,
+ * Revoke): none is a setting that waits for the page's Save (SettingsPanel.tsx says why).
  */
 import { useEffect, useState } from 'react';
 import type { SyncAddress, SyncInfo } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
-import { Checkbox } from '../../components/Checkbox';
 import { CopyButton } from '../../components/CopyButton';
+import { SettingsSection } from '../../components/SettingsSection';
 import { useNow } from '../../components/use-now';
 import { formatRelative } from '../../lib/relative-time';
 import { GReaderImport } from './GReaderImport';
@@ -133,8 +134,7 @@ export function SyncSection() {
     }, 'The app password is revoked: every app using it is logged out.');
 
   return (
-    <section id="settings-sync" className="settings-section" aria-labelledby="settings-sync-title">
-      <h3 id="settings-sync-title">Read on other devices</h3>
+    <SettingsSection id="settings-sync" title="Read on other devices">
       <p className="settings-note">
         Reading apps on your phone or another computer that sync with FreshRSS or Miniflux can sync with
         Tidings instead: the same river, read and starred items, and folders, with nothing to host. Off until
@@ -144,23 +144,27 @@ export function SyncSection() {
         <p className="settings-note">{status ? status.text : 'Checking…'}</p>
       ) : (
         <>
-          <Checkbox
-            className="settings-check"
-            checked={info.enabled}
-            onChange={(enabled) => {
-              // Shown at once; the core's answer (or its refusal) follows.
-              setInfo({ ...info, enabled });
-              void act(() => getClient().setSyncEnabled(enabled));
-            }}
-            testId="sync-enabled"
-          >
-            <span>
-              Let my reading apps sync with Tidings
-              <span className="settings-note settings-hint">
-                They log in with a user name and an app password of their own, never your other passwords.
-              </span>
-            </span>
-          </Checkbox>
+          <div className="sync-switch">
+            <p className="settings-note" data-testid="sync-state">
+              {info.enabled
+                ? 'On: your reading apps can sync with Tidings. They log in with a user name and an app password of their own, never your other passwords.'
+                : 'Off: nothing answers the apps.'}
+            </p>
+            <button
+              type="button"
+              className={info.enabled ? undefined : 'primary'}
+              disabled={busy}
+              onClick={() => {
+                const enabled = !info.enabled;
+                // Shown at once; the core's answer (or its refusal) follows.
+                setInfo({ ...info, enabled });
+                void act(() => getClient().setSyncEnabled(enabled));
+              }}
+              data-testid="sync-enabled"
+            >
+              {info.enabled ? 'Turn off' : 'Turn on reading on other devices'}
+            </button>
+          </div>
           {info.enabled && (
             <>
               <label className="settings-field">
@@ -252,6 +256,6 @@ export function SyncSection() {
         </p>
       )}
       <GReaderImport />
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,33 +1,34 @@
 /**
- * Settings > Reading > Theme: Light, Dark, or the system's. Applied and remembered on the click
- * (a look is judged by seeing it), not held for Save like the core's settings.
+ * Settings > Reading > Theme: Light, Dark, or the system's. Like every field in Settings, the
+ * choice waits for Save (issue 35: one way to save); it is the renderer's own (lib/theme.ts).
  */
-import { useState } from 'react';
+import { RadioGroup } from '../../components/RadioGroup';
+import { useSettingsDraft } from '../../components/settings-drafts';
 import { currentTheme, setTheme, THEME_CHOICES, type ThemeChoice } from '../../lib/theme';
 
 export function ThemeField() {
-  const [choice, setChoice] = useState<ThemeChoice>(currentTheme);
+  const theme = useSettingsDraft<{ theme: ThemeChoice }>({
+    // A part of Reading: the leave question names the section.
+    label: 'Reading',
+    load: async () => ({ theme: currentTheme() }),
+    async save(_, draft) {
+      setTheme(draft.theme);
+      return { ok: true, value: draft };
+    },
+  });
+  if (!theme.draft) return null;
   return (
-    <div role="radiogroup" aria-labelledby="settings-theme-label" className="settings-radios">
-      <span id="settings-theme-label" className="settings-label">
-        Theme
-      </span>
-      {THEME_CHOICES.map((c) => (
-        <label key={c.value} className="settings-check">
-          <input
-            type="radio"
-            name="theme"
-            value={c.value}
-            checked={choice === c.value}
-            onChange={() => {
-              setTheme(c.value);
-              setChoice(c.value);
-            }}
-            data-testid={`settings-theme-${c.value}`}
-          />
-          <span>{c.label}</span>
-        </label>
-      ))}
-    </div>
+    <RadioGroup
+      name="theme"
+      label="Theme"
+      showLabel
+      value={theme.draft.theme}
+      onChange={(value) => theme.set({ theme: value })}
+      choices={THEME_CHOICES.map((c) => ({
+        value: c.value,
+        label: c.label,
+        testId: `settings-theme-${c.value}`,
+      }))}
+    />
   );
 }

@@ -1,18 +1,21 @@
 /**
- * What the desktop shell asks of the person: subscribe to a feed: link or `--subscribe` address,
- * import an OPML file that was opened, take the suggested feeds on first run. Each is a
- * confirmation, never done silently. Also follows notification clicks to their feed and item.
- * Self-contained (composed once in App.tsx); only Electron main sends these events, so in browser
- * mode it never shows anything.
+ * What the app asks of the person, one question at a time: whether a public tunnel may open (the
+ * first run, in browser mode and the desktop app alike: TunnelQuestion.tsx); and, from the desktop
+ * shell, subscribe to a feed: link or `--subscribe` address, import an OPML file that was opened,
+ * take the suggested feeds on first run. Each is a confirmation, never done silently. Also follows
+ * notification clicks to their feed and item. Self-contained (composed once in App.tsx).
  */
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TidingsEvents } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useApp } from '../../store/context';
 import { summarizeOpml } from './opml-summary';
+import { TunnelQuestion } from './TunnelQuestion';
 import './shell.css';
 
 type Request =
+  | { kind: 'tunnel' }
   | { kind: 'subscribe'; url: string }
   | ({ kind: 'import' } & TidingsEvents['shell.importRequest']);
 
@@ -32,7 +35,14 @@ export function ShellRequests() {
         if (itemId !== null) revealItem(itemId);
       }),
     ];
+    // The first run's question: no public tunnel opens until it is answered (issue 35).
+    let live = true;
+    client.realtimeInfo().then(
+      (info) => live && info.tunnelQuestion && setQueue((q) => [...q, { kind: 'tunnel' }]),
+      () => {},
+    );
     return () => {
+      live = false;
       for (const off of offs) off();
     };
   }, [setFilter, setPage]);
@@ -40,6 +50,7 @@ export function ShellRequests() {
   const current = queue[0];
   if (!current) return null;
   const done = () => setQueue((q) => q.slice(1));
+  if (current.kind === 'tunnel') return <TunnelQuestion onDone={done} />;
   return current.kind === 'subscribe' ? (
     <SubscribeDialog key={`s:${current.url}`} url={current.url} onDone={done} />
   ) : (
@@ -62,67 +73,6 @@ function revealItem(itemId: number): void {
   setTimeout(look, 50);
 }
 
-function Dialog(props: {
-  title: string;
-  children: ReactNode;
-  confirm: string;
-  cancel: string;
-  busy: boolean;
-  error: string | null;
-  onConfirm(): void;
-  onCancel(): void;
-  testId: string;
-}) {
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const { busy, onCancel } = props;
-  useEffect(() => {
-    if (!busy) confirmRef.current?.focus();
-  }, [busy]);
-  // A modal: keys go to it, not to the river's shortcuts behind it (capture phase, first).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !busy) onCancel();
-      e.stopPropagation();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [busy, onCancel]);
-  return (
-    <div className="shell-backdrop">
-      <div
-        className="shell-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="shell-dialog-title"
-        data-testid={props.testId}
-      >
-        <h2 id="shell-dialog-title">{props.title}</h2>
-        {props.children}
-        {props.error && (
-          <p className="shell-dialog-error" role="alert">
-            {props.error}
-          </p>
-        )}
-        <div className="shell-dialog-buttons">
-          <button type="button" className="ghost" onClick={props.onCancel} disabled={props.busy}>
-            {props.cancel}
-          </button>
-          <button
-            type="button"
-            ref={confirmRef}
-            className="primary"
-            onClick={props.onConfirm}
-            disabled={props.busy}
-            data-testid="shell-dialog-confirm"
-          >
-            {props.busy ? 'Working…' : props.confirm}
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
-
 function SubscribeDialog({ url, onDone }: { url: string; onDone(): void }) {
   const addFeed = useApp((s) => s.addFeed);
   const setFilter = useApp((s) => s.setFilter);
@@ -141,19 +91,20 @@ function SubscribeDialog({ url, onDone }: { url: string; onDone(): void }) {
     onDone();
   }
   return (
-    <Dialog
+    <ConfirmDialog
       title="Subscribe to this feed?"
-      confirm="Subscribe"
-      cancel="Cancel"
+      answers={[
+        { label: 'Cancel', run: onDone },
+        { label: 'Subscribe', run: () => void confirm(), primary: true, testId: 'shell-dialog-confirm' },
+      ]}
       busy={busy}
       error={error}
-      onConfirm={() => void confirm()}
       onCancel={onDone}
       testId="shell-subscribe-dialog"
     >
       <p>A link asked Tidings to subscribe to:</p>
       <p className="shell-dialog-url">{url}</p>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -176,15 +127,21 @@ function ImportDialog({
     onDone();
   }
   return (
-    <Dialog
+    <ConfirmDialog
       title={
         request.suggested ? 'Start with some suggested feeds?' : `Import ${feeds} from ${request.fileName}?`
       }
-      confirm={request.suggested ? `Add ${feeds}` : 'Import'}
-      cancel={request.suggested ? 'No, thanks' : 'Cancel'}
+      answers={[
+        { label: request.suggested ? 'No, thanks' : 'Cancel', run: onDone },
+        {
+          label: request.suggested ? `Add ${feeds}` : 'Import',
+          run: () => (summary.count === 0 ? onDone() : void confirm()),
+          primary: true,
+          testId: 'shell-dialog-confirm',
+        },
+      ]}
       busy={busy}
       error={summary.count === 0 ? 'This file names no feeds.' : null}
-      onConfirm={() => (summary.count === 0 ? onDone() : void confirm())}
       onCancel={onDone}
       testId="shell-import-dialog"
     >
@@ -201,6 +158,6 @@ function ImportDialog({
           {more > 0 && <li className="shell-dialog-more">and {more} more</li>}
         </ul>
       )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
