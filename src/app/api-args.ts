@@ -9,7 +9,9 @@ import type {
   ApiMethod,
   FeedSettingsPatch,
   FetchLogQuery,
+  MarkOlderInput,
   MuteFilterInput,
+  PlaybackInput,
   PostInput,
   PublishSettings,
   RiverQuery,
@@ -77,6 +79,7 @@ const settingsPatch = object<Partial<Settings>>({
   maxItemsPerDocument: optional(num),
   images: optional(literal('load', 'blockTrackers', 'clickToLoad')),
   allowLocalNetworkFeeds: optional(bool),
+  markReadOnScroll: optional(bool),
 });
 
 const postInput: Shape<PostInput> = object<PostInput>({
@@ -100,6 +103,22 @@ const feedPatch = object<FeedSettingsPatch>({
   intervalMin: maybe(num),
   notify: optional(bool),
   loadImages: optional(bool),
+  fullText: optional(bool),
+});
+
+const markOlderInput = object<MarkOlderInput>({
+  olderThanHours: num,
+  feedId: maybe(id),
+  folderId: maybe(id),
+  starredOnly: optional(bool),
+});
+
+const playbackInput = object<PlaybackInput>({
+  itemId: id,
+  url: text,
+  positionSec: num,
+  durationSec: maybe(num),
+  played: optional(bool),
 });
 
 const searchScope: Shape<SearchScope> = oneOf(
@@ -182,6 +201,12 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   updateMuteFilter: [id, muteFilterInput],
   deleteMuteFilter: [id],
   unmuteItem: [id],
+  markOlderRead: [markOlderInput],
+  fullText: [id, optional(bool)],
+  savePlayback: [playbackInput],
+  setPlayed: [id, bool],
+  nowPlaying: [],
+  setNowPlaying: [nullable(object<{ itemId: number; url: string }>({ itemId: id, url: text }))],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */

@@ -26,6 +26,7 @@ import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
+import { habitsApi } from './habits.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
 import { readingApi } from './reading.ts';
@@ -120,6 +121,7 @@ export function createTidings(options: TidingsOptions): Tidings {
     ...rtSettings.read(),
     images: imagePolicy(store.getSetting('images', DEFAULT_IMAGES)),
     allowLocalNetworkFeeds: allowLocal,
+    markReadOnScroll: store.getSetting<unknown>('markReadOnScroll', true) !== false,
   });
 
   const ctx: AppContext = {
@@ -170,6 +172,8 @@ export function createTidings(options: TidingsOptions): Tidings {
       })
     : null;
 
+  const habits = habitsApi(ctx, undoLog);
+
   let pruneTimer: TimerHandle | null = null;
   const prune = () => {
     store.prune(clock.now(), settings().retentionDays);
@@ -195,7 +199,7 @@ export function createTidings(options: TidingsOptions): Tidings {
       await realtime?.stop(opts);
       await publish.stop();
       // A huge document being read is not waited for (its feed is read again next start).
-      const parsing = ctx.parser.close();
+      const parsing = Promise.all([ctx.parser.close(), habits.close()]);
       await ctx.scheduler.stop();
       await parsing;
       http.close();
@@ -282,6 +286,8 @@ export function createTidings(options: TidingsOptions): Tidings {
         }
       }
       if (patch.images !== undefined) store.setSetting('images', imagePolicy(patch.images));
+      if (typeof patch.markReadOnScroll === 'boolean')
+        store.setSetting('markReadOnScroll', patch.markReadOnScroll);
       if (typeof patch.allowLocalNetworkFeeds === 'boolean') {
         allowLocal = patch.allowLocalNetworkFeeds;
         store.setSetting('allowLocalNetworkFeeds', allowLocal);
@@ -303,6 +309,12 @@ export function createTidings(options: TidingsOptions): Tidings {
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
     ...readingApi(ctx, undoLog),
+    markOlderRead: habits.markOlderRead,
+    fullText: habits.fullText,
+    savePlayback: habits.savePlayback,
+    setPlayed: habits.setPlayed,
+    nowPlaying: habits.nowPlaying,
+    setNowPlaying: habits.setNowPlaying,
   };
   return api;
 }
