@@ -5,7 +5,9 @@ import { isWebUrl } from '../lib/format';
 import { useApp, useAppStore } from '../store/context';
 import { feedById } from '../store/river-slice';
 import { Enclosures } from './Enclosures';
-import { ItemMedia } from './ItemMedia';
+import { ItemActions } from './ItemActions';
+import { ItemArticle } from './ItemArticle';
+import { ItemMedia, playableVideo } from './ItemMedia';
 import { StarIcon } from './icons';
 import { Outline } from './Outline';
 import { RelativeTime } from './RelativeTime';
@@ -61,13 +63,25 @@ export const ItemCard = memo(function ItemCard({
   const play = useApp((s) => s.play);
   const selected = useApp((s) => s.selectedItemId === item.id);
   const policy = useApp((s) => s.imagePolicy);
-  const allowed = useApp((s) => feedById(s.feeds, item.feedId)?.loadImages ?? false);
+  // The feed's images allow list (1) and "always show full text" (2), in one selector: each
+  // selector runs for every card on every store update (bench:river).
+  const feedFlags = useApp((s) => {
+    const feed = feedById(s.feeds, item.feedId);
+    return (feed?.loadImages ? 1 : 0) | (feed?.fullText ? 2 : 0);
+  });
+  const allowed = (feedFlags & 1) !== 0;
   const playing = useApp((s) => (s.nowPlaying?.itemId === item.id ? s.nowPlaying.url : null));
+  const readerChoice = useApp((s) => s.readerChoice[item.id]);
+  const article = useApp((s) => s.articles[item.id]);
+  const setReader = useApp((s) => s.setReader);
+  const loadArticle = useApp((s) => s.loadArticle);
   const [expanded, setExpanded] = useState(false);
   const ref = useRef<HTMLElement>(null);
   const textId = useId();
 
   const link = isWebUrl(item.link) ? item.link : null;
+  // The reader view: the person's choice for this item, else the feed's setting.
+  const reader = !compact && link !== null && (readerChoice ?? (feedFlags & 2) !== 0);
   const summary = item.summary?.trim() || null;
   const content = item.content?.trim() || null;
   const folded = summary ?? content;
@@ -78,6 +92,15 @@ export const ItemCard = memo(function ItemCard({
   const when = item.date ?? item.seenAt;
   const name = itemName(item);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once per item shown as an article.
+  useEffect(() => {
+    if (reader && !article) void loadArticle(item.id);
+  }, [reader]);
+
+  /** Reading as you go (Settings.markReadOnScroll): opening or expanding an item reads it. */
+  const readsIt = () => {
+    if (!item.read && store.getState().markReadOnScroll) void markRead([item.id], true);
+  };
   // The keys selected this item outside the river (search results): bring it into view. The
   // river scrolls its own (it is virtualised: the item may not be in the DOM yet).
   const revealSeq = useApp((s) => (s.selectedItemId === item.id ? s.revealSeq : 0));
@@ -108,7 +131,10 @@ export const ItemCard = memo(function ItemCard({
   }, [id, read, markRead, compact]);
 
   function onPlay(enclosure: Enclosure) {
+    const place =
+      item.playback?.url === enclosure.url && !item.playback.played ? item.playback.positionSec : 0;
     play({
+      startAt: place,
       url: enclosure.url,
       type: enclosure.type,
       title: name,
@@ -180,28 +206,72 @@ export const ItemCard = memo(function ItemCard({
           </button>
         </p>
       )}
-      <ItemMedia item={item} link={link} policy={policy} allowed={allowed} groupArt={groupArt ?? null} />
-      {text && (
-        <div id={textId}>
-          <SafeHtml
-            html={text}
-            baseUrl={link ?? feedLink}
-            className={`item-text${!open && canExpand ? ' folded' : ''}`}
-            images={{ images: policy, allowImages: allowed }}
-          />
-        </div>
+      <ItemMedia
+        item={item}
+        link={link}
+        policy={policy}
+        allowed={allowed}
+        groupArt={groupArt ?? null}
+        shownHtml={reader ? (article?.status === 'ready' ? article.article.content : null) : text}
+        baseUrl={reader && article?.status === 'ready' ? article.article.url : (link ?? feedLink)}
+        name={name}
+      />
+      {reader && link ? (
+        <ItemArticle
+          id={textId}
+          state={article}
+          link={link}
+          policy={policy}
+          allowed={allowed}
+          onRetry={() => void loadArticle(item.id, true)}
+        />
+      ) : (
+        text && (
+          <div id={textId}>
+            <SafeHtml
+              html={text}
+              baseUrl={link ?? feedLink}
+              className={`item-text${!open && canExpand ? ' folded' : ''}`}
+              images={{ images: policy, allowImages: allowed }}
+            />
+          </div>
+        )
       )}
-      {canExpand && (
-        <button
-          type="button"
-          className="link-button"
-          data-keep-unread
-          aria-expanded={expanded}
-          aria-controls={textId}
-          onClick={() => setExpanded(!expanded)}
-        >
-          {expanded ? 'Show less' : 'Show more'}
-        </button>
+      {((canExpand && !reader) || link) && (
+        <div className="item-text-ways">
+          {canExpand && !reader && (
+            <button
+              type="button"
+              className="link-button"
+              data-keep-unread
+              aria-expanded={expanded}
+              aria-controls={textId}
+              onClick={() => {
+                if (!expanded) readsIt();
+                setExpanded(!expanded);
+              }}
+            >
+              {expanded ? 'Show less' : 'Show more'}
+            </button>
+          )}
+          {link && (
+            <button
+              type="button"
+              className="link-button"
+              data-keep-unread
+              data-testid="full-text-toggle"
+              aria-pressed={reader}
+              aria-controls={textId}
+              title="The whole article, fetched from its page (t)"
+              onClick={() => {
+                if (!reader) readsIt();
+                setReader(item.id, !reader);
+              }}
+            >
+              Full text
+            </button>
+          )}
+        </div>
       )}
       <Outline items={item.children ?? []} baseUrl={link ?? feedLink} />
       <Enclosures
@@ -210,6 +280,9 @@ export const ItemCard = memo(function ItemCard({
         policy={policy}
         allowed={allowed}
         playing={playing}
+        inlineVideo={playableVideo(item)?.url ?? null}
+        shownHtml={text}
+        baseUrl={link ?? feedLink}
       />
       <footer className="item-meta">
         {link ? (
@@ -234,6 +307,7 @@ export const ItemCard = memo(function ItemCard({
             ))}
           </ul>
         )}
+        <ItemActions item={item} name={name} inRiver={!feedTitle || full === true} />
       </footer>
     </div>
   );

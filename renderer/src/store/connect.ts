@@ -65,8 +65,14 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     void actions().loadFolders();
     void actions().loadFilters();
     void loadProgress();
+    // The episode the player held before a reload comes back, paused where it was left.
+    void actions().restorePlayer();
   }
+  // Read marks waiting to be sent go before the page does.
+  const flush = () => void actions().flushReadSoon();
+  globalThis.addEventListener?.('pagehide', flush);
   return () => {
+    globalThis.removeEventListener?.('pagehide', flush);
     clearInterval(timer);
     for (const off of offs) off();
   };

@@ -6,8 +6,10 @@ import type {
   RiverPage,
   RiverQuery,
   TidingsApi,
+  UndoTicket,
 } from '../../../src/app/api';
 import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
+import { offerCoreUndo } from './core-undo';
 import { LocalChanges } from './local-changes';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
@@ -17,16 +19,6 @@ export type RiverShow = 'all' | 'unread' | 'starred';
 /** The river (River5 groups), a compact title-only list, or a list beside a reading pane. */
 export type RiverView = 'river' | 'compact' | 'pane';
 export type RiverSort = 'newest' | 'oldest';
-
-/** An episode in the player bar (features/player): enough to show it and resume it. */
-export interface Episode {
-  url: string;
-  type: string | null;
-  title: string;
-  feedTitle: string;
-  itemId: number;
-  image: string | null;
-}
 
 export interface RiverFilter {
   feedId: number | null;
@@ -90,8 +82,27 @@ export interface RiverSlice {
   offerReadUndo(ids: number[]): void;
   /** Undo a mute filter on one item. */
   unmuteItem(itemId: number): Promise<void>;
-  nowPlaying: Episode | null;
-  play(episode: Episode | null): void;
+
+  /** Settings.markReadOnScroll: scrolling past, opening or expanding an item reads it (issue 35). */
+  markReadOnScroll: boolean;
+  setMarkReadOnScroll(on: boolean): Promise<void>;
+  /**
+   * Items read by reading (scrolled past the top, expanded): marked in one store update and one
+   * API call a moment later, so a fast scroll is a handful of calls, not one per item.
+   */
+  readSoon(itemIds: number[]): void;
+  /** Sends what readSoon holds now (the river closing, the page hiding). */
+  flushReadSoon(): Promise<void>;
+  /**
+   * Space: the next unread item after the selection, loading more of the river as needed; in a
+   * feed with nothing unread left, the next feed with unread items (as NetNewsWire does). Null
+   * when there is none.
+   */
+  selectNextUnread(): Promise<number | null>;
+  /** "Mark all above as read": every unread item above this one in the loaded river; Undo offered. */
+  markAboveRead(itemId: number): Promise<void>;
+  /** "Mark older than a day / a week as read" in the view; the core's Undo offered. */
+  markOlderRead(hours: number): Promise<void>;
 }
 
 const feedIndexes = new WeakMap<readonly FeedView[], Map<number, FeedView>>();
@@ -135,6 +146,12 @@ function remember(key: string, value: string): void {
 export const RIVER_PAGE_SIZE = 30;
 /** Undo of "mark all read" remembers at most this many pages of 200 unread items. */
 const UNDO_PAGES = 25;
+/** readSoon waits this long for more items before sending them together. */
+export const READ_SOON_MS = 400;
+/** ...or sends at once when this many are waiting. */
+const READ_SOON_MAX = 100;
+/** Space looks at most this many more pages for the next unread item. */
+const UNREAD_PAGES = 5;
 /** How far a head refresh walks to reach the loaded river before starting over from the top. */
 const MAX_HEAD_PAGES = 5;
 
@@ -149,6 +166,8 @@ export const createRiverSlice =
     let headAfterLoad = false;
     let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
+    const readQueue = new Set<number>();
+    let readTimer: ReturnType<typeof setTimeout> | null = null;
 
     function query(cursor: string | null = null): RiverQuery {
       const { feedId, folderId, show, sort } = get().filter;
@@ -215,7 +234,10 @@ export const createRiverSlice =
     async function loadImagePolicy(): Promise<void> {
       try {
         const settings = await api.getSettings();
-        set({ imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY });
+        set({
+          imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY,
+          markReadOnScroll: settings.markReadOnScroll !== false,
+        });
       } catch {
         // Keep the policy we have (the default blocks trackers): a failed read loosens nothing.
       }
@@ -309,7 +331,7 @@ export const createRiverSlice =
       revealSeq: 0,
       view: stored<RiverView>(VIEW_KEY, ['river', 'compact', 'pane'], 'river'),
       imagePolicy: DEFAULT_IMAGE_POLICY,
-      nowPlaying: null,
+      markReadOnScroll: true,
       groups: [],
       nextCursor: null,
       riverStatus: 'loading',
@@ -561,8 +583,95 @@ export const createRiverSlice =
         refreshCountsSoon();
       },
 
-      play(nowPlaying) {
-        set({ nowPlaying });
+      async setMarkReadOnScroll(on) {
+        set({ markReadOnScroll: on });
+        try {
+          const settings = await api.updateSettings({ markReadOnScroll: on });
+          set({ markReadOnScroll: settings.markReadOnScroll !== false });
+        } catch (err) {
+          set({ markReadOnScroll: !on });
+          reportError(get, err, 'Could not change the setting');
+        }
+      },
+
+      readSoon(itemIds) {
+        const { groups } = get();
+        for (const id of itemIds) {
+          const item = findItem(groups, id);
+          if (item && !item.read) readQueue.add(id);
+        }
+        if (readQueue.size === 0) return;
+        if (readQueue.size >= READ_SOON_MAX) {
+          void get().flushReadSoon();
+          return;
+        }
+        readTimer ??= setTimeout(() => void get().flushReadSoon(), READ_SOON_MS);
+      },
+
+      async flushReadSoon() {
+        if (readTimer) clearTimeout(readTimer);
+        readTimer = null;
+        const ids = [...readQueue];
+        readQueue.clear();
+        if (ids.length > 0) await markReadWith(ids, true);
+      },
+
+      async selectNextUnread() {
+        const results = get().searchResults;
+        const after = (items: readonly RiverItem[]) => {
+          const at = items.findIndex((i) => i.id === get().selectedItemId);
+          return items.slice(at + 1).find((i) => !i.read) ?? null;
+        };
+        let next = after(results ?? get().groups.flatMap((g) => g.items));
+        for (let page = 0; !results && !next && get().nextCursor && page < UNREAD_PAGES; page++) {
+          await get().loadMore();
+          next = after(get().groups.flatMap((g) => g.items));
+        }
+        if (!next) return null;
+        const id = next.id;
+        void markReadWith([id], true, (state) => ({ selectedItemId: id, revealSeq: state.revealSeq + 1 }));
+        return id;
+      },
+
+      async markAboveRead(itemId) {
+        const items = get().groups.flatMap((g) => g.items);
+        const at = items.findIndex((i) => i.id === itemId);
+        if (at <= 0) return;
+        const ids = items
+          .slice(0, at)
+          .filter((i) => !i.read)
+          .map((i) => i.id);
+        if (ids.length === 0) return;
+        await get().markRead(ids, true);
+        offerMarkedUndo(ids);
+      },
+
+      async markOlderRead(hours) {
+        const { feedId, folderId, show } = get().filter;
+        const before = Date.now() - hours * 3_600_000;
+        // What the core marks, shown at once on what is loaded: the date the card shows.
+        const older = (item: RiverItem) => {
+          const at = Date.parse(item.date ?? item.seenAt);
+          return Number.isFinite(at) && at < before;
+        };
+        let ticket: UndoTicket | null = null;
+        const done = await changeItems(
+          (item) => !item.read && older(item),
+          (item) => (item.read ? item : { ...item, read: true }),
+          (item) => item,
+          async () => {
+            ticket = await api.markOlderRead({
+              olderThanHours: hours,
+              feedId,
+              folderId,
+              starredOnly: show === 'starred',
+            });
+          },
+        );
+        if (!done) return;
+        refreshCountsSoon();
+        if (ticket) offerCoreUndo(get, api, ticket);
+        else get().pushNotice({ level: 'info', message: 'Nothing unread is that old here.' });
       },
 
       forgetFeed(feedId) {

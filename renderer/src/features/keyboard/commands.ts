@@ -47,7 +47,16 @@ function goToFeedWithUnread(state: AppState, delta: 1 | -1): void {
   }
 }
 
-/** Space: page down while the selected item (or the river) has more below, then the next item. */
+/**
+ * Whether a command has anything to act on now: a key that does not is left to the page (an arrow
+ * key without a player still scrolls what it scrolls).
+ */
+export function commandAvailable(command: CommandId, state: AppState): boolean {
+  if (command.startsWith('player.')) return state.nowPlaying !== null;
+  return true;
+}
+
+/** Space: page down while the selected item (or the river) has more below, then the next unread item. */
 async function pageOrNext(state: AppState): Promise<void> {
   const scroller = document.querySelector<HTMLElement>('[data-river-scroll]');
   if (!scroller) return;
@@ -61,11 +70,18 @@ async function pageOrNext(state: AppState): Promise<void> {
       scroller.scrollTop += Math.min(page, box.bottom - frame.bottom + 16);
       return;
     }
-    await state.selectNext(1);
+    await nextUnread(state);
     return;
   }
   if (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 4) scroller.scrollTop += page;
-  else await state.selectNext(1);
+  else await nextUnread(state);
+}
+
+/** The next unread item; past the last one of a feed, the next feed with unread items (NetNewsWire). */
+async function nextUnread(state: AppState): Promise<void> {
+  if ((await state.selectNextUnread()) !== null) return;
+  if (state.filter.feedId !== null && state.searchResults === null) goToFeedWithUnread(state, 1);
+  else state.pushNotice({ level: 'info', message: 'No more unread items here.' });
 }
 
 export async function runCommand(command: CommandId, ctx: CommandContext): Promise<void> {
@@ -93,6 +109,30 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       if (!item.read) await state.markRead([item.id], true);
       return;
     }
+    case 'item.fullText': {
+      const item = selectedItem(state);
+      if (!item || !isWebUrl(item.link)) return;
+      const feedFull = state.feeds.find((f) => f.id === item.feedId)?.fullText ?? false;
+      const on = !(state.readerChoice[item.id] ?? feedFull);
+      if (on && !item.read && state.markReadOnScroll) await state.markRead([item.id], true);
+      state.setReader(item.id, on);
+      return;
+    }
+    case 'player.toggle':
+      state.sendPlayer('toggle');
+      return;
+    case 'player.back':
+      state.sendPlayer('back');
+      return;
+    case 'player.forward':
+      state.sendPlayer('forward');
+      return;
+    case 'player.slower':
+      state.sendPlayer('slower');
+      return;
+    case 'player.faster':
+      state.sendPlayer('faster');
+      return;
     case 'item.toggleRead': {
       const item = selectedItem(state);
       if (item) await state.markRead([item.id], !item.read);

@@ -20,6 +20,7 @@ import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
 import { RiverOptions } from './RiverOptions';
 import { type RiverRow, riverRows } from './river-rows';
+import { useReadOnScroll } from './use-read-on-scroll';
 import './river.css';
 
 const ITEM_HEIGHT = { full: 200, compact: 44 };
@@ -57,6 +58,13 @@ export function River() {
   const known = useRef<Set<number> | null>(null);
   const lastShape = useRef('');
   const [above, setAbove] = useState(0);
+  const readOnScroll = useApp((s) => s.markReadOnScroll);
+  const readSoon = useApp((s) => s.readSoon);
+  const flushReadSoon = useApp((s) => s.flushReadSoon);
+  // Scrolled past is read (issue 35); in the reading pane's list, the pane is where one reads.
+  useReadOnScroll(scroller, readOnScroll && view !== 'pane' && status === 'ready', readSoon);
+  // Leaving this river (another feed, search, Settings) sends what waits at once.
+  useEffect(() => () => void flushReadSoon(), [flushReadSoon]);
 
   const firstPaintDone = useFirstPaintDone();
   const list = useMemo(() => riverRows(groups), [groups]);

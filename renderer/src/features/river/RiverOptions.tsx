@@ -1,7 +1,8 @@
 import { useApp } from '../../store/context';
 import type { RiverSort, RiverView } from '../../store/river-slice';
+import { MarkReadMenu } from './MarkReadMenu';
 
-/** How the river is laid out (river, titles only, reading pane) and in which order; remembered. */
+/** Marking read (MarkReadMenu), how the river is laid out (river, titles only, reading pane) and in which order; remembered. */
 export function RiverOptions() {
   const sort = useApp((s) => s.filter.sort);
   const view = useApp((s) => s.view);
@@ -9,6 +10,7 @@ export function RiverOptions() {
   const setView = useApp((s) => s.setView);
   return (
     <div className="river-options">
+      <MarkReadMenu />
       <label className="visually-hidden" htmlFor="river-view">
         View
       </label>
