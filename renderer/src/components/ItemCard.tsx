@@ -261,7 +261,7 @@ export const ItemCard = memo(function ItemCard({
               data-keep-unread
               data-testid="full-text-toggle"
               aria-pressed={reader}
-              aria-controls={textId}
+              aria-controls={reader || text ? textId : undefined}
               title="The whole article, fetched from its page (t)"
               onClick={() => {
                 if (!reader) readsIt();
