@@ -8,12 +8,19 @@ const NOT_ACTIONS = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock
 const CONTROLS =
   'button, a[href], input, select, textarea, summary, [role="button"], [role="treeitem"], [data-item-id]';
 
+const typing = (target: EventTarget | null) =>
+  !!(target as Element | null)?.closest?.(
+    'input:not([type="checkbox"]):not([type="radio"]):not([type="button"]), textarea, [contenteditable="true"]',
+  );
+const inDialog = (target: EventTarget | null) =>
+  !!(target as Element | null)?.closest?.('dialog, [role="dialog"]');
+
 /**
  * A bulk change just made, with the way back: the Undo button or `z` (issue 17). It has no time
  * limit (WCAG 2.2.1: whoever reads slowly still gets it) yet never covers what is being read
  * (issue 35): it is a bar docked at the bottom of the main column, taking its own room, under the
  * river and above the player. It goes with the next action (a key that does something, a click
- * on a control elsewhere), with Escape, or when the next bulk change replaces it.
+ * on a control elsewhere; typing in a field and work inside a dialog do not count), with Escape, or when the next bulk change replaces it.
  */
 export function UndoBar() {
   const undo = useApp((s) => s.undo);
@@ -36,10 +43,12 @@ export function UndoBar() {
         return;
       }
       if (NOT_ACTIONS.has(event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
+      // Typing into a field is not yet an action (its submit is); neither is work in a dialog.
+      if (typing(event.target) || inDialog(event.target)) return;
       offerUndo(null);
     };
     const onClick = (event: MouseEvent) => {
-      if (inside(event.target)) return;
+      if (inside(event.target) || inDialog(event.target)) return;
       if ((event.target as Element | null)?.closest?.(CONTROLS)) offerUndo(null);
     };
     // Capture: the action that follows may offer an Undo of its own, which must not be dismissed.

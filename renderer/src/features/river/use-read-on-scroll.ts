@@ -32,7 +32,8 @@ export function useReadOnScroll(
           const id = idOf(entry.target);
           if (entry.isIntersecting) seen.set(id, root.scrollTop);
           else if (
-            seen.has(id) &&
+            // Passed the top because the river scrolled down since (not a window made narrower).
+            root.scrollTop > (seen.get(id) ?? Number.POSITIVE_INFINITY) &&
             entry.rootBounds &&
             entry.boundingClientRect.bottom <= entry.rootBounds.top + 1
           ) {
