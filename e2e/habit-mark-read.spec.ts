@@ -66,12 +66,12 @@ test('scrolled past the top is read, in batches; expanding reads; the option tur
     .toBeLessThan(30);
   // Wholly above the top is read; the first item still in sight is not.
   const edge = () =>
-    page.evaluate(() => {
-      const top = document.querySelector('[data-river-scroll]')!.getBoundingClientRect().top;
-      const items = [...document.querySelectorAll<HTMLElement>('[data-testid="river-item"]')];
+    page.evaluate(`(() => {
+      const top = document.querySelector('[data-river-scroll]').getBoundingClientRect().top;
+      const items = [...document.querySelectorAll('[data-testid="river-item"]')];
       const at = items.findIndex((el) => el.getBoundingClientRect().bottom > top + 1);
       return { above: items[at - 1]?.dataset.read, inSight: items[at]?.dataset.read };
-    });
+    })()`);
   await expect.poll(edge).toEqual({ above: 'true', inSight: 'false' });
   // One call for the expanded item, then a few for the whole scroll: never one per item.
   await expect.poll(() => calls.length).toBeGreaterThan(1);

@@ -13,6 +13,7 @@ interface MediaLike {
   currentTime: number;
   paused: boolean;
   playbackRate: number;
+  pause(): void;
 }
 const at = (el: Locator) => el.evaluate((a: MediaLike) => a.currentTime);
 
@@ -116,7 +117,7 @@ test('a video item shows a play badge and its length, plays in place, and resume
   await expect.poll(() => at(video)).toBeGreaterThan(0.2);
   // Played a little (the loopback host sends no ranges to seek with), then paused: the place is kept.
   await expect.poll(() => at(video)).toBeGreaterThan(2);
-  const paused = await video.evaluate((v: HTMLVideoElement) => {
+  const paused = await video.evaluate((v: MediaLike) => {
     v.pause();
     return v.currentTime;
   });

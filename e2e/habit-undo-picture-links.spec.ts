@@ -106,10 +106,10 @@ test('a thumbnail that is also the text’s picture shows once; copy link; conte
   await same.getByTestId('item-actions').click();
   await page.getByTestId('item-copy-link').click();
   await expect(same.getByTestId('item-actions-said')).toHaveText('Link copied');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${u}/same`);
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`${u}/same`);
   // No share sheet in this browser: no Share item (copy is the way).
   await same.getByTestId('item-actions').click();
-  const canShare = await page.evaluate(() => typeof navigator.share === 'function');
+  const canShare = (await page.evaluate("typeof navigator.share === 'function'")) as boolean;
   await expect(page.getByTestId('item-share')).toHaveCount(canShare ? 1 : 0);
   await everyView(page, 'one-picture', async () => {
     if (!(await page.getByTestId('item-actions-menu').isVisible()))

@@ -67,7 +67,11 @@ export function River() {
   useEffect(() => () => void flushReadSoon(), [flushReadSoon]);
 
   const firstPaintDone = useFirstPaintDone();
-  const list = useMemo(() => riverRows(groups), [groups]);
+  const lastRows = useRef<RiverRow[]>([]);
+  const list = useMemo(() => {
+    lastRows.current = riverRows(groups, undefined, lastRows.current);
+    return lastRows.current;
+  }, [groups]);
   const perItem = compact ? ITEM_HEIGHT.compact : ITEM_HEIGHT.full;
   const virtualizer = useVirtualizer({
     count: list.length,

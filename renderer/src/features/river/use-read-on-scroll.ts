@@ -24,16 +24,23 @@ export function useReadOnScroll(
     /** Item ids on screen at some point, with the scroll offset when last seen there. */
     const seen = new Map<number, number>();
     const idOf = (el: Element) => Number((el as HTMLElement).dataset.itemId);
+    // The scroll offset, kept from scroll events: reading scrollTop in the observers' callbacks
+    // forced a layout each time (bench:river, j held down).
+    let top = root.scrollTop;
+    const onScroll = () => {
+      top = root.scrollTop;
+    };
+    root.addEventListener('scroll', onScroll, { passive: true });
 
     const io = new IntersectionObserver(
       (entries) => {
         const passed: number[] = [];
         for (const entry of entries) {
           const id = idOf(entry.target);
-          if (entry.isIntersecting) seen.set(id, root.scrollTop);
+          if (entry.isIntersecting) seen.set(id, top);
           else if (
             // Passed the top because the river scrolled down since (not a window made narrower).
-            root.scrollTop > (seen.get(id) ?? Number.POSITIVE_INFINITY) &&
+            top > (seen.get(id) ?? Number.POSITIVE_INFINITY) &&
             entry.rootBounds &&
             entry.boundingClientRect.bottom <= entry.rootBounds.top + 1
           ) {
@@ -57,7 +64,7 @@ export function useReadOnScroll(
         io.unobserve(el);
         const id = idOf(el);
         const at = seen.get(id);
-        if (at !== undefined && root.scrollTop > at) {
+        if (at !== undefined && top > at) {
           seen.delete(id);
           into.push(id);
         }
@@ -74,6 +81,7 @@ export function useReadOnScroll(
     watch(root);
     mo.observe(root, { childList: true, subtree: true });
     return () => {
+      root.removeEventListener('scroll', onScroll);
       mo.disconnect();
       io.disconnect();
     };
