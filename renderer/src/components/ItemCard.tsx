@@ -237,41 +237,20 @@ export const ItemCard = memo(function ItemCard({
           </div>
         )
       )}
-      {((canExpand && !reader) || link) && (
-        <div className="item-text-ways">
-          {canExpand && !reader && (
-            <button
-              type="button"
-              className="link-button"
-              data-keep-unread
-              aria-expanded={expanded}
-              aria-controls={textId}
-              onClick={() => {
-                if (!expanded) readsIt();
-                setExpanded(!expanded);
-              }}
-            >
-              {expanded ? 'Show less' : 'Show more'}
-            </button>
-          )}
-          {link && (
-            <button
-              type="button"
-              className="link-button"
-              data-keep-unread
-              data-testid="full-text-toggle"
-              aria-pressed={reader}
-              aria-controls={reader || text ? textId : undefined}
-              title="The whole article, fetched from its page (t)"
-              onClick={() => {
-                if (!reader) readsIt();
-                setReader(item.id, !reader);
-              }}
-            >
-              Full text
-            </button>
-          )}
-        </div>
+      {canExpand && !reader && (
+        <button
+          type="button"
+          className="link-button"
+          data-keep-unread
+          aria-expanded={expanded}
+          aria-controls={textId}
+          onClick={() => {
+            if (!expanded) readsIt();
+            setExpanded(!expanded);
+          }}
+        >
+          {expanded ? 'Show less' : 'Show more'}
+        </button>
       )}
       <Outline items={item.children ?? []} baseUrl={link ?? feedLink} />
       <Enclosures
@@ -307,7 +286,26 @@ export const ItemCard = memo(function ItemCard({
             ))}
           </ul>
         )}
-        <ItemActions item={item} name={name} inRiver={!feedTitle || full === true} />
+        <span className="item-ways">
+          {link && (
+            <button
+              type="button"
+              className="link-button"
+              data-keep-unread
+              data-testid="full-text-toggle"
+              aria-pressed={reader}
+              aria-controls={reader || text ? textId : undefined}
+              title="The whole article, fetched from its page (t)"
+              onClick={() => {
+                if (!reader) readsIt();
+                setReader(item.id, !reader);
+              }}
+            >
+              Full text
+            </button>
+          )}
+          <ItemActions item={item} name={name} inRiver={!feedTitle || full === true} />
+        </span>
       </footer>
     </div>
   );
