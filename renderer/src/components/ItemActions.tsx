@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { RiverItem } from '../../../src/app/api';
 import { isWebUrl } from '../lib/format';
 import { canShare, copyText, shareLink } from '../lib/share';
 import { useApp } from '../store/context';
+import { usePopup } from './use-popup';
 
 /**
  * An item's own menu (issue 35): copy its link, share it, mark everything above it read, and for
@@ -10,24 +11,14 @@ import { useApp } from '../store/context';
  * of hundreds of cards carries one button each. Escape or a click elsewhere closes it.
  */
 export function ItemActions({ item, name, inRiver }: { item: RiverItem; name: string; inRiver: boolean }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, box } = usePopup<HTMLDivElement>('.item-actions-button');
   const [said, setSaid] = useState('');
   const menuId = useId();
-  const box = useRef<HTMLDivElement>(null);
   const markAboveRead = useApp((s) => s.markAboveRead);
   const setPlayed = useApp((s) => s.setPlayed);
   const link = isWebUrl(item.link) ? item.link : null;
   const episode =
     item.enclosures.some((e) => /^(audio|video)\//i.test(e.type ?? '')) || item.playback !== null;
-
-  useEffect(() => {
-    if (!open) return;
-    const away = (event: Event) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away, true);
-    return () => document.removeEventListener('pointerdown', away, true);
-  }, [open]);
 
   useEffect(() => {
     if (!said) return;
@@ -36,9 +27,8 @@ export function ItemActions({ item, name, inRiver }: { item: RiverItem; name: st
   }, [said]);
 
   const run = (action: () => Promise<void> | void) => () => {
-    setOpen(false);
+    close(true);
     void action();
-    box.current?.querySelector<HTMLButtonElement>('.item-actions-button')?.focus();
   };
 
   return (
@@ -51,7 +41,7 @@ export function ItemActions({ item, name, inRiver }: { item: RiverItem; name: st
         if (e.key === 'Escape' && open) {
           e.preventDefault();
           e.stopPropagation();
-          run(() => {})();
+          close(true);
         }
       }}
     >

@@ -6,8 +6,17 @@
  */
 import type { CommandId } from '../../../../src/app/shortcuts';
 import { isWebUrl } from '../../lib/format';
+import type { PlayerAction } from '../../store/player-slice';
 import { sidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
+
+const PLAYER_ACTIONS = {
+  'player.toggle': 'toggle',
+  'player.back': 'back',
+  'player.forward': 'forward',
+  'player.slower': 'slower',
+  'player.faster': 'faster',
+} as const satisfies Record<Extract<CommandId, `player.${string}`>, PlayerAction>;
 
 export interface CommandContext {
   state: () => AppState;
@@ -119,19 +128,11 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       return;
     }
     case 'player.toggle':
-      state.sendPlayer('toggle');
-      return;
     case 'player.back':
-      state.sendPlayer('back');
-      return;
     case 'player.forward':
-      state.sendPlayer('forward');
-      return;
     case 'player.slower':
-      state.sendPlayer('slower');
-      return;
     case 'player.faster':
-      state.sendPlayer('faster');
+      state.sendPlayer(PLAYER_ACTIONS[command]);
       return;
     case 'item.toggleRead': {
       const item = selectedItem(state);

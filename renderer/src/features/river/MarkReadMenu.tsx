@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { Checkbox } from '../../components/Checkbox';
+import { usePopup } from '../../components/use-popup';
 import { useApp } from '../../store/context';
 
 const DAY = 24;
@@ -11,26 +12,15 @@ const WEEK = 7 * 24;
  * on by default): scrolling past, opening or expanding an item reads it.
  */
 export function MarkReadMenu() {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, box } = usePopup<HTMLDivElement>('.mark-read-button');
   const menuId = useId();
-  const box = useRef<HTMLDivElement>(null);
   const markViewRead = useApp((s) => s.markViewRead);
   const markOlderRead = useApp((s) => s.markOlderRead);
   const asYouGo = useApp((s) => s.markReadOnScroll);
   const setAsYouGo = useApp((s) => s.setMarkReadOnScroll);
 
-  useEffect(() => {
-    if (!open) return;
-    const away = (event: Event) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away, true);
-    return () => document.removeEventListener('pointerdown', away, true);
-  }, [open]);
-
   const run = (action: () => Promise<void>) => () => {
-    setOpen(false);
-    box.current?.querySelector<HTMLButtonElement>('.mark-read-button')?.focus();
+    close(true);
     void action();
   };
 
@@ -42,8 +32,7 @@ export function MarkReadMenu() {
       onKeyDown={(e) => {
         if (e.key === 'Escape' && open) {
           e.preventDefault();
-          setOpen(false);
-          box.current?.querySelector<HTMLButtonElement>('.mark-read-button')?.focus();
+          close(true);
         }
       }}
     >
