@@ -119,3 +119,28 @@ test('a feed set to always show full text shows its articles by itself', async (
   await page.reload();
   await expect(otters.getByTestId('article')).toContainText('Paragraph 1 about otters');
 });
+
+test('the help sheet lists the new keys: t, and the player’s', async ({ page, host, tidings }) => {
+  test.setTimeout(90_000);
+  serveArticles(host);
+  await page.goto(tidings.openUrl);
+  await addFeed(page, `${host.url}/times.xml`, 'Loopback Times');
+  await page.getByTestId('river').focus();
+  await page.keyboard.press('?');
+  const help = page.getByTestId('shortcuts-help');
+  await expect(help).toBeVisible();
+  for (const [key, label] of [
+    ['t', 'Full text (reader view) / the feed’s text'],
+    ['Shift+P', 'Play / pause'],
+    ['←', 'Back 15 seconds'],
+    ['→', 'Forward 30 seconds'],
+    ['[', 'Slower'],
+    [']', 'Faster'],
+    ['Space', 'Page down, then the next unread item'],
+  ] as const) {
+    await expect(help.locator('.shortcut-row').filter({ hasText: label })).toContainText(key);
+  }
+  await everyView(page, 'help-new-keys', async () => {
+    await help.getByRole('heading', { name: 'Player' }).scrollIntoViewIfNeeded();
+  });
+});

@@ -4,7 +4,7 @@
  * skip (arrows) and speed (brackets); a video item shows a play badge and its length, plays in
  * place and resumes where it was left.
  */
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { everyView } from './support/habits.ts';
 import { addFeed, PNG, silence } from './support/reading.ts';
@@ -16,6 +16,22 @@ interface MediaLike {
   pause(): void;
 }
 const at = (el: Locator) => el.evaluate((a: MediaLike) => a.currentTime);
+
+/** Every place the page has told the core and the core has taken (savePlayback answered). */
+function placesSaved(page: Page): number[] {
+  const places: number[] = [];
+  page.on('requestfinished', (request) => {
+    if (!request.url().includes('/api/savePlayback')) return;
+    const { args } = JSON.parse(request.postData() ?? '{}') as { args?: [{ positionSec: number }] };
+    if (args) places.push(args[0].positionSec);
+  });
+  return places;
+}
+
+/** Waits until the core has taken `seconds` as the place (a reload cuts a request on its way). */
+async function coreHas(places: number[], seconds: number): Promise<void> {
+  await expect.poll(() => places.some((p) => Math.abs(p - seconds) < 0.01)).toBe(true);
+}
 
 test('the player comes back after a reload where it was left; keys; played and unplayed', async ({
   page,
@@ -32,6 +48,7 @@ test('the player comes back after a reload where it was left; keys; played and u
      <enclosure url="${u}/ep.wav" type="audio/wav" length="960044"/><itunes:duration>120</itunes:duration></item>
      </channel></rss>`,
   );
+  const places = placesSaved(page);
   await page.goto(tidings.openUrl);
   await addFeed(page, `${u}/show.xml`, 'Loopback Show');
   const item = page.getByTestId('river-item').filter({ hasText: 'Episode one' });
@@ -60,6 +77,7 @@ test('the player comes back after a reload where it was left; keys; played and u
   await page.keyboard.press('Shift+P');
   await page.keyboard.press('Shift+P');
   await expect.poll(() => audio.evaluate((a: MediaLike) => a.paused)).toBe(true);
+  await coreHas(places, await at(audio));
 
   // A reload: the player is back, paused at that place, with the episode's name.
   await page.reload();
@@ -101,6 +119,7 @@ test('a video item shows a play badge and its length, plays in place, and resume
      <enclosure url="${u}/clip.mp4" type="video/mp4" length="720044"/><media:thumbnail url="${u}/frame.png"/>
      <itunes:duration>90</itunes:duration></item></channel></rss>`,
   );
+  const places = placesSaved(page);
   await page.goto(tidings.openUrl);
   await addFeed(page, `${u}/tube.xml`, 'Loopback Tube');
   const item = page.getByTestId('river-item').filter({ hasText: 'A clip' });
@@ -130,6 +149,7 @@ test('a video item shows a play badge and its length, plays in place, and resume
   await expect(item.locator('video')).toHaveCount(1);
   expect(paused).toBeGreaterThan(2);
 
+  await coreHas(places, paused);
   await page.reload();
   // The place came back from the core: what is left of 1:30.
   const left = Math.floor(90 - paused);

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResult, FullTextView, RiverGroup, TidingsApi } from '../../../src/app/api';
 import { apiWith, deferred, riverGroup, riverItem } from '../testing/fixtures';
-import { READ_SOON_MS } from './river-slice';
+import { isRead, READ_SOON_MS } from './river-slice';
 import { createAppStore } from './store';
 
 const group = (feedId: number, ...items: [number, boolean][]): RiverGroup =>
@@ -60,10 +60,15 @@ describe('reads made by reading are sent in batches', () => {
     await store.getState().selectNext(1);
     await store.getState().selectNext(1);
     await store.getState().selectNext(1);
-    expect(store.getState().groups[0]!.items.every((i) => i.read)).toBe(true);
+    // Shown read at once, without touching the river's groups (which would re-render every row).
+    const before = store.getState().groups;
+    expect(store.getState().groups[0]!.items.every((i) => isRead(store.getState(), i))).toBe(true);
+    expect(store.getState().groups).toBe(before);
     expect(calls).toEqual([]);
     await vi.advanceTimersByTimeAsync(READ_SOON_MS);
     expect(calls).toEqual([[1, 2, 3]]);
+    expect(store.getState().groups[0]!.items.every((i) => i.read)).toBe(true);
+    expect(store.getState().keyReads).toEqual({});
   });
 
   it('the page going away sends what waits at once', async () => {
@@ -77,11 +82,24 @@ describe('reads made by reading are sent in batches', () => {
 
 describe('Space and mark all above', () => {
   it('Space: the next unread item after the selection, read as it is reached', async () => {
-    const { store } = await storeWith([group(1, [1, false], [2, true], [3, true], [4, false])]);
+    const { store } = await storeWith([group(1, [1, false], [2, true], [3, true], [4, false], [5, false])]);
     store.getState().selectItem(1);
     expect(await store.getState().selectNextUnread()).toBe(4);
     expect(store.getState().selectedItemId).toBe(4);
+    store.getState().selectItem(2);
+    // 4 was read on the way (a moment ago, not sent yet): 5 is next.
+    expect(await store.getState().selectNextUnread()).toBe(5);
     expect(await store.getState().selectNextUnread()).toBeNull();
+  });
+
+  it('m on an item the keys just read makes it unread, and the waiting batch no longer reads it', async () => {
+    const { store, calls } = await storeWith([group(1, [1, false], [2, false])]);
+    await store.getState().selectNext(1);
+    await store.getState().selectNext(1);
+    await store.getState().markRead([2], false);
+    await store.getState().flushReadSoon();
+    expect(calls).toEqual([[1]]);
+    expect(store.getState().groups[0]!.items.map((i) => isRead(store.getState(), i))).toEqual([true, false]);
   });
 
   it('mark all above: the unread items above, with an Undo that takes back only those', async () => {

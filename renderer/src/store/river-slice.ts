@@ -67,6 +67,8 @@ export interface RiverSlice {
   selectNext(delta: 1 | -1): Promise<number | null>;
   /** Bumped when the keys moved the selection: the river scrolls it into view (a click does not). */
   revealSeq: number;
+  /** Items the keys read, shown read (isRead) until the river's groups take them in (keyRead). */
+  keyReads: Record<number, true>;
   view: RiverView;
   setView(view: RiverView): void;
   /** Remote images in items (Settings.images), read when the river loads. */
@@ -103,6 +105,18 @@ export interface RiverSlice {
   markAboveRead(itemId: number): Promise<void>;
   /** "Mark older than a day / a week as read" in the view; the core's Undo offered. */
   markOlderRead(hours: number): Promise<void>;
+}
+
+/** Whether an item is read as the reader sees it: the core's word, or the keys' read waiting to be sent. */
+export function isRead(state: Pick<RiverSlice, 'keyReads'>, item: Pick<RiverItem, 'id' | 'read'>): boolean {
+  return item.read || state.keyReads[item.id] === true;
+}
+
+function without(reads: Record<number, true>, ids: readonly number[]): Record<number, true> {
+  if (!ids.some((id) => reads[id])) return reads;
+  const out = { ...reads };
+  for (const id of ids) delete out[id];
+  return out;
 }
 
 const feedIndexes = new WeakMap<readonly FeedView[], Map<number, FeedView>>();
@@ -169,47 +183,33 @@ export const createRiverSlice =
     const readQueue = new Set<number>();
     let readTimer: ReturnType<typeof setTimeout> | null = null;
     /**
-     * Reads the keys made (j held down: one every 33 ms), shown at once but sent together a moment
-     * later: each call makes the core answer with a feed row, and each row rebuilt the sidebar's
-     * tree of 1,000 feeds (bench:river, j_cpu_ms_per_press).
+     * Reads the keys make (j held down: one every 33 ms) show through `keyReads` at once and reach
+     * the river's groups and the core together, a moment later. Each change of the groups
+     * re-rendered the river and its rows, and each markRead made the core answer with a feed row
+     * that rebuilt the sidebar's tree of 1,000 feeds (bench:river, j_cpu_ms_per_press).
      */
-    let keyBatch: {
-      ids: Set<number>;
-      release(): void;
-      done: Promise<void>;
-      timer: ReturnType<typeof setTimeout>;
-    } | null = null;
+    let keyBatch: { ids: Set<number>; timer: ReturnType<typeof setTimeout> } | null = null;
 
-    /** Reads to send with the next batch; settles when the core has them (or refused them). */
-    function readLater(ids: readonly number[]): Promise<void> {
-      if (!keyBatch) {
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        const batch = {
-          ids: new Set<number>(),
-          release,
-          done: Promise.resolve(),
-          timer: setTimeout(() => void sendKeyBatch(), READ_SOON_MS),
-        };
-        batch.done = gate.then(() => api.markRead([...batch.ids], true));
-        keyBatch = batch;
-      }
-      for (const id of ids) keyBatch.ids.add(id);
-      return keyBatch.done;
-    }
-
-    /** Sends the waiting batch now. */
-    function sendKeyBatch(): Promise<void> {
+    /** Folds the keys' reads into the river and sends them; settles when the core has them. */
+    async function sendKeyReads(): Promise<void> {
       const batch = keyBatch;
-      if (!batch) return Promise.resolve();
+      if (!batch) return;
       keyBatch = null;
       clearTimeout(batch.timer);
-      batch.release();
-      return batch.done.catch(() => {
-        // Each read in it is put back and reported by its own changeItems.
-      });
+      const ids = [...batch.ids];
+      await markReadWith(ids, true, (state) => ({ keyReads: without(state.keyReads, ids) }));
+    }
+
+    /** The keys reached an item: selected and read in one store update; sent with the batch. */
+    function keyRead(item: RiverItem): void {
+      const select = (state: AppState) => ({ selectedItemId: item.id, revealSeq: state.revealSeq + 1 });
+      if (isRead(get(), item)) {
+        set(select);
+        return;
+      }
+      set((state) => ({ ...select(state), keyReads: { ...state.keyReads, [item.id]: true as const } }));
+      keyBatch ??= { ids: new Set(), timer: setTimeout(() => void sendKeyReads(), READ_SOON_MS) };
+      keyBatch.ids.add(item.id);
     }
 
     function query(cursor: string | null = null): RiverQuery {
@@ -296,10 +296,16 @@ export const createRiverSlice =
       itemIds: number[],
       read: boolean,
       also?: (state: AppState) => Partial<AppState>,
-      later = false,
     ): Promise<void> {
       const ids = new Set(itemIds);
       const { groups, searchResults } = get();
+      // An explicit mark decides these items: the keys' waiting reads of them are dropped (a
+      // batch being sent passes its own ids here, and clears them from keyReads with `also`).
+      if (keyBatch) for (const id of itemIds) keyBatch.ids.delete(id);
+      if (itemIds.some((id) => get().keyReads[id])) {
+        const before = also;
+        also = (state) => ({ ...before?.(state), keyReads: without(state.keyReads, itemIds) });
+      }
       // Items not loaded here (an Undo of a folder marked read from the sidebar) go to the core too.
       const needed = [...ids].filter((id) => {
         const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
@@ -313,7 +319,7 @@ export const createRiverSlice =
         (item) => ids.has(item.id),
         (item) => (item.read === read ? item : { ...item, read }),
         (item) => (item.read === !read ? item : { ...item, read: !read }),
-        () => (later && read ? readLater(needed) : api.markRead(needed, read)),
+        () => api.markRead(needed, read),
         also,
       );
       // Folder totals and anything the events missed follow, once per burst of reading.
@@ -373,6 +379,7 @@ export const createRiverSlice =
       },
       selectedItemId: null,
       revealSeq: 0,
+      keyReads: {},
       view: stored<RiverView>(VIEW_KEY, ['river', 'compact', 'pane'], 'river'),
       imagePolicy: DEFAULT_IMAGE_POLICY,
       markReadOnScroll: true,
@@ -518,10 +525,7 @@ export const createRiverSlice =
         index = Math.max(0, Math.min(items.length - 1, index));
         const next = items[index];
         if (!next) return null;
-        const select = (state: AppState) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 });
-        // Selecting and reading in one store update.
-        if (!next.read) void markReadWith([next.id], true, select, true);
-        else set(select);
+        keyRead(next);
         return next.id;
       },
 
@@ -589,6 +593,8 @@ export const createRiverSlice =
       offerReadUndo: (ids) => offerMarkedUndo(ids),
 
       async markViewRead() {
+        // The keys' waiting reads go first: the Undo must not make them unread again.
+        await sendKeyReads();
         const { feedId, folderId, show } = get().filter;
         let ok: boolean;
         if (show === 'starred') {
@@ -642,7 +648,7 @@ export const createRiverSlice =
         const { groups } = get();
         for (const id of itemIds) {
           const item = findItem(groups, id);
-          if (item && !item.read) readQueue.add(id);
+          if (item && !isRead(get(), item)) readQueue.add(id);
         }
         if (readQueue.size === 0) return;
         if (readQueue.size >= READ_SOON_MAX) {
@@ -657,14 +663,14 @@ export const createRiverSlice =
         readTimer = null;
         const ids = [...readQueue];
         readQueue.clear();
-        await Promise.all([sendKeyBatch(), ids.length > 0 ? markReadWith(ids, true) : undefined]);
+        await Promise.all([sendKeyReads(), ids.length > 0 ? markReadWith(ids, true) : undefined]);
       },
 
       async selectNextUnread() {
         const results = get().searchResults;
         const after = (items: readonly RiverItem[]) => {
           const at = items.findIndex((i) => i.id === get().selectedItemId);
-          return items.slice(at + 1).find((i) => !i.read) ?? null;
+          return items.slice(at + 1).find((i) => !isRead(get(), i)) ?? null;
         };
         let next = after(results ?? get().groups.flatMap((g) => g.items));
         for (let page = 0; !results && !next && get().nextCursor && page < UNREAD_PAGES; page++) {
@@ -672,23 +678,18 @@ export const createRiverSlice =
           next = after(get().groups.flatMap((g) => g.items));
         }
         if (!next) return null;
-        const id = next.id;
-        void markReadWith(
-          [id],
-          true,
-          (state) => ({ selectedItemId: id, revealSeq: state.revealSeq + 1 }),
-          true,
-        );
-        return id;
+        keyRead(next);
+        return next.id;
       },
 
       async markAboveRead(itemId) {
+        await sendKeyReads();
         const items = get().groups.flatMap((g) => g.items);
         const at = items.findIndex((i) => i.id === itemId);
         if (at <= 0) return;
         const ids = items
           .slice(0, at)
-          .filter((i) => !i.read)
+          .filter((i) => !isRead(get(), i))
           .map((i) => i.id);
         if (ids.length === 0) return;
         await get().markRead(ids, true);
@@ -696,6 +697,7 @@ export const createRiverSlice =
       },
 
       async markOlderRead(hours) {
+        await sendKeyReads();
         const { feedId, folderId, show } = get().filter;
         const before = Date.now() - hours * 3_600_000;
         // What the core marks, shown at once on what is loaded: the date the card shows.

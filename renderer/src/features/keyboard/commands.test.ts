@@ -41,6 +41,7 @@ function fakeState(over: Partial<AppState> = {}) {
     setReader: rec('setReader'),
     sendPlayer: rec('sendPlayer'),
     readerChoice: {},
+    keyReads: {},
     markReadOnScroll: true,
     nowPlaying: null,
     ...over,

@@ -7,6 +7,7 @@
 import type { CommandId } from '../../../../src/app/shortcuts';
 import { isWebUrl } from '../../lib/format';
 import type { PlayerAction } from '../../store/player-slice';
+import { isRead } from '../../store/river-slice';
 import { sidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
 
@@ -115,7 +116,7 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       const item = selectedItem(state);
       if (!item) return;
       if (isWebUrl(item.link)) ctx.openLink(item.link);
-      if (!item.read) await state.markRead([item.id], true);
+      if (!isRead(state, item)) await state.markRead([item.id], true);
       return;
     }
     case 'item.fullText': {
@@ -123,7 +124,7 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       if (!item || !isWebUrl(item.link)) return;
       const feedFull = state.feeds.find((f) => f.id === item.feedId)?.fullText ?? false;
       const on = !(state.readerChoice[item.id] ?? feedFull);
-      if (on && !item.read && state.markReadOnScroll) await state.markRead([item.id], true);
+      if (on && !isRead(state, item) && state.markReadOnScroll) await state.markRead([item.id], true);
       state.setReader(item.id, on);
       return;
     }
@@ -136,7 +137,7 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       return;
     case 'item.toggleRead': {
       const item = selectedItem(state);
-      if (item) await state.markRead([item.id], !item.read);
+      if (item) await state.markRead([item.id], !isRead(state, item));
       return;
     }
     case 'item.toggleStar': {

@@ -10,8 +10,8 @@
  *
  * Views: the river, a compact title-only list, or that list beside a reading pane.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { riverPainted, useFirstPaintDone } from '../../components/use-first-paint';
 import { useApp } from '../../store/context';
 import { feedById } from '../../store/river-slice';
@@ -30,6 +30,52 @@ const PREFETCH_ROWS = 4;
 /** Rows rendered beyond the viewport, once the first page is on screen (none before: first paint). */
 const OVERSCAN_ROWS = 3;
 
+/**
+ * The keys moved the selection: bring the item's top into view (a long one shows its start). A
+ * component of its own, so a j re-renders this and the two cards concerned, not the river (whose
+ * selectors would otherwise include the selection: bench:river). A layout effect, so the scroll
+ * lands in the same frame as the selection (one frame less from j to the item on screen).
+ */
+function SelectionReveal({
+  scroller,
+  list,
+  virtualizer,
+}: {
+  scroller: RefObject<HTMLElement | null>;
+  list: RiverRow[];
+  virtualizer: Virtualizer<HTMLElement, Element>;
+}) {
+  const selectedId = useApp((s) => s.selectedItemId);
+  const revealSeq = useApp((s) => s.revealSeq);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
+  useLayoutEffect(() => {
+    if (selectedId === null || revealSeq === 0) return;
+    const el = scroller.current;
+    if (!el) return;
+    const reveal = (): boolean => {
+      const node = el.querySelector<HTMLElement>(`[data-item-id="${selectedId}"]`);
+      if (!node) return false;
+      const box = node.getBoundingClientRect();
+      const frame = el.getBoundingClientRect();
+      if (box.top < frame.top || box.bottom > frame.bottom) {
+        el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
+      }
+      node.focus({ preventScroll: true });
+      return true;
+    };
+    if (reveal()) return;
+    const index = list.findIndex((row) => row.items.some((i) => i.id === selectedId));
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'start' });
+    let tries = 0;
+    const again = () => {
+      if (!reveal() && ++tries < 5) requestAnimationFrame(again);
+    };
+    requestAnimationFrame(again);
+  }, [revealSeq]);
+  return null;
+}
+
 function newItemsAbove(list: RiverRow[], before: number, known: ReadonlySet<number>): number {
   let count = 0;
   for (let r = 0; r < before && r < list.length; r++) {
@@ -47,8 +93,6 @@ export function River() {
   const show = useApp((s) => s.filter.show);
   const sort = useApp((s) => s.filter.sort);
   const view = useApp((s) => s.view);
-  const selectedId = useApp((s) => s.selectedItemId);
-  const revealSeq = useApp((s) => s.revealSeq);
   // One feed's river: how it is delivered in the bar, and why it fails above the items.
   const feed = useApp((s) => (s.filter.feedId === null ? undefined : feedById(s.feeds, s.filter.feedId)));
   const failing = feed && (feed.status === 'error' || feed.status === 'gone') ? feed : null;
@@ -130,36 +174,6 @@ export function River() {
     if (nextCursor && !loadingMore && lastIndex >= list.length - PREFETCH_ROWS) void loadMore();
   }, [lastIndex, list.length, nextCursor, loadingMore, loadMore]);
 
-  // The keys moved the selection: bring the item's top into view (a long one shows its start).
-  // A layout effect, so the scroll lands in the same frame as the selection (bench:river: one
-  // frame less from j to the item on screen).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
-  useLayoutEffect(() => {
-    if (selectedId === null || revealSeq === 0) return;
-    const el = scroller.current;
-    if (!el) return;
-    const reveal = (): boolean => {
-      const node = el.querySelector<HTMLElement>(`[data-item-id="${selectedId}"]`);
-      if (!node) return false;
-      const box = node.getBoundingClientRect();
-      const frame = el.getBoundingClientRect();
-      if (box.top < frame.top || box.bottom > frame.bottom) {
-        el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
-      }
-      node.focus({ preventScroll: true });
-      return true;
-    };
-    if (reveal()) return;
-    const index = list.findIndex((row) => row.items.some((i) => i.id === selectedId));
-    if (index < 0) return;
-    virtualizer.scrollToIndex(index, { align: 'start' });
-    let tries = 0;
-    const again = () => {
-      if (!reveal() && ++tries < 5) requestAnimationFrame(again);
-    };
-    requestAnimationFrame(again);
-  }, [revealSeq]);
-
   const listView = (
     <section
       ref={scroller}
@@ -185,6 +199,7 @@ export function River() {
           {above === 1 ? '1 new item above' : `${above} new items above`}
         </button>
       )}
+      <SelectionReveal scroller={scroller} list={list} virtualizer={virtualizer} />
       {status === 'loading' && <p className="river-note">Loading the river…</p>}
       {status === 'error' && <p className="river-note">The river could not be loaded.</p>}
       {status === 'ready' && groups.length === 0 && (
