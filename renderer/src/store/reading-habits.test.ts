@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResult, FullTextView, RiverGroup, TidingsApi } from '../../../src/app/api';
 import { apiWith, deferred, riverGroup, riverItem } from '../testing/fixtures';
-import { isRead, READ_SOON_MS } from './river-slice';
+import { isRead, READ_SOON_MS } from './reading-marks';
 import { createAppStore } from './store';
 
 const group = (feedId: number, ...items: [number, boolean][]): RiverGroup =>

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RiverGroup, RiverPage, TidingsApi } from '../../../src/app/api';
 import { deferred, riverGroup, riverItem } from '../testing/fixtures';
-import { isRead } from './river-slice';
+import { isRead } from './reading-marks';
 import { createAppStore } from './store';
 
 const T0 = '2026-11-20T10:00:00.000Z';

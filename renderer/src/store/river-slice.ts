@@ -6,11 +6,10 @@ import type {
   RiverPage,
   RiverQuery,
   TidingsApi,
-  UndoTicket,
 } from '../../../src/app/api';
 import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
-import { offerCoreUndo } from './core-undo';
 import { LocalChanges } from './local-changes';
+import { readingMarks, withoutReads } from './reading-marks';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
 import type { AppState, SliceCreator } from './types';
@@ -107,18 +106,6 @@ export interface RiverSlice {
   markOlderRead(hours: number): Promise<void>;
 }
 
-/** Whether an item is read as the reader sees it: the core's word, or the keys' read waiting to be sent. */
-export function isRead(state: Pick<RiverSlice, 'keyReads'>, item: Pick<RiverItem, 'id' | 'read'>): boolean {
-  return item.read || state.keyReads[item.id] === true;
-}
-
-function without(reads: Record<number, true>, ids: readonly number[]): Record<number, true> {
-  if (!ids.some((id) => reads[id])) return reads;
-  const out = { ...reads };
-  for (const id of ids) delete out[id];
-  return out;
-}
-
 const feedIndexes = new WeakMap<readonly FeedView[], Map<number, FeedView>>();
 
 /**
@@ -160,12 +147,7 @@ function remember(key: string, value: string): void {
 export const RIVER_PAGE_SIZE = 30;
 /** Undo of "mark all read" remembers at most this many pages of 200 unread items. */
 const UNDO_PAGES = 25;
-/** readSoon waits this long for more items before sending them together. */
-export const READ_SOON_MS = 400;
-/** ...or sends at once when this many are waiting. */
-const READ_SOON_MAX = 100;
-/** Space looks at most this many more pages for the next unread item. */
-const UNREAD_PAGES = 5;
+
 /** How far a head refresh walks to reach the loaded river before starting over from the top. */
 const MAX_HEAD_PAGES = 5;
 
@@ -180,38 +162,16 @@ export const createRiverSlice =
     let headAfterLoad = false;
     let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
-    const readQueue = new Set<number>();
-    let readTimer: ReturnType<typeof setTimeout> | null = null;
-    /**
-     * Reads the keys make (j held down: one every 33 ms) show through `keyReads` at once and reach
-     * the river's groups and the core together, a moment later. Each change of the groups
-     * re-rendered the river and its rows, and each markRead made the core answer with a feed row
-     * that rebuilt the sidebar's tree of 1,000 feeds (bench:river, j_cpu_ms_per_press).
-     */
-    let keyBatch: { ids: Set<number>; timer: ReturnType<typeof setTimeout> } | null = null;
-
-    /** Folds the keys' reads into the river and sends them; settles when the core has them. */
-    async function sendKeyReads(): Promise<void> {
-      const batch = keyBatch;
-      if (!batch) return;
-      keyBatch = null;
-      clearTimeout(batch.timer);
-      const ids = [...batch.ids];
-      await markReadWith(ids, true, (state) => ({ keyReads: without(state.keyReads, ids) }));
-    }
-
-    /** The keys reached an item: selected and read in one store update; sent with the batch. */
-    function keyRead(item: RiverItem): void {
-      const select = (state: AppState) => ({ selectedItemId: item.id, revealSeq: state.revealSeq + 1 });
-      if (isRead(get(), item)) {
-        set(select);
-        return;
-      }
-      set((state) => ({ ...select(state), keyReads: { ...state.keyReads, [item.id]: true as const } }));
-      keyBatch ??= { ids: new Set(), timer: setTimeout(() => void sendKeyReads(), READ_SOON_MS) };
-      keyBatch.ids.add(item.id);
-    }
-
+    // Reading marks read as you go (issue 35): reading-marks.ts, over this slice's own helpers.
+    const marks = readingMarks({
+      api,
+      set,
+      get,
+      markReadWith: (ids, read, also) => markReadWith(ids, read, also),
+      changeItems: (...args) => changeItems(...args),
+      offerMarkedUndo: (ids) => offerMarkedUndo(ids),
+      refreshCountsSoon: () => refreshCountsSoon(),
+    });
     function query(cursor: string | null = null): RiverQuery {
       const { feedId, folderId, show, sort } = get().filter;
       return {
@@ -301,10 +261,10 @@ export const createRiverSlice =
       const { groups, searchResults } = get();
       // An explicit mark decides these items: the keys' waiting reads of them are dropped (a
       // batch being sent passes its own ids here, and clears them from keyReads with `also`).
-      if (keyBatch) for (const id of itemIds) keyBatch.ids.delete(id);
+      marks.dropKeyReads(itemIds);
       if (itemIds.some((id) => get().keyReads[id])) {
         const before = also;
-        also = (state) => ({ ...before?.(state), keyReads: without(state.keyReads, itemIds) });
+        also = (state) => ({ ...before?.(state), keyReads: withoutReads(state.keyReads, itemIds) });
       }
       // Items not loaded here (an Undo of a folder marked read from the sidebar) go to the core too.
       const needed = [...ids].filter((id) => {
@@ -525,7 +485,7 @@ export const createRiverSlice =
         index = Math.max(0, Math.min(items.length - 1, index));
         const next = items[index];
         if (!next) return null;
-        keyRead(next);
+        marks.keyRead(next);
         return next.id;
       },
 
@@ -594,7 +554,7 @@ export const createRiverSlice =
 
       async markViewRead() {
         // The keys' waiting reads go first: the Undo must not make them unread again.
-        await sendKeyReads();
+        await marks.sendKeyReads();
         const { feedId, folderId, show } = get().filter;
         let ok: boolean;
         if (show === 'starred') {
@@ -633,97 +593,7 @@ export const createRiverSlice =
         refreshCountsSoon();
       },
 
-      async setMarkReadOnScroll(on) {
-        set({ markReadOnScroll: on });
-        try {
-          const settings = await api.updateSettings({ markReadOnScroll: on });
-          set({ markReadOnScroll: settings.markReadOnScroll !== false });
-        } catch (err) {
-          set({ markReadOnScroll: !on });
-          reportError(get, err, 'Could not change the setting');
-        }
-      },
-
-      readSoon(itemIds) {
-        const { groups } = get();
-        for (const id of itemIds) {
-          const item = findItem(groups, id);
-          if (item && !isRead(get(), item)) readQueue.add(id);
-        }
-        if (readQueue.size === 0) return;
-        if (readQueue.size >= READ_SOON_MAX) {
-          void get().flushReadSoon();
-          return;
-        }
-        readTimer ??= setTimeout(() => void get().flushReadSoon(), READ_SOON_MS);
-      },
-
-      async flushReadSoon() {
-        if (readTimer) clearTimeout(readTimer);
-        readTimer = null;
-        const ids = [...readQueue];
-        readQueue.clear();
-        await Promise.all([sendKeyReads(), ids.length > 0 ? markReadWith(ids, true) : undefined]);
-      },
-
-      async selectNextUnread() {
-        const results = get().searchResults;
-        const after = (items: readonly RiverItem[]) => {
-          const at = items.findIndex((i) => i.id === get().selectedItemId);
-          return items.slice(at + 1).find((i) => !isRead(get(), i)) ?? null;
-        };
-        let next = after(results ?? get().groups.flatMap((g) => g.items));
-        for (let page = 0; !results && !next && get().nextCursor && page < UNREAD_PAGES; page++) {
-          await get().loadMore();
-          next = after(get().groups.flatMap((g) => g.items));
-        }
-        if (!next) return null;
-        keyRead(next);
-        return next.id;
-      },
-
-      async markAboveRead(itemId) {
-        await sendKeyReads();
-        const items = get().groups.flatMap((g) => g.items);
-        const at = items.findIndex((i) => i.id === itemId);
-        if (at <= 0) return;
-        const ids = items
-          .slice(0, at)
-          .filter((i) => !isRead(get(), i))
-          .map((i) => i.id);
-        if (ids.length === 0) return;
-        await get().markRead(ids, true);
-        offerMarkedUndo(ids);
-      },
-
-      async markOlderRead(hours) {
-        await sendKeyReads();
-        const { feedId, folderId, show } = get().filter;
-        const before = Date.now() - hours * 3_600_000;
-        // What the core marks, shown at once on what is loaded: the date the card shows.
-        const older = (item: RiverItem) => {
-          const at = Date.parse(item.date ?? item.seenAt);
-          return Number.isFinite(at) && at < before;
-        };
-        let ticket: UndoTicket | null = null;
-        const done = await changeItems(
-          (item) => !item.read && older(item),
-          (item) => (item.read ? item : { ...item, read: true }),
-          (item) => item,
-          async () => {
-            ticket = await api.markOlderRead({
-              olderThanHours: hours,
-              feedId,
-              folderId,
-              starredOnly: show === 'starred',
-            });
-          },
-        );
-        if (!done) return;
-        refreshCountsSoon();
-        if (ticket) offerCoreUndo(get, api, ticket);
-        else get().pushNotice({ level: 'info', message: 'Nothing unread is that old here.' });
-      },
+      ...marks.actions,
 
       forgetFeed(feedId) {
         if (get().filter.feedId === feedId) {

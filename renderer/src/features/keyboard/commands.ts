@@ -7,7 +7,7 @@
 import type { CommandId } from '../../../../src/app/shortcuts';
 import { isWebUrl } from '../../lib/format';
 import type { PlayerAction } from '../../store/player-slice';
-import { isRead } from '../../store/river-slice';
+import { isRead } from '../../store/reading-marks';
 import { sidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
 

@@ -3,7 +3,7 @@ import type { RiverGroup } from '../../../../src/app/api';
 import { ItemCard } from '../../components/ItemCard';
 import { isWebUrl } from '../../lib/format';
 import { useApp, useAppStore } from '../../store/context';
-import { isRead } from '../../store/river-slice';
+import { isRead } from '../../store/reading-marks';
 
 function groupOf(groups: readonly RiverGroup[], id: number | null): RiverGroup | null {
   if (id === null) return null;
