@@ -33,46 +33,67 @@ const OVERSCAN_ROWS = 3;
 /**
  * The keys moved the selection: bring the item's top into view (a long one shows its start). A
  * component of its own, so a j re-renders this and the two cards concerned, not the river (whose
- * selectors would otherwise include the selection: bench:river). A layout effect, so the scroll
- * lands in the same frame as the selection (one frame less from j to the item on screen).
+ * selectors would otherwise include the selection: bench:river). Layout effects, so the scroll
+ * lands in the same frame as the selection. An item whose row is not in the page yet is scrolled
+ * to by its row; it is revealed when that row comes in (`rendered`, the rows the river has in the
+ * page, changes), in the same commit.
  */
 function SelectionReveal({
   scroller,
   list,
   virtualizer,
+  rendered,
+  onScrolled,
 }: {
   scroller: RefObject<HTMLElement | null>;
-  list: RiverRow[];
+  list: RefObject<RiverRow[]>;
   virtualizer: Virtualizer<HTMLElement, Element>;
+  rendered: string;
+  /**
+   * Called after it scrolled: the river's place (its anchor) is taken from here now. Its layout
+   * effects run before the river's, whose anchor, taken at the last scroll event, would otherwise
+   * put the river back where it was when new rows arrive in the same commit.
+   */
+  onScrolled(): void;
 }) {
   const selectedId = useApp((s) => s.selectedItemId);
   const revealSeq = useApp((s) => s.revealSeq);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
-  useLayoutEffect(() => {
-    if (selectedId === null || revealSeq === 0) return;
+  const pending = useRef<number | null>(null);
+
+  /** Brings the item into view if it is in the page; else scrolls its row in. True when done. */
+  const attempt = (id: number): boolean => {
     const el = scroller.current;
-    if (!el) return;
-    const reveal = (): boolean => {
-      const node = el.querySelector<HTMLElement>(`[data-item-id="${selectedId}"]`);
-      if (!node) return false;
+    if (!el) return true;
+    const node = el.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
+    if (node) {
       const box = node.getBoundingClientRect();
       const frame = el.getBoundingClientRect();
       if (box.top < frame.top || box.bottom > frame.bottom) {
         el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
+        onScrolled();
       }
       node.focus({ preventScroll: true });
       return true;
-    };
-    if (reveal()) return;
-    const index = list.findIndex((row) => row.items.some((i) => i.id === selectedId));
-    if (index < 0) return;
-    virtualizer.scrollToIndex(index, { align: 'start' });
-    let tries = 0;
-    const again = () => {
-      if (!reveal() && ++tries < 5) requestAnimationFrame(again);
-    };
-    requestAnimationFrame(again);
+    }
+    const index = list.current.findIndex((row) => row.items.some((i) => i.id === id));
+    if (index >= 0) {
+      virtualizer.scrollToIndex(index, { align: 'start' });
+      onScrolled();
+    }
+    return false;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
+  useLayoutEffect(() => {
+    if (selectedId === null || revealSeq === 0) return;
+    pending.current = attempt(selectedId) ? null : selectedId;
   }, [revealSeq]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new rows in the page are the trigger.
+  useLayoutEffect(() => {
+    const id = pending.current;
+    if (id !== null && attempt(id)) pending.current = null;
+  }, [rendered]);
   return null;
 }
 
@@ -111,10 +132,11 @@ export function River() {
   useEffect(() => () => void flushReadSoon(), [flushReadSoon]);
 
   const firstPaintDone = useFirstPaintDone();
-  const lastRows = useRef<RiverRow[]>([]);
+  // The rows as last rendered, for the selection's reveal (which may run before the river does).
+  const listRef = useRef<RiverRow[]>([]);
   const list = useMemo(() => {
-    lastRows.current = riverRows(groups, undefined, lastRows.current);
-    return lastRows.current;
+    listRef.current = riverRows(groups, undefined, listRef.current);
+    return listRef.current;
   }, [groups]);
   const perItem = compact ? ITEM_HEIGHT.compact : ITEM_HEIGHT.full;
   const virtualizer = useVirtualizer({
@@ -199,7 +221,13 @@ export function River() {
           {above === 1 ? '1 new item above' : `${above} new items above`}
         </button>
       )}
-      <SelectionReveal scroller={scroller} list={list} virtualizer={virtualizer} />
+      <SelectionReveal
+        scroller={scroller}
+        list={listRef}
+        virtualizer={virtualizer}
+        rendered={`${rows[0]?.index ?? -1}:${lastIndex}:${list.length}`}
+        onScrolled={rememberAnchor}
+      />
       {status === 'loading' && <p className="river-note">Loading the river…</p>}
       {status === 'error' && <p className="river-note">The river could not be loaded.</p>}
       {status === 'ready' && groups.length === 0 && (
