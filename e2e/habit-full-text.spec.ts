@@ -106,12 +106,26 @@ test('a feed set to always show full text shows its articles by itself', async (
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/times.xml`, 'Loopback Times');
   const row = page.getByTestId('feed-row').filter({ hasText: 'Loopback Times' });
-  await row.getByTestId('feed-menu-button').click();
-  await page.getByTestId('feed-settings').click();
   const always = page.getByTestId('feed-settings-full-text');
+  // The feed's settings, opened at each size (on a narrow window the feed list is a drawer).
+  const dialog = page.getByTestId('feed-settings-dialog');
+  const openSettings = async () => {
+    if (await always.isVisible()) return;
+    // Made narrow with the dialog open, the drawer hid it: close it, open it again from the drawer.
+    if ((await dialog.count()) > 0) {
+      await dialog.locator('button', { hasText: 'Cancel' }).dispatchEvent('click');
+      await expect(dialog).toHaveCount(0);
+    }
+    if (!(await row.isVisible())) await page.getByTestId('sidebar-toggle').click();
+    await row.getByTestId('feed-menu-button').click();
+    await page.getByTestId('feed-settings').click();
+    await expect(always).toBeVisible();
+  };
+  await openSettings();
   await expect(always).not.toBeChecked();
+  await everyView(page, 'full-text-feed-setting', openSettings);
+  await openSettings();
   await always.check();
-  await everyView(page, 'full-text-feed-setting');
   await page.getByTestId('feed-settings-save').click();
   const otters = page.getByTestId('river-item').filter({ hasText: 'Otters return' });
   await expect(otters.getByTestId('article')).toContainText('Paragraph 1 about otters');
