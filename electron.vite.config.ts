@@ -13,6 +13,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           'parse-worker': resolve(__dirname, 'src/app/parse-worker.ts'),
+          // The reader view's article extraction, likewise (src/fulltext/extract-pool.ts).
+          'extract-worker': resolve(__dirname, 'src/fulltext/extract-worker.ts'),
         },
         external: ['node:sqlite'],
       },

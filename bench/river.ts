@@ -18,11 +18,17 @@
  * 5. the feed list (1,000 feeds in 40 folders): sidebar_rows_visible, the tree rows wholly in
  *    sight at 1280x800 (goal at least 25), and sidebar_scroll_p95_ms, frame p95 (in display
  *    frames, as 2.) while the mouse wheel scrolls the list (goal under 16.7).
+ * 6. reader_view_ms: from `t` on a selected item to its article in the page, when the core has the
+ *    article cached (issue 35: goal under 100 ms). The five newest items link to articles on a
+ *    loopback server; a first page opens each (the core fetches, extracts and caches them), a
+ *    fresh page then times `t` on each: the median (reader_view_max_ms beside it).
  * Ends with one JSON line: {"first_paint_ms":..,"frame_p95_ms":..,"key_next_p95_ms":..,"heap_mb":..,
- * "sidebar_rows_visible":..,"sidebar_scroll_p95_ms":..}
+ * "sidebar_rows_visible":..,"sidebar_scroll_p95_ms":..,"reader_view_ms":..}
  * Run `npx electron-vite build` first (the npm script does).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -34,6 +40,7 @@ import type { Item } from '../src/feed/model.ts';
 import { newItem } from '../src/feed/model-new.ts';
 import { openStore } from '../src/store/store.ts';
 import { tempDir } from '../src/store/test-support.ts';
+import { articlePage } from '../src/testing/article-page.ts';
 import { seededRandom } from '../src/testing/seeded.ts';
 import { median } from './support/stats.ts';
 
@@ -75,6 +82,8 @@ interface PageBench {
   __bench: {
     firstItem: number | null;
     keyTimes: number[];
+    readerTimes: number[];
+    timeReader(): void;
     takeFrames(keepRecording: boolean): number[];
     timeKeys(): void;
     phases(): string;
@@ -82,7 +91,7 @@ interface PageBench {
 }
 const PAGE_SCRIPT = `
 (() => {
-  const b = { firstItem: null, frames: [], recording: false, keyTimes: [] };
+  const b = { firstItem: null, frames: [], recording: false, keyTimes: [], readerTimes: [] };
   window.__bench = b;
   new MutationObserver((_, obs) => {
     if (document.querySelector('[data-testid="river-item"]')) {
@@ -119,6 +128,19 @@ const PAGE_SCRIPT = `
         if (el && el.dataset.itemId !== before && box && box.top >= r.top - 1 && box.top < r.bottom) {
           b.keyTimes.push(performance.now() - start);
         } else if (performance.now() - start < 1000) requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    }, true);
+  };
+  b.timeReader = () => {
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 't') return;
+      const start = performance.now();
+      const id = document.querySelector('[data-testid="river-item"].selected')?.getAttribute('data-item-id');
+      const check = () => {
+        if (document.querySelector('[data-item-id="' + id + '"] [data-testid="article"]')) {
+          b.readerTimes.push(performance.now() - start);
+        } else if (performance.now() - start < 5000) requestAnimationFrame(check);
       };
       requestAnimationFrame(check);
     }, true);
@@ -162,6 +184,14 @@ const BROWSER_OPTIONS = {
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 };
 const browser = await chromium.launch(BROWSER_OPTIONS);
+// The articles the reader view opens (6.): a loopback site, as a news site serves them.
+const articles = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(articlePage(`Bench article ${req.url ?? ''}`, 40));
+});
+await new Promise<void>((resolve) => articles.listen(0, '127.0.0.1', resolve));
+const articleBase = `http://127.0.0.1:${(articles.address() as AddressInfo).port}`;
+const READER_ITEMS = 5;
 process.stderr.write(`browser: ${BROWSER_OPTIONS.executablePath} ${browser.version()}\n`);
 try {
   const t0 = performance.now();
@@ -194,6 +224,16 @@ try {
   const db = new DatabaseSync(join(dataDir, 'tidings.db'));
   const held = (db.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n;
   const feedCount = (db.prepare('SELECT COUNT(*) AS n FROM feeds').get() as { n: number }).n;
+  // The newest items link to this run's article server (a reused store had another port).
+  const newest = db
+    .prepare(`SELECT id FROM items ORDER BY seen_at DESC, pub_key DESC, id DESC LIMIT ${READER_ITEMS}`)
+    .all() as { id: number }[];
+  for (const [i, row] of newest.entries()) {
+    db.prepare('UPDATE items SET link = ? WHERE id = ?').run(`${articleBase}/article/${i}`, row.id);
+  }
+  db.prepare('DELETE FROM fulltext_cache').run();
+  // A reused store starts unread again: j on items a previous run read costs less (no mark to send).
+  db.prepare('UPDATE items SET read = 0 WHERE read = 1').run();
   db.close();
   const fillS = (performance.now() - t0) / 1000;
   // RIVER_BENCH_FILL_ONLY=1 with RIVER_BENCH_DATA: build a store to copy for profiling runs, and stop.
@@ -334,6 +374,35 @@ try {
     `sidebar: ${sidebarRows} rows in sight; wheel ${sidebarFrames.length} frames, scrolled ${sidebarScrolled} px\n`,
   );
 
+  // 6. The reader view, cached: a first page opens each article (fetched, extracted, cached by
+  // the core), a fresh page times `t` on each.
+  const readerPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await readerPage.addInitScript({ content: PAGE_SCRIPT });
+  await readerPage.goto(tidings.ready);
+  const readerItems = readerPage.getByTestId('river-item');
+  await readerItems.first().waitFor();
+  for (let i = 0; i < READER_ITEMS; i++) {
+    await readerItems.nth(i).getByTestId('full-text-toggle').click();
+    await readerItems.nth(i).getByTestId('article').waitFor({ timeout: 60_000 });
+  }
+  await readerPage.reload();
+  await readerItems.first().waitFor();
+  await readerPage.evaluate(() => (globalThis as unknown as PageBench).__bench.timeReader());
+  await readerPage.getByTestId('river').focus();
+  for (let i = 0; i < READER_ITEMS; i++) {
+    await readerPage.keyboard.press('j');
+    await readerPage.locator('[data-testid="river-item"].selected').nth(0).waitFor();
+    await readerPage.keyboard.press('t');
+    await readerPage.locator('[data-testid="river-item"].selected [data-testid="article"]').waitFor();
+    // Back to the feed's text, so the next item is reached by j as before.
+    await readerPage.keyboard.press('t');
+  }
+  const readerTimes = await readerPage.evaluate(
+    () => (globalThis as unknown as PageBench).__bench.readerTimes,
+  );
+  await readerPage.close();
+  process.stderr.write(`reader view (cached): ${readerTimes.map((t) => round(t)).join(', ')} ms\n`);
+
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
@@ -381,9 +450,12 @@ try {
       wheel_frame_p95_ms: round(p95(wheelFrames)),
       sidebar_rows_visible: sidebarRows,
       sidebar_scroll_p95_ms: round(p95(inDisplayFrames(sidebarFrames).times), 2),
+      reader_view_ms: round(median(readerTimes)),
+      reader_view_max_ms: round(Math.max(...readerTimes)),
     }),
   );
 } finally {
+  articles.close();
   await browser.close();
   await tidings?.stop();
   if (!keep) rmSync(dataDir, { recursive: true, force: true });

@@ -76,7 +76,9 @@ test('mark all read can be undone with z or the toast', async ({ page, host, tid
   await page.keyboard.press('z');
   await expect(toast).toHaveCount(0);
   await expect(all).toContainText('8');
-  await expect(page.locator('[data-testid="river-item"].unread')).toHaveCount(8);
+  // Every item unread again but the one read before (counted by state: the river is windowed,
+  // not every card is in the page).
+  await expect(page.locator('[data-testid="river-item"][data-read="true"]')).toHaveCount(1);
 
   // Again, undone from the toast's button.
   await page.getByTestId('river').focus();
@@ -84,7 +86,8 @@ test('mark all read can be undone with z or the toast', async ({ page, host, tid
   await expect(toast).toBeVisible();
   await expect(page.locator('[data-testid="river-item"].unread')).toHaveCount(0);
   await toast.getByTestId('undo-button').click();
-  await expect(page.locator('[data-testid="river-item"].unread')).toHaveCount(8);
+  await expect(all).toContainText('8');
+  await expect(page.locator('[data-testid="river-item"][data-read="true"]')).toHaveCount(1);
 });
 
 test('an unsubscribe comes back with its items, their read and starred marks, and its folder', async ({
@@ -152,7 +155,14 @@ test('a deleted folder comes back with its subfolder and its feeds in place', as
   await expect(feedRow(page, 'Tech Weekly')).toHaveAttribute('aria-level', '3');
 });
 
-test('a mute filter is taken back with the items it muted', async ({ page, host, tidings }) => {
+test('a mute filter is taken back: z right after adding it; the next action ends the chance', async ({
+  page,
+  host,
+  tidings,
+}) => {
+  // Issue 35: the Undo goes with the next action, so a filter is taken back straight after it is
+  // added (work inside the dialog does not count). That it also shows again the items it muted
+  // meanwhile is the core's (src/app/undo.test.ts).
   test.setTimeout(120_000);
   const at = (h: number) => new Date(Date.UTC(2026, 10, 20, h));
   const serve = (titles: string[]) =>
@@ -167,33 +177,36 @@ test('a mute filter is taken back with the items it muted', async ({ page, host,
   await page.goto(tidings.openUrl);
   await addFeed(page, `${host.url}/mute.xml`, 'Mixed Bag');
   const row = feedRow(page, 'Mixed Bag');
+  const addFilter = async () => {
+    await row.getByTestId('feed-menu-button').click();
+    await page.getByTestId('feed-settings').click();
+    const dialog = page.getByTestId('feed-settings-dialog');
+    await dialog.getByTestId('mute-pattern').fill('crypto');
+    await dialog.getByTestId('mute-add').click();
+    await expect(dialog.getByTestId('mute-filter')).toContainText('crypto');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  };
+  await addFilter();
+  await toastAtEverySize(page, 'Muted “crypto”', 'undo-mute');
+  await page.getByTestId('river').focus();
+  await page.keyboard.press('z');
+  await expect(page.getByTestId('undo-toast')).toHaveCount(0);
   await row.getByTestId('feed-menu-button').click();
   await page.getByTestId('feed-settings').click();
-  const dialog = page.getByTestId('feed-settings-dialog');
-  await dialog.getByTestId('mute-pattern').fill('crypto');
-  await dialog.getByTestId('mute-add').click();
-  await expect(dialog.getByTestId('mute-filter')).toContainText('crypto');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('feed-settings-dialog').getByTestId('mute-filter')).toHaveCount(0);
+  await page.getByTestId('feed-settings-dialog').getByRole('button', { name: 'Cancel' }).click();
 
+  // Added again, then another action (a refresh): the Undo is gone, the filter stays and mutes.
+  await addFilter();
+  await expect(page.getByTestId('undo-toast')).toContainText('Muted “crypto”');
   serve(['Gardening in November', 'Crypto winter is here', 'Autumn leaves']);
   await row.getByTestId('feed-menu-button').click();
   await page.getByTestId('feed-refresh').click();
+  await expect(page.getByTestId('undo-toast')).toHaveCount(0);
   const river = page.getByTestId('river');
   await expect(river).toContainText('Autumn leaves');
   await expect(river).not.toContainText('Crypto winter');
   await expect(row.locator('.count')).toHaveText('2 unread');
-  await toastAtEverySize(page, 'Muted “crypto”', 'undo-mute');
-
-  await page.getByTestId('river').focus();
-  await page.keyboard.press('z');
-  await expect(page.getByTestId('undo-toast')).toHaveCount(0);
-  const crypto = page.getByTestId('river-item').filter({ hasText: 'Crypto winter' });
-  await expect(crypto).toHaveClass(/unread/);
-  await expect(crypto.getByTestId('muted-note')).toHaveCount(0);
-  await expect(row.locator('.count')).toHaveText('3 unread');
-  await row.getByTestId('feed-menu-button').click();
-  await page.getByTestId('feed-settings').click();
-  await expect(page.getByTestId('feed-settings-dialog').getByTestId('mute-filter')).toHaveCount(0);
 });
 
 test('marking a folder or a feed read from the sidebar can be undone', async ({ page, host, tidings }) => {

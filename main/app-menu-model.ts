@@ -135,8 +135,19 @@ export function appMenu(state: ShellState, opts: { platform: NodeJS.Platform; de
     submenu: [
       ...commands('item.next', 'item.previous', 'river.page'),
       SEP,
-      ...commands('item.open', 'item.toggleRead', 'item.toggleStar', 'view.markAllRead', 'edit.undo'),
+      ...commands(
+        'item.open',
+        'item.fullText',
+        'item.toggleRead',
+        'item.toggleStar',
+        'view.markAllRead',
+        'edit.undo',
+      ),
     ],
+  });
+  menus.push({
+    label: 'Player',
+    submenu: commands('player.toggle', 'player.back', 'player.forward', 'player.slower', 'player.faster'),
   });
   menus.push({
     label: 'Feeds',

@@ -12,7 +12,9 @@ import type {
   FeedSettingsPatch,
   FetchLogQuery,
   GReaderImportInput,
+  MarkOlderInput,
   MuteFilterInput,
+  PlaybackInput,
   PostInput,
   PublishSettings,
   RestoreRequest,
@@ -91,6 +93,7 @@ const settingsPatch = object<Partial<Settings>>({
   maxItemsPerDocument: optional(num),
   images: optional(literal('load', 'blockTrackers', 'clickToLoad')),
   allowLocalNetworkFeeds: optional(bool),
+  markReadOnScroll: optional(bool),
 });
 
 const postInput: Shape<PostInput> = object<PostInput>({
@@ -114,6 +117,22 @@ const feedPatch = object<FeedSettingsPatch>({
   intervalMin: maybe(num),
   notify: optional(bool),
   loadImages: optional(bool),
+  fullText: optional(bool),
+});
+
+const markOlderInput = object<MarkOlderInput>({
+  olderThanHours: num,
+  feedId: maybe(id),
+  folderId: maybe(id),
+  starredOnly: optional(bool),
+});
+
+const playbackInput = object<PlaybackInput>({
+  itemId: id,
+  url: text,
+  positionSec: num,
+  durationSec: maybe(num),
+  played: optional(bool),
 });
 
 const searchScope: Shape<SearchScope> = oneOf(
@@ -219,6 +238,12 @@ export const API_ARGS: { [M in ApiMethod]: ArgShapes<Parameters<TidingsApi[M]>> 
   previewRestore: [text],
   restoreBackup: [text, restoreRequest],
   discardTransfer: [text],
+  markOlderRead: [markOlderInput],
+  fullText: [id, optional(bool)],
+  savePlayback: [playbackInput],
+  setPlayed: [id, bool],
+  nowPlaying: [],
+  setNowPlaying: [nullable(object<{ itemId: number; url: string }>({ itemId: id, url: text }))],
 };
 
 /** Why `args` do not fit `method`'s parameters (one sentence), or null when they do. */

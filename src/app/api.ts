@@ -50,6 +50,8 @@ export interface FeedView {
   own?: boolean;
   /** ISO time of the last fetch that went well (null: none known). */
   lastSuccessAt?: string | null;
+  /** Items open in the reader view (the article's full text, fetched) rather than the feed's text. */
+  fullText: boolean;
 }
 
 /** A folder in the tree, with unread totals that include its subfolders. */
@@ -118,6 +120,63 @@ export interface RiverItem {
   podcast: PodcastInfo | null;
   /** Set when a mute filter matched this item (it is then read; 'hide' items only show with includeMuted). */
   mutedBy: MutedBy | null;
+  /** Where its episode (podcast, video) was left, once it was ever played; null before. */
+  playback: PlaybackView | null;
+}
+
+/** An episode's place: resumed from here; `played` once finished or marked so. */
+export interface PlaybackView {
+  /** The enclosure or media file played. */
+  url: string;
+  positionSec: number;
+  durationSec: number | null;
+  played: boolean;
+}
+
+/** What the player remembers as it plays (savePlayback). */
+export interface PlaybackInput {
+  itemId: number;
+  url: string;
+  positionSec: number;
+  durationSec?: number | null;
+  /** Absent: as it was. */
+  played?: boolean;
+}
+
+/** The episode in the player, as the app left it: the player comes back with it after a reload. */
+export interface NowPlaying {
+  itemId: number;
+  feedId: number;
+  url: string;
+  type: string | null;
+  title: string;
+  feedTitle: string;
+  image: string | null;
+  positionSec: number;
+  durationSec: number | null;
+}
+
+/** An item's article, read for the reader view (fullText). */
+export interface FullTextView {
+  itemId: number;
+  /** Where it was read from (after redirects): relative links resolve against it. */
+  url: string;
+  title: string | null;
+  byline: string | null;
+  siteName: string | null;
+  /** The article's HTML, unsanitised: render it through the same sanitiser as every item. */
+  content: string;
+  /** ISO time it was fetched. */
+  fetchedAt: string;
+}
+
+/** "Mark older than a day / a week as read" in a view (markOlderRead). */
+export interface MarkOlderInput {
+  /** Items dated (published, else arrived) more than this many hours ago. */
+  olderThanHours: number;
+  feedId?: number | null;
+  folderId?: number | null;
+  starredOnly?: boolean;
 }
 
 /** River5's shape: one feed update = that feed's new items, together, under its title. */
@@ -179,6 +238,11 @@ export interface Settings {
   images?: ImagePolicy;
   /** Let feeds live on private addresses (a home NAS). Link-local/metadata hosts stay refused. */
   allowLocalNetworkFeeds?: boolean;
+  /**
+   * Reading marks read as you go (default on, as in Reeder and Feedly): an item scrolled past the
+   * top of the river, opened, or expanded ("Show more") is read.
+   */
+  markReadOnScroll?: boolean;
 }
 
 export type ImagePolicy = 'load' | 'blockTrackers' | 'clickToLoad';
@@ -193,6 +257,8 @@ export interface FeedSettingsPatch {
   intervalMin?: number | null;
   notify?: boolean;
   loadImages?: boolean;
+  /** Open this feed's items in the reader view (their full text). */
+  fullText?: boolean;
 }
 
 export type MuteAction = 'hide' | 'markRead';
@@ -829,6 +895,20 @@ export interface TidingsApi {
   restoreBackup(transferId: string, request: RestoreRequest): Promise<ApiResult<RestoreReport>>;
   /** Forgets a transfer (a made backup once saved, an upload not restored). */
   discardTransfer(transferId: string): Promise<void>;
+
+  // Reading as a habit (issue 35)
+  /** Marks read what is older than some hours in a view; the ticket marks them unread again (null: none). */
+  markOlderRead(input: MarkOlderInput): Promise<UndoTicket | null>;
+  /** The item's article for the reader view: cached, or fetched and extracted (`refresh`: again). */
+  fullText(itemId: number, refresh?: boolean): Promise<ApiResult<FullTextView>>;
+  /** Where an episode is (the player says so as it plays, and when it pauses or ends). */
+  savePlayback(input: PlaybackInput): Promise<void>;
+  /** Played or unplayed by hand. */
+  setPlayed(itemId: number, played: boolean): Promise<void>;
+  /** The episode in the player (null: none), with where it was left. */
+  nowPlaying(): Promise<NowPlaying | null>;
+  /** Puts an item's episode in the player (null: the player closed). */
+  setNowPlaying(input: { itemId: number; url: string } | null): Promise<void>;
 }
 
 export interface TidingsEvents {
@@ -956,6 +1036,12 @@ export const API_METHODS = [
   'revokeSyncPassword',
   'importFromGReader',
   ...BACKUP_METHODS,
+  'markOlderRead',
+  'fullText',
+  'savePlayback',
+  'setPlayed',
+  'nowPlaying',
+  'setNowPlaying',
 ] as const satisfies readonly (keyof TidingsApi)[];
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -58,6 +58,7 @@ export function toFeedView(
     favicon: faviconOf(feed),
     titleIsCustom: feed.customTitle !== null,
     loadImages: feed.loadImages,
+    fullText: feed.fullText,
   };
 }
 

@@ -146,6 +146,7 @@ function updateFeed(ctx: AppContext, feedId: number, patch: FeedSettingsPatch): 
     folderId: patch.folderId,
     notify: typeof patch.notify === 'boolean' ? patch.notify : undefined,
     loadImages: typeof patch.loadImages === 'boolean' ? patch.loadImages : undefined,
+    fullText: typeof patch.fullText === 'boolean' ? patch.fullText : undefined,
   });
   if (interval !== undefined) {
     ctx.store.setFeedInterval(feedId, interval);

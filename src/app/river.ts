@@ -66,6 +66,7 @@ export function toRiverItem(row: ItemRow, feed?: FeedRow): RiverItem {
     media: row.media,
     podcast: podcastOf(row, feed),
     mutedBy: row.mutedBy,
+    playback: row.playback,
   };
 }
 

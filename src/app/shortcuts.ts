@@ -16,6 +16,7 @@ export type CommandId =
   | 'feed.previousUnread'
   | 'river.page'
   | 'item.open'
+  | 'item.fullText'
   | 'item.toggleRead'
   | 'item.toggleStar'
   | 'view.markAllRead'
@@ -26,7 +27,12 @@ export type CommandId =
   | 'go.all'
   | 'go.unread'
   | 'go.starred'
-  | 'help.shortcuts';
+  | 'help.shortcuts'
+  | 'player.toggle'
+  | 'player.back'
+  | 'player.forward'
+  | 'player.slower'
+  | 'player.faster';
 
 export interface Shortcut {
   command: CommandId;
@@ -37,7 +43,7 @@ export interface Shortcut {
   /** Electron accelerator shown in the application menu (display only), when the menu lists it. */
   accelerator?: string;
   /** Help-sheet section. */
-  group: 'Reading' | 'Items' | 'Feeds' | 'Go to' | 'App';
+  group: 'Reading' | 'Items' | 'Feeds' | 'Player' | 'Go to' | 'App';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -51,7 +57,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   {
     command: 'river.page',
-    label: 'Page down, then next item',
+    label: 'Page down, then the next unread item',
     keys: [' '],
     accelerator: 'Space',
     group: 'Reading',
@@ -77,6 +83,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     accelerator: 'O',
     group: 'Items',
   },
+  {
+    command: 'item.fullText',
+    label: 'Full text (reader view) / the feed’s text',
+    keys: ['t'],
+    accelerator: 'T',
+    group: 'Items',
+  },
   { command: 'item.toggleRead', label: 'Mark read / unread', keys: ['m'], accelerator: 'M', group: 'Items' },
   { command: 'item.toggleStar', label: 'Star / unstar', keys: ['s'], accelerator: 'S', group: 'Items' },
   {
@@ -93,6 +106,23 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { command: 'go.all', label: 'Go to All', keys: ['g a'], group: 'Go to' },
   { command: 'go.unread', label: 'Go to Unread', keys: ['g u'], group: 'Go to' },
   { command: 'go.starred', label: 'Go to Starred', keys: ['g s'], group: 'Go to' },
+  { command: 'player.toggle', label: 'Play / pause', keys: ['P'], accelerator: 'Shift+P', group: 'Player' },
+  {
+    command: 'player.back',
+    label: 'Back 15 seconds',
+    keys: ['ArrowLeft'],
+    accelerator: 'Left',
+    group: 'Player',
+  },
+  {
+    command: 'player.forward',
+    label: 'Forward 30 seconds',
+    keys: ['ArrowRight'],
+    accelerator: 'Right',
+    group: 'Player',
+  },
+  { command: 'player.slower', label: 'Slower', keys: ['['], accelerator: '[', group: 'Player' },
+  { command: 'player.faster', label: 'Faster', keys: [']'], accelerator: ']', group: 'Player' },
   {
     command: 'help.shortcuts',
     label: 'Keyboard shortcuts',

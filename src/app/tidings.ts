@@ -27,6 +27,7 @@ import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import type { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
+import { habitsApi } from './habits.ts';
 import { moveFeed } from './move-feed.ts';
 import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
@@ -139,6 +140,7 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     ...rtSettings.read(),
     images: imagePolicy(store.getSetting('images', DEFAULT_IMAGES)),
     allowLocalNetworkFeeds: allowLocal,
+    markReadOnScroll: store.getSetting<unknown>('markReadOnScroll', true) !== false,
   });
 
   const ctx: AppContext = {
@@ -195,6 +197,8 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
       })
     : null;
 
+  const habits = habitsApi(ctx, undoLog);
+
   let pruneTimer: TimerHandle | null = null;
   const prune = () => {
     store.prune(clock.now(), settings().retentionDays);
@@ -221,7 +225,7 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
       await realtime?.stop(opts);
       await publish.stop();
       // A huge document being read is not waited for (its feed is read again next start).
-      const parsing = ctx.parser.close();
+      const parsing = Promise.all([ctx.parser.close(), habits.close()]);
       await ctx.scheduler.stop();
       await parsing;
       http.close();
@@ -312,6 +316,8 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
         }
       }
       if (patch.images !== undefined) store.setSetting('images', imagePolicy(patch.images));
+      if (typeof patch.markReadOnScroll === 'boolean')
+        store.setSetting('markReadOnScroll', patch.markReadOnScroll);
       if (typeof patch.allowLocalNetworkFeeds === 'boolean') {
         allowLocal = patch.allowLocalNetworkFeeds;
         store.setSetting('allowLocalNetworkFeeds', allowLocal);
@@ -343,6 +349,12 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     },
     ...readingApi(ctx, undoLog),
     ...sync.api,
+    markOlderRead: habits.markOlderRead,
+    fullText: habits.fullText,
+    savePlayback: habits.savePlayback,
+    setPlayed: habits.setPlayed,
+    nowPlaying: habits.nowPlaying,
+    setNowPlaying: habits.setNowPlaying,
   };
   self = api;
   return api;

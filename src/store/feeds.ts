@@ -18,7 +18,7 @@ import {
 
 const FEED_COLUMNS = `id, url, title, site_url, description, folder_id, credentials IS NOT NULL AS has_credentials,
   interval_min, status, last_error, last_error_code, etag, last_modified, body_hash, last_fetched_at,
-  next_due_at, due_reason, consecutive_errors, meta, created_at, unread, parse_notes, custom_title, notify, load_images`;
+  next_due_at, due_reason, consecutive_errors, meta, created_at, unread, parse_notes, custom_title, notify, load_images, full_text`;
 
 type Raw = Record<string, unknown>;
 
@@ -66,6 +66,7 @@ function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
     customTitle: str(r.custom_title),
     notify: r.notify === 1,
     loadImages: r.load_images === 1,
+    fullText: r.full_text === 1,
   };
 }
 
@@ -251,6 +252,7 @@ export interface FeedSettingsRow {
   folderId?: number | null;
   notify?: boolean;
   loadImages?: boolean;
+  fullText?: boolean;
 }
 
 /** The per-feed settings a person chooses (interval has setFeedInterval). */
@@ -272,6 +274,10 @@ export function setFeedSettings(ctx: StoreContext, id: number, patch: FeedSettin
   if (patch.loadImages !== undefined) {
     sets.push('load_images = ?');
     args.push(patch.loadImages ? 1 : 0);
+  }
+  if (patch.fullText !== undefined) {
+    sets.push('full_text = ?');
+    args.push(patch.fullText ? 1 : 0);
   }
   if (sets.length === 0) return;
   ctx.stmt(`UPDATE feeds SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);

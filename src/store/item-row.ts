@@ -12,13 +12,15 @@ function parseJsonObject<T>(text: unknown): T | null {
   }
 }
 
-import type { ItemRow, MutedByRow } from './types.ts';
+import type { ItemRow, MutedByRow, PlaybackRow } from './types.ts';
 
 /** Columns every ItemRow query selects (pub_key rides along for river cursors). */
 export const ITEM_COLUMNS = `items.id, items.feed_id, items.guid, items.title, items.link, items.summary,
   items.content, items.published, items.updated, items.seen_at, items.pub_key, items.read, items.starred,
   items.authors, items.categories, items.enclosures, items.media, items.children, items.comments,
-  items.podcast, items.muted_by`;
+  items.podcast, items.muted_by,
+  (SELECT json_object('url', p.url, 'positionSec', p.position_sec, 'durationSec', p.duration_sec,
+     'played', json(IIF(p.played = 1, 'true', 'false'))) FROM playback AS p WHERE p.item_id = items.id) AS playback`;
 
 export type RawItem = Record<string, unknown>;
 
@@ -44,6 +46,7 @@ export function toItemRow(r: RawItem): ItemRow {
     comments: str(r.comments),
     podcast: parseJsonObject<ItemPodcast>(r.podcast),
     mutedBy: parseJsonObject<MutedByRow>(r.muted_by),
+    playback: parseJsonObject<PlaybackRow>(r.playback),
   };
 }
 

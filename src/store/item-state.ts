@@ -51,3 +51,32 @@ export function markFeedsRead(ctx: StoreContext, feedIds: readonly number[] | nu
     ),
   );
 }
+
+export interface OlderScope {
+  /** Items dated before this (ms since epoch): their own date, else when they arrived. */
+  before: number;
+  /** Only these feeds (a feed, a folder's feeds); null: every feed. */
+  feedIds: readonly number[] | null;
+  starredOnly?: boolean;
+}
+
+/**
+ * Marks read the unread items older than `before` (issue 35: "older than a day / a week"), by the
+ * date the river shows. Returns the ids it changed, so the change can be undone exactly.
+ */
+export function markOlderRead(ctx: StoreContext, scope: OlderScope): number[] {
+  const feeds = scope.feedIds === null ? null : JSON.stringify(scope.feedIds);
+  return transaction(ctx.db, () =>
+    (
+      ctx
+        .stmt(
+          `UPDATE items SET read = 1
+           WHERE read = 0 AND (CASE WHEN pub_key > 0 THEN pub_key ELSE seen_at END) < ?1
+             AND (?2 IS NULL OR feed_id IN (SELECT value FROM json_each(?2)))
+             AND (?3 = 0 OR starred = 1)
+           RETURNING id`,
+        )
+        .all(scope.before, feeds, scope.starredOnly ? 1 : 0) as { id: number }[]
+    ).map((r) => r.id),
+  );
+}

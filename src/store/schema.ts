@@ -286,10 +286,48 @@ CREATE INDEX items_arrival ON items(COALESCE(arrived_at, seen_at));
 CREATE INDEX items_hidden ON items(id) WHERE muted_hide = 1;
 `;
 
+/**
+ * v6 (issue 35, reading as a habit):
+ * - feeds.full_text: the feed's items open in the reader view (the article, fetched and
+ *   extracted), not the feed's own text;
+ * - fulltext_cache: articles read for the reader view, one per item, bounded by size (the least
+ *   recently used go first: src/store/fulltext.ts);
+ * - playback: where each podcast or video episode was left, and whether it was played, kept with
+ *   the reader's other state (the renderer's localStorage is one window's memory, not the app's).
+ */
+const V6 = `
+ALTER TABLE feeds ADD COLUMN full_text INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE fulltext_cache (
+  item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+  -- where the article was read from, after redirects (its relative links resolve against it)
+  url TEXT NOT NULL,
+  title TEXT,
+  byline TEXT,
+  site_name TEXT,
+  content TEXT NOT NULL,
+  bytes INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL,
+  used_at INTEGER NOT NULL
+);
+CREATE INDEX fulltext_cache_used ON fulltext_cache(used_at);
+
+CREATE TABLE playback (
+  item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+  -- the enclosure (or media file) played
+  url TEXT NOT NULL,
+  position_sec REAL NOT NULL DEFAULT 0,
+  duration_sec REAL,
+  played INTEGER NOT NULL DEFAULT 0,
+  updated_at INTEGER NOT NULL
+);
+`;
+
 export const STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2, rebuildsTables: true },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
+  { version: 6, sql: V6 },
 ];

@@ -82,6 +82,28 @@ describe('search', () => {
     ).toEqual(['some-new', 'some-old', 'body-new']);
   });
 
+  it('orders each tier by the items’ own dates, newest first, whatever order the feed listed them in', () => {
+    // One fetch of a feed that lists its newest item first (most do): rows are written in that
+    // order, so the newest item has the lowest row id.
+    const day = (d: number) => new Date(Date.UTC(2026, 10, d, 12)).toISOString();
+    store.upsertItems(
+      feed,
+      [
+        makeItem('nov-20', { title: 'Otters today', summary: 'x', published: day(20) }),
+        makeItem('nov-19', { title: 'Otters yesterday', summary: 'x', published: day(19) }),
+        makeItem('nov-18', { title: 'Otters before', summary: 'x', published: day(18) }),
+        makeItem('body-19', { title: 'Nothing', summary: 'otters in the text', published: day(19) }),
+        makeItem('body-20', { title: 'Nothing', summary: 'otters in the text', published: day(20) }),
+      ],
+      5,
+    );
+    const want = ['nov-20', 'nov-19', 'nov-18', 'body-20', 'body-19'];
+    expect(store.search('otters').map((i) => i.guid)).toEqual(want);
+    const scoped = store.searchScoped({ match: parseSearch('otters').match!, feedIds: [feed] });
+    expect(scoped.map((i) => i.guid)).toEqual(want);
+    expect(store.searchScoped({ match: parseSearch('otters').match! }).map((i) => i.guid)).toEqual(want);
+  });
+
   it('ANDs words and prefix-matches the last one', () => {
     store.upsertItems(
       feed,

@@ -114,9 +114,10 @@ export function searchScoped(ctx: StoreContext, q: ScopedSearch): ItemRow[] {
 }
 
 /**
- * The best `n` of the newest matches (`newest`: row ids, newest first), in three tiers, each
- * newest first: the whole query matches within the title; some word or phrase of it is in the
- * title; the body alone matches.
+ * The best `n` of the newest matches (`newest`: row ids, highest first), in three tiers, each
+ * newest first by the item's own date (newestByDate): the whole query matches within the title;
+ * some word or phrase of it is in the title; the body alone matches. (The title walks still stop
+ * at `n` in row-id order: past `n` title matches, the cut falls by arrival, the order by date.)
  *
  * Why not bm25(): FTS5's bm25 weighs each phrase by how many rows in the whole table hold it, and
  * counts that by walking the phrase's entire posting list on every query, even when only the
@@ -138,6 +139,7 @@ export function rankNewest(
   if (newest.length === 0) return [];
   const oldest = newest[newest.length - 1]!.id;
   const candidates = new Set(newest.map((r) => r.id));
+  const byDate = newestByDate(ctx, newest);
   const walk = ctx.stmt('SELECT rowid AS id FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid DESC');
   /** Candidates matching `expr`, newest first, at most n. */
   const inTitle = (expr: string): Set<number> => {
@@ -162,12 +164,28 @@ export function rankNewest(
       ? inTitle(expand(`(${match}) AND {title} : (${phrases.join(' OR ')})`))
       : whole;
   const tiers: number[][] = [[], [], []];
-  for (const { id } of newest) {
+  for (const id of byDate) {
     const tier = whole.has(id) ? 0 : some.has(id) ? 1 : 2;
     if (tiers[tier]!.length < n) tiers[tier]!.push(id);
     if (tiers[0]!.length + tiers[1]!.length >= n) break;
   }
   return tiers.flat().slice(0, n);
+}
+
+/**
+ * Match ids by the item's own date, newest first: the date the river shows (published, else
+ * updated, else when it arrived), then the row id. Row ids alone are arrival order, and a feed
+ * lists its newest item first, so one fetch's items came out oldest first (issue 35).
+ */
+function newestByDate(ctx: StoreContext, matches: readonly { id: number }[]): number[] {
+  const rows = ctx
+    .stmt(
+      `SELECT id, CASE WHEN pub_key > 0 THEN pub_key ELSE seen_at END AS at
+       FROM items WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(matches.map((r) => r.id))) as { id: number; at: number }[];
+  rows.sort((a, b) => b.at - a.at || b.id - a.id);
+  return rows.map((r) => r.id);
 }
 
 /** The rows for `ids`, in that order, leaving out items a mute filter hid. */

@@ -14,9 +14,11 @@ import { moveFeedUrl } from './feed-move.ts';
 import * as feeds from './feeds.ts';
 import * as folders from './folders.ts';
 import { listFolders } from './folders.ts';
+import * as fulltext from './fulltext.ts';
 import * as state from './item-state.ts';
 import { type SeenAt, upsertItems, upsertItemsInSlices } from './items.ts';
 import * as mute from './mute.ts';
+import * as playback from './playback.ts';
 import { prune } from './retention.ts';
 import { getItems, riverItems } from './river.ts';
 import * as saved from './saved-searches.ts';
@@ -33,6 +35,7 @@ import type {
   FolderRow,
   ItemRow,
   MoveResult,
+  PlaybackRow,
   RiverPage,
   RiverQuery,
   UpsertResult,
@@ -41,8 +44,11 @@ import * as undo from './undo.ts';
 
 export type { FeedSettingsRow } from './feeds.ts';
 export type { FolderTotals } from './folders.ts';
+export type { FullTextRow } from './fulltext.ts';
+export type { OlderScope } from './item-state.ts';
 export type { SeenAt } from './items.ts';
 export type { MuteFilterFields, MuteFilterRow } from './mute.ts';
+export type { PlaybackInput } from './playback.ts';
 export type { SavedScope, SavedSearchRow } from './saved-searches.ts';
 export type { SyncStore } from './sync.ts';
 export type {
@@ -55,6 +61,7 @@ export type {
   FolderRow,
   ItemRow,
   MoveResult,
+  PlaybackRow,
   RiverPage,
   RiverQuery,
   UpsertResult,
@@ -217,6 +224,29 @@ export class Store {
   }
   setStarred(id: number, starred: boolean): boolean {
     return state.setStarred(this.ctx, id, starred);
+  }
+  /** Unread items older than a time, read now (their ids, for an undo). */
+  markOlderRead(scope: state.OlderScope): number[] {
+    return state.markOlderRead(this.ctx, scope);
+  }
+  savePlayback(input: playback.PlaybackInput): boolean {
+    return playback.savePlayback(this.ctx, input);
+  }
+  setPlayed(itemId: number, played: boolean, url: string | null): boolean {
+    return playback.setPlayed(this.ctx, itemId, played, url);
+  }
+  getPlayback(itemId: number): PlaybackRow | null {
+    return playback.getPlayback(this.ctx, itemId);
+  }
+  /** The reader view's cached article for an item (marks it recently used). */
+  getFullText(itemId: number): fulltext.FullTextRow | null {
+    return fulltext.getFullText(this.ctx, itemId);
+  }
+  putFullText(row: fulltext.FullTextRow, maxBytes?: number): void {
+    fulltext.putFullText(this.ctx, row, maxBytes);
+  }
+  fullTextCacheBytes(): number {
+    return fulltext.fullTextCacheBytes(this.ctx);
   }
   getItemFeedId(itemId: number): number | null {
     return state.getItemFeedId(this.ctx, itemId);

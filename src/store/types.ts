@@ -86,6 +86,8 @@ export interface FeedRow {
   notify: boolean;
   /** On the images allow list (privacy setting 'clickToLoad'). */
   loadImages: boolean;
+  /** Items open in the reader view (the article's full text) by default. */
+  fullText: boolean;
 }
 
 export interface AddFeedInput {
@@ -151,6 +153,15 @@ export interface ItemRow {
   podcast: ItemPodcast | null;
   /** The mute filter that matched, when one did. */
   mutedBy: MutedByRow | null;
+  /** Where its episode was left (podcasts, video), when it was ever played. */
+  playback: PlaybackRow | null;
+}
+
+export interface PlaybackRow {
+  url: string;
+  positionSec: number;
+  durationSec: number | null;
+  played: boolean;
 }
 
 export interface MutedByRow {

@@ -16,6 +16,11 @@ export interface Route {
   basicAuth?: { username: string; password: string };
   /** Answer this long after the request arrives (a slow server, so a stop lands mid-fetch). */
   delayMs?: number;
+  /**
+   * Answer byte ranges (Range: bytes=a-b, 206 with Content-Range), as a media file's server does:
+   * browsers only seek within media whose server does.
+   */
+  ranges?: boolean;
 }
 
 export interface FeedHost {
@@ -57,6 +62,20 @@ export async function startFeedHost(): Promise<FeedHost> {
     }
     const answer = () => {
       if (res.destroyed) return;
+      const range = route.ranges ? /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '') : null;
+      if (route.ranges && route.body !== undefined) {
+        const body = typeof route.body === 'string' ? Buffer.from(route.body) : route.body;
+        const from = range?.[1] ? Number(range[1]) : 0;
+        const to = range?.[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
+        res.writeHead(range ? 206 : 200, {
+          'content-type': route.type ?? 'application/octet-stream',
+          'accept-ranges': 'bytes',
+          'content-length': String(to - from + 1),
+          ...(range ? { 'content-range': `bytes ${from}-${to}/${body.length}` } : {}),
+        });
+        res.end(body.subarray(from, to + 1));
+        return;
+      }
       res.writeHead(route.status ?? 200, {
         'content-type': route.type ?? 'application/rss+xml; charset=utf-8',
         ...(route.etag ? { etag: route.etag } : {}),

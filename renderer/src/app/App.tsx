@@ -14,6 +14,7 @@ import { OpmlButtons } from '../features/feeds/OpmlButtons';
 import { KeyboardShortcuts } from '../features/keyboard/KeyboardShortcuts';
 import { StatusBadges } from '../features/notices/StatusBadges';
 import { Toasts } from '../features/notices/Toasts';
+import { UndoBar } from '../features/notices/UndoBar';
 import { PlayerBar } from '../features/player/PlayerBar';
 import { Composer } from '../features/publish/Composer';
 import { MyPostsLink } from '../features/publish/PublishNav';
@@ -192,6 +193,7 @@ export function App() {
             <River key={riverKey} />
           )}
         </Suspense>
+        <UndoBar />
         <PlayerBar />
       </main>
       <Composer />

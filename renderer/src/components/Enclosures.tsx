@@ -1,6 +1,7 @@
 import type { ImagePolicy } from '../../../src/app/api';
 import type { Enclosure } from '../../../src/feed/model';
 import { fileName, formatMegabytes, isWebUrl, mediaKind } from '../lib/format';
+import { pictureIn } from '../lib/same-image';
 import { PaperclipIcon } from './icons';
 import { RemoteImage } from './RemoteImage';
 
@@ -14,6 +15,9 @@ export function Enclosures({
   policy,
   allowed,
   playing,
+  inlineVideo = null,
+  shownHtml = null,
+  baseUrl = null,
 }: {
   enclosures: Enclosure[];
   /** Audio: put it in the player bar. Without it, audio plays in place. */
@@ -22,6 +26,11 @@ export function Enclosures({
   allowed: boolean;
   /** The URL the player bar holds now. */
   playing?: string | null;
+  /** A video the item's media already plays in place (ItemMedia): listed, not played twice. */
+  inlineVideo?: string | null;
+  /** The item's text as shown: a picture it already shows is listed, not shown twice. */
+  shownHtml?: string | null;
+  baseUrl?: string | null;
 }) {
   const usable = enclosures.filter((e) => isWebUrl(e.url));
   if (usable.length === 0) return null;
@@ -49,11 +58,11 @@ export function Enclosures({
                 // biome-ignore lint/a11y/useMediaCaption: feeds do not ship captions for their enclosures.
                 <audio controls preload="none" src={enclosure.url} />
               ))}
-            {kind === 'video' && (
+            {kind === 'video' && enclosure.url !== inlineVideo && (
               // biome-ignore lint/a11y/useMediaCaption: feeds do not ship captions for their enclosures.
               <video controls preload="none" src={enclosure.url} />
             )}
-            {isImage && (
+            {isImage && !pictureIn(enclosure.url, shownHtml, baseUrl) && (
               <RemoteImage
                 className="enclosure-image"
                 src={enclosure.url}

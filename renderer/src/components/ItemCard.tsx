@@ -1,18 +1,8 @@
-import { memo, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { RiverItem } from '../../../src/app/api';
-import type { Enclosure } from '../../../src/feed/model';
-import { isWebUrl } from '../lib/format';
-import { useApp, useAppStore } from '../store/context';
-import { feedById } from '../store/river-slice';
-import { Enclosures } from './Enclosures';
-import { ItemMedia } from './ItemMedia';
+import { useApp } from '../store/context';
+import { ItemBody } from './ItemBody';
 import { StarIcon } from './icons';
-import { Outline } from './Outline';
-import { RelativeTime } from './RelativeTime';
-import { SafeHtml } from './SafeHtml';
-
-/** Above this many characters of HTML the text starts folded. */
-const LONG_TEXT = 1600;
 
 interface Props {
   item: RiverItem;
@@ -53,29 +43,15 @@ export const ItemCard = memo(function ItemCard({
   full,
   groupArt,
 }: Props) {
-  const store = useAppStore();
   const markRead = useApp((s) => s.markRead);
   const toggleStar = useApp((s) => s.toggleStar);
   const selectItem = useApp((s) => s.selectItem);
-  const unmuteItem = useApp((s) => s.unmuteItem);
-  const play = useApp((s) => s.play);
   const selected = useApp((s) => s.selectedItemId === item.id);
-  const policy = useApp((s) => s.imagePolicy);
-  const allowed = useApp((s) => feedById(s.feeds, item.feedId)?.loadImages ?? false);
-  const playing = useApp((s) => (s.nowPlaying?.itemId === item.id ? s.nowPlaying.url : null));
-  const [expanded, setExpanded] = useState(false);
+  // Read by the keys a moment ago (keyReads) counts as read before the river's groups say so.
+  const keyRead = useApp((s) => s.keyReads[item.id] === true);
+  const read = item.read || keyRead;
   const ref = useRef<HTMLElement>(null);
-  const textId = useId();
-
-  const link = isWebUrl(item.link) ? item.link : null;
-  const summary = item.summary?.trim() || null;
-  const content = item.content?.trim() || null;
-  const folded = summary ?? content;
-  const open = expanded || full === true;
-  const text = open ? (content ?? summary) : folded;
-  const canExpand = !full && ((content !== null && content !== folded) || (folded?.length ?? 0) > LONG_TEXT);
   const title = item.title?.trim() || null;
-  const when = item.date ?? item.seenAt;
   const name = itemName(item);
 
   // The keys selected this item outside the river (search results): bring it into view. The
@@ -89,7 +65,7 @@ export const ItemCard = memo(function ItemCard({
   }, [revealSeq]);
 
   // A native listener: a click on any link inside the sanitised text also counts as opening it.
-  const { id, read } = item;
+  const { id } = item;
   useEffect(() => {
     const node = ref.current;
     if (!node || read) return;
@@ -107,28 +83,6 @@ export const ItemCard = memo(function ItemCard({
     };
   }, [id, read, markRead, compact]);
 
-  function onPlay(enclosure: Enclosure) {
-    play({
-      url: enclosure.url,
-      type: enclosure.type,
-      title: name,
-      // Read when played, not on every render: no subscription for it.
-      feedTitle: feedTitle ?? feedById(store.getState().feeds, item.feedId)?.title ?? '',
-      itemId: item.id,
-      image: item.podcast?.image ?? null,
-    });
-  }
-
-  const titleNode =
-    title &&
-    (link ? (
-      <a className="item-title" href={link} target="_blank" rel="noopener noreferrer">
-        {title}
-      </a>
-    ) : (
-      <span className="item-title">{title}</span>
-    ));
-  const time = <RelativeTime className="item-time" iso={when} />;
   const star = (
     <button
       type="button"
@@ -149,94 +103,12 @@ export const ItemCard = memo(function ItemCard({
       type="button"
       className="read-dot"
       data-keep-unread
-      aria-label={item.read ? 'Mark as unread' : 'Mark as read'}
-      title={item.read ? 'Mark as unread' : 'Mark as read'}
-      onClick={() => void markRead([item.id], !item.read)}
+      aria-label={read ? 'Mark as unread' : 'Mark as read'}
+      title={read ? 'Mark as unread' : 'Mark as read'}
+      onClick={() => void markRead([item.id], !read)}
     />
   );
-  const className = `item${item.read ? '' : ' unread'}${title ? '' : ' untitled'}${selected ? ' selected' : ''}${compact ? ' compact' : ''}${item.mutedBy ? ' muted' : ''}`;
-
-  // Compact rows show one line; the full card shows the text, media and meta.
-  const body = compact ? (
-    <div className="item-line">
-      {titleNode ?? <span className="item-title">{name}</span>}
-      {feedTitle && <span className="item-feed">{feedTitle}</span>}
-      {time}
-    </div>
-  ) : (
-    <div className="item-body">
-      {feedTitle && <div className="item-feed">{feedTitle}</div>}
-      {titleNode}
-      {item.mutedBy && (
-        <p className="muted-note" data-testid="muted-note">
-          Muted by “{item.mutedBy.pattern}”
-          <button
-            type="button"
-            className="link-button"
-            data-keep-unread
-            onClick={() => void unmuteItem(item.id)}
-          >
-            Unmute
-          </button>
-        </p>
-      )}
-      <ItemMedia item={item} link={link} policy={policy} allowed={allowed} groupArt={groupArt ?? null} />
-      {text && (
-        <div id={textId}>
-          <SafeHtml
-            html={text}
-            baseUrl={link ?? feedLink}
-            className={`item-text${!open && canExpand ? ' folded' : ''}`}
-            images={{ images: policy, allowImages: allowed }}
-          />
-        </div>
-      )}
-      {canExpand && (
-        <button
-          type="button"
-          className="link-button"
-          data-keep-unread
-          aria-expanded={expanded}
-          aria-controls={textId}
-          onClick={() => setExpanded(!expanded)}
-        >
-          {expanded ? 'Show less' : 'Show more'}
-        </button>
-      )}
-      <Outline items={item.children ?? []} baseUrl={link ?? feedLink} />
-      <Enclosures
-        enclosures={item.enclosures}
-        onPlay={onPlay}
-        policy={policy}
-        allowed={allowed}
-        playing={playing}
-      />
-      <footer className="item-meta">
-        {link ? (
-          <a href={link} target="_blank" rel="noopener noreferrer" className="item-time">
-            <RelativeTime iso={when} />
-          </a>
-        ) : (
-          time
-        )}
-        {item.authors.length > 0 && (
-          <span className="item-authors">
-            {item.authors
-              .map((a) => a.name ?? a.email)
-              .filter(Boolean)
-              .join(', ')}
-          </span>
-        )}
-        {item.categories.length > 0 && (
-          <ul className="categories" aria-label="Categories">
-            {item.categories.map((c) => (
-              <li key={`${c.scheme ?? ''}|${c.term}`}>{c.label ?? c.term}</li>
-            ))}
-          </ul>
-        )}
-      </footer>
-    </div>
-  );
+  const className = `item${read ? '' : ' unread'}${title ? '' : ' untitled'}${selected ? ' selected' : ''}${compact ? ' compact' : ''}${item.mutedBy ? ' muted' : ''}`;
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard selects with j/k (features/keyboard); this is the pointer's way.
@@ -245,15 +117,23 @@ export const ItemCard = memo(function ItemCard({
       className={className}
       data-testid="river-item"
       data-item-id={item.id}
-      data-read={item.read}
+      data-read={read}
       data-starred={item.starred}
-      aria-label={`${name}${item.read ? '' : ', unread'}`}
+      aria-label={`${name}${read ? '' : ', unread'}`}
       aria-current={selected || undefined}
       tabIndex={-1}
       onClick={() => selectItem(item.id)}
     >
       {readDot}
-      {body}
+      <ItemBody
+        item={item}
+        name={name}
+        feedLink={feedLink}
+        feedTitle={feedTitle}
+        compact={compact}
+        full={full}
+        groupArt={groupArt}
+      />
       {star}
     </article>
   );

@@ -2,6 +2,7 @@
  * Core events -> store actions. Called once at start-up; it also does the first load, and a full
  * resync whenever the event stream comes back after a drop (events may have been missed).
  */
+import type { FeedView } from '../../../src/app/api';
 import type { RendererClient } from '../api/types';
 import { reloadAfterRestore, takeRestoredNotice } from '../lib/restore-reload';
 import type { AppStore } from './store';
@@ -27,13 +28,17 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     if (actions().postsStatus !== 'idle') void actions().loadPosts();
   }
 
+  const feedRows = batchFeedRows((feeds: readonly FeedView[]) => {
+    for (const feed of feeds) actions().upsertFeed(feed);
+  });
+
   const offs = [
     client.on('river.changed', ({ changedItems }) => {
       void actions().refreshHead();
       // An older core (or a test double) may not send the field.
       if (changedItems?.length) void actions().refreshItems(changedItems);
     }),
-    client.on('feed.status', (feed) => actions().upsertFeed(feed)),
+    client.on('feed.status', (feed) => feedRows.add(feed)),
     client.on('feeds.changed', () => {
       void actions().loadFeeds();
       void actions().refreshHead();
@@ -70,9 +75,43 @@ export function connectStore(store: AppStore, client: RendererClient): () => voi
     void actions().loadFolders();
     void actions().loadFilters();
     void loadProgress();
+    // The episode the player held before a reload comes back, paused where it was left.
+    void actions().restorePlayer();
   }
+  // Read marks waiting to be sent go before the page does.
+  const flush = () => void actions().flushReadSoon();
+  globalThis.addEventListener?.('pagehide', flush);
   return () => {
+    feedRows.flush();
+    globalThis.removeEventListener?.('pagehide', flush);
     clearInterval(timer);
     for (const off of offs) off();
+  };
+}
+
+/** How long feed rows that arrive together wait to be applied together. */
+const FEED_ROWS_MS = 16;
+
+/**
+ * Feed rows from 'feed.status' events, applied together: a batch of reads touching ten feeds
+ * sends ten events, and each row applied alone rebuilt the sidebar's tree of 1,000 feeds
+ * (bench:river). The latest row of each feed wins; one store pass renders them all.
+ */
+function batchFeedRows(apply: (feeds: readonly FeedView[]) => void) {
+  const waiting = new Map<number, FeedView>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const feeds = [...waiting.values()];
+    waiting.clear();
+    if (feeds.length > 0) apply(feeds);
+  };
+  return {
+    add(feed: FeedView) {
+      waiting.set(feed.id, feed);
+      timer ??= setTimeout(flush, FEED_ROWS_MS);
+    },
+    flush,
   };
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../../src/app/api';
 import { DEFAULT_IMAGE_POLICY } from '../lib/image-policy';
 import { LocalChanges } from './local-changes';
+import { readingMarks, withoutReads } from './reading-marks';
 import { reportError } from './report-error';
 import { appendPage, findItem, headReaches, mergeHead, updateWhere } from './river-merge';
 import type { AppState, SliceCreator } from './types';
@@ -17,16 +18,6 @@ export type RiverShow = 'all' | 'unread' | 'starred';
 /** The river (River5 groups), a compact title-only list, or a list beside a reading pane. */
 export type RiverView = 'river' | 'compact' | 'pane';
 export type RiverSort = 'newest' | 'oldest';
-
-/** An episode in the player bar (features/player): enough to show it and resume it. */
-export interface Episode {
-  url: string;
-  type: string | null;
-  title: string;
-  feedTitle: string;
-  itemId: number;
-  image: string | null;
-}
 
 export interface RiverFilter {
   feedId: number | null;
@@ -76,6 +67,8 @@ export interface RiverSlice {
   selectNext(delta: 1 | -1): Promise<number | null>;
   /** Bumped when the keys moved the selection: the river scrolls it into view (a click does not). */
   revealSeq: number;
+  /** Items the keys read, shown read (isRead) until the river's groups take them in (keyRead). */
+  keyReads: Record<number, true>;
   view: RiverView;
   setView(view: RiverView): void;
   /** Remote images in items (Settings.images), read when the river loads. */
@@ -91,8 +84,27 @@ export interface RiverSlice {
   offerReadUndo(ids: number[]): void;
   /** Undo a mute filter on one item. */
   unmuteItem(itemId: number): Promise<void>;
-  nowPlaying: Episode | null;
-  play(episode: Episode | null): void;
+
+  /** Settings.markReadOnScroll: scrolling past, opening or expanding an item reads it (issue 35). */
+  markReadOnScroll: boolean;
+  setMarkReadOnScroll(on: boolean): Promise<void>;
+  /**
+   * Items read by reading (scrolled past the top, expanded): marked in one store update and one
+   * API call a moment later, so a fast scroll is a handful of calls, not one per item.
+   */
+  readSoon(itemIds: number[]): void;
+  /** Sends what readSoon holds now (the river closing, the page hiding). */
+  flushReadSoon(): Promise<void>;
+  /**
+   * Space: the next unread item after the selection, loading more of the river as needed; in a
+   * feed with nothing unread left, the next feed with unread items (as NetNewsWire does). Null
+   * when there is none.
+   */
+  selectNextUnread(): Promise<number | null>;
+  /** "Mark all above as read": every unread item above this one in the loaded river; Undo offered. */
+  markAboveRead(itemId: number): Promise<void>;
+  /** "Mark older than a day / a week as read" in the view; the core's Undo offered. */
+  markOlderRead(hours: number): Promise<void>;
 }
 
 const feedIndexes = new WeakMap<readonly FeedView[], Map<number, FeedView>>();
@@ -136,6 +148,7 @@ function remember(key: string, value: string): void {
 export const RIVER_PAGE_SIZE = 30;
 /** Undo of "mark all read" remembers at most this many pages of 200 unread items. */
 const UNDO_PAGES = 25;
+
 /** How far a head refresh walks to reach the loaded river before starting over from the top. */
 const MAX_HEAD_PAGES = 5;
 
@@ -150,7 +163,16 @@ export const createRiverSlice =
     let headAfterLoad = false;
     let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
-
+    // Reading marks read as you go (issue 35): reading-marks.ts, over this slice's own helpers.
+    const marks = readingMarks({
+      api,
+      set,
+      get,
+      markReadWith: (ids, read, also) => markReadWith(ids, read, also),
+      changeItems: (...args) => changeItems(...args),
+      offerMarkedUndo: (ids) => offerMarkedUndo(ids),
+      refreshCountsSoon: () => refreshCountsSoon(),
+    });
     function query(cursor: string | null = null): RiverQuery {
       const { feedId, folderId, show, sort } = get().filter;
       return {
@@ -216,7 +238,10 @@ export const createRiverSlice =
     async function loadImagePolicy(): Promise<void> {
       try {
         const settings = await api.getSettings();
-        set({ imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY });
+        set({
+          imagePolicy: settings.images ?? DEFAULT_IMAGE_POLICY,
+          markReadOnScroll: settings.markReadOnScroll !== false,
+        });
       } catch {
         // Keep the policy we have (the default blocks trackers): a failed read loosens nothing.
       }
@@ -235,6 +260,13 @@ export const createRiverSlice =
     ): Promise<void> {
       const ids = new Set(itemIds);
       const { groups, searchResults } = get();
+      // An explicit mark decides these items: the keys' waiting reads of them are dropped (a
+      // batch being sent passes its own ids here, and clears them from keyReads with `also`).
+      marks.dropKeyReads(itemIds);
+      if (itemIds.some((id) => get().keyReads[id])) {
+        const before = also;
+        also = (state) => ({ ...before?.(state), keyReads: withoutReads(state.keyReads, itemIds) });
+      }
       // Items not loaded here (an Undo of a folder marked read from the sidebar) go to the core too.
       const needed = [...ids].filter((id) => {
         const item = findItem(groups, id) ?? searchResults?.find((i) => i.id === id);
@@ -308,9 +340,10 @@ export const createRiverSlice =
       },
       selectedItemId: null,
       revealSeq: 0,
+      keyReads: {},
       view: stored<RiverView>(VIEW_KEY, ['river', 'compact', 'pane'], 'river'),
       imagePolicy: DEFAULT_IMAGE_POLICY,
-      nowPlaying: null,
+      markReadOnScroll: true,
       groups: [],
       nextCursor: null,
       riverStatus: 'loading',
@@ -452,10 +485,7 @@ export const createRiverSlice =
         index = Math.max(0, Math.min(items.length - 1, index));
         const next = items[index];
         if (!next) return null;
-        const select = (state: AppState) => ({ selectedItemId: next.id, revealSeq: state.revealSeq + 1 });
-        // Selecting and reading in one store update.
-        if (!next.read) void markReadWith([next.id], true, select);
-        else set(select);
+        marks.keyRead(next);
         return next.id;
       },
 
@@ -523,6 +553,8 @@ export const createRiverSlice =
       offerReadUndo: (ids) => offerMarkedUndo(ids),
 
       async markViewRead() {
+        // The keys' waiting reads go first: the Undo must not make them unread again.
+        await marks.sendKeyReads();
         const { feedId, folderId, show } = get().filter;
         let ok: boolean;
         if (show === 'starred') {
@@ -561,9 +593,7 @@ export const createRiverSlice =
         refreshCountsSoon();
       },
 
-      play(nowPlaying) {
-        set({ nowPlaying });
-      },
+      ...marks.actions,
 
       forgetFeed(feedId) {
         if (get().filter.feedId === feedId) {

@@ -7,7 +7,9 @@ import type { TidingsApi } from '../../../src/app/api';
 import { createFeedsSlice } from './feeds-slice';
 import { createFiltersSlice } from './filters-slice';
 import { createFoldersSlice } from './folders-slice';
+import { createPlayerSlice } from './player-slice';
 import { createPostsSlice } from './posts-slice';
+import { createReaderSlice } from './reader-slice';
 import { createRiverSlice } from './river-slice';
 import { createSearchSlice } from './search-slice';
 import type { AppState } from './types';
@@ -22,6 +24,8 @@ export function createAppStore(api: TidingsApi) {
     ...createSearchSlice(api)(...a),
     ...createUiSlice()(...a),
     ...createPostsSlice(api)(...a),
+    ...createPlayerSlice(api)(...a),
+    ...createReaderSlice(api)(...a),
   }));
 }
 

@@ -2,7 +2,9 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { FeedsSlice } from './feeds-slice';
 import type { FiltersSlice } from './filters-slice';
 import type { FoldersSlice } from './folders-slice';
+import type { PlayerSlice } from './player-slice';
 import type { PostsSlice } from './posts-slice';
+import type { ReaderSlice } from './reader-slice';
 import type { RiverSlice } from './river-slice';
 import type { SearchSlice } from './search-slice';
 import type { UiSlice } from './ui-slice';
@@ -14,6 +16,8 @@ export type AppState = FeedsSlice &
   RiverSlice &
   SearchSlice &
   UiSlice &
-  PostsSlice;
+  PostsSlice &
+  PlayerSlice &
+  ReaderSlice;
 
 export type SliceCreator<T> = StateCreator<AppState, [], [], T>;

@@ -28,6 +28,7 @@ export function feedView(id: number, fields: Partial<FeedView> = {}): FeedView {
     favicon: null,
     titleIsCustom: false,
     loadImages: false,
+    fullText: false,
     ...fields,
   };
 }
@@ -54,6 +55,7 @@ export function riverItem(id: number, feedId: number, fields: Partial<RiverItem>
     media: [],
     podcast: null,
     mutedBy: null,
+    playback: null,
     ...fields,
   };
 }

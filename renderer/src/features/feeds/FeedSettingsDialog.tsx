@@ -7,7 +7,7 @@ import { useApp } from '../../store/context';
 import { DialogFoot, FolderOptions } from './dialog-parts';
 import { folderChoices, type TreeNode } from './feed-tree';
 
-/** One feed's settings: its name, folder, polling interval, notifications, images, mute filters. */
+/** One feed's settings: its name, folder, polling interval, notifications, images, full text, mute filters. */
 export function FeedSettingsDialog({
   feedId,
   focus,
@@ -26,6 +26,7 @@ export function FeedSettingsDialog({
   const [interval, setInterval] = useState(feed?.intervalMin === null ? '' : String(feed?.intervalMin ?? ''));
   const [notify, setNotify] = useState(feed?.notify ?? false);
   const [loadImages, setLoadImages] = useState(feed?.loadImages ?? false);
+  const [fullText, setFullText] = useState(feed?.fullText ?? false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -47,6 +48,7 @@ export function FeedSettingsDialog({
     if (minutes !== feed.intervalMin) patch.intervalMin = minutes;
     if (notify !== feed.notify) patch.notify = notify;
     if (loadImages !== feed.loadImages) patch.loadImages = loadImages;
+    if (fullText !== feed.fullText) patch.fullText = fullText;
     if (Object.keys(patch).length === 0) {
       onClose();
       return;
@@ -115,6 +117,14 @@ export function FeedSettingsDialog({
           testId="feed-settings-images"
         >
           Always load this feed’s images (even when images load on click)
+        </Checkbox>
+        <Checkbox
+          className="check"
+          checked={fullText}
+          onChange={setFullText}
+          testId="feed-settings-full-text"
+        >
+          Always show the full text (the article, fetched from its page)
         </Checkbox>
         <DialogFoot
           error={error}

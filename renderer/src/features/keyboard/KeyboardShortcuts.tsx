@@ -8,7 +8,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { getClient } from '../../api/client';
 import { lazyView } from '../../components/lazy-view';
 import { useAppStore } from '../../store/context';
-import { runCommand } from './commands';
+import { commandAvailable, runCommand } from './commands';
 import { isTypingTarget, KeyResolver } from './key-resolver';
 import './keyboard.css';
 
@@ -49,16 +49,17 @@ export function KeyboardShortcuts() {
       ) {
         return;
       }
-      // Arrow keys inside the feed tree (roving tabindex) belong to the tree.
+      // Arrow keys inside the feed tree (roving tabindex), a slider or a list box belong to them.
       if (
         event.key.startsWith('Arrow') &&
-        target?.closest?.('[role="tree"], [role="listbox"], [role="menu"]')
+        target?.closest?.('[role="tree"], [role="listbox"], [role="menu"], input, select, video, audio')
       )
         return;
       // Caps Lock on: "J" without Shift is still j (Shift+A stays "A").
       const key = event.key.length === 1 && !event.shiftKey ? event.key.toLowerCase() : event.key;
       const result = resolver.press(key, performance.now());
       if (result.kind === 'none') return;
+      if (result.kind === 'command' && !commandAvailable(result.command, store.getState())) return;
       event.preventDefault();
       if (result.kind === 'command') void runCommand(result.command, ctx);
     };

@@ -1,13 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { SHORTCUTS, type Shortcut } from '../../../../src/app/shortcuts';
 
-const GROUPS: Shortcut['group'][] = ['Reading', 'Items', 'Feeds', 'Go to', 'App'];
+const GROUPS: Shortcut['group'][] = ['Reading', 'Items', 'Feeds', 'Player', 'Go to', 'App'];
 
 /** How a key from the table reads on screen. */
 export function keyLabel(key: string): string {
   if (key === ' ') return 'Space';
   if (key === 'ArrowDown') return '↓';
   if (key === 'ArrowUp') return '↑';
+  if (key === 'ArrowLeft') return '←';
+  if (key === 'ArrowRight') return '→';
+  if (key === 'P') return 'Shift+P';
   if (key === 'A') return 'Shift+A';
   return key;
 }

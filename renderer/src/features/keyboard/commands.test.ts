@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedView, RiverItem } from '../../../../src/app/api';
 import { publishSidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
-import { runCommand } from './commands';
+import { commandAvailable, runCommand } from './commands';
 
 function item(id: number, feedId: number, extra: Partial<RiverItem> = {}): RiverItem {
   return { id, feedId, read: false, starred: false, link: null, ...extra } as RiverItem;
@@ -38,6 +38,12 @@ function fakeState(over: Partial<AppState> = {}) {
     setComposerOpen: rec('setComposerOpen'),
     setPage: rec('setPage'),
     setFilter: rec('setFilter'),
+    setReader: rec('setReader'),
+    sendPlayer: rec('sendPlayer'),
+    readerChoice: {},
+    keyReads: {},
+    markReadOnScroll: true,
+    nowPlaying: null,
     ...over,
   } as unknown as AppState;
   const opened: string[] = [];
@@ -128,6 +134,40 @@ describe('runCommand', () => {
       ['setPage', 'river'],
       ['setFilter', { feedId: null, folderId: null, show: 'unread' }],
       ['help'],
+    ]);
+  });
+
+  it('t shows the selected item’s article (reading it), and again the feed’s text', async () => {
+    const { ctx, calls } = fakeState();
+    await runCommand('item.fullText', ctx);
+    expect(calls).toEqual([
+      ['markRead', [2], true],
+      ['setReader', 2, true],
+    ]);
+    const shown = fakeState({ readerChoice: { 2: true } } as Partial<AppState>);
+    await runCommand('item.fullText', shown.ctx);
+    expect(shown.calls).toEqual([['setReader', 2, false]]);
+  });
+
+  it('the player keys reach the player, and only while it holds an episode', async () => {
+    const { ctx, calls } = fakeState({ nowPlaying: { itemId: 1 } } as Partial<AppState>);
+    expect(commandAvailable('player.toggle', ctx.state())).toBe(true);
+    expect(commandAvailable('player.toggle', fakeState().ctx.state())).toBe(false);
+    expect(commandAvailable('item.next', fakeState().ctx.state())).toBe(true);
+    for (const command of [
+      'player.toggle',
+      'player.back',
+      'player.forward',
+      'player.slower',
+      'player.faster',
+    ] as const)
+      await runCommand(command, ctx);
+    expect(calls).toEqual([
+      ['sendPlayer', 'toggle'],
+      ['sendPlayer', 'back'],
+      ['sendPlayer', 'forward'],
+      ['sendPlayer', 'slower'],
+      ['sendPlayer', 'faster'],
     ]);
   });
 });

@@ -6,8 +6,18 @@
  */
 import type { CommandId } from '../../../../src/app/shortcuts';
 import { isWebUrl } from '../../lib/format';
+import type { PlayerAction } from '../../store/player-slice';
+import { isRead } from '../../store/reading-marks';
 import { sidebarOrder } from '../../store/sidebar-order';
 import type { AppState } from '../../store/types';
+
+const PLAYER_ACTIONS = {
+  'player.toggle': 'toggle',
+  'player.back': 'back',
+  'player.forward': 'forward',
+  'player.slower': 'slower',
+  'player.faster': 'faster',
+} as const satisfies Record<Extract<CommandId, `player.${string}`>, PlayerAction>;
 
 export interface CommandContext {
   state: () => AppState;
@@ -47,7 +57,16 @@ function goToFeedWithUnread(state: AppState, delta: 1 | -1): void {
   }
 }
 
-/** Space: page down while the selected item (or the river) has more below, then the next item. */
+/**
+ * Whether a command has anything to act on now: a key that does not is left to the page (an arrow
+ * key without a player still scrolls what it scrolls).
+ */
+export function commandAvailable(command: CommandId, state: AppState): boolean {
+  if (command.startsWith('player.')) return state.nowPlaying !== null;
+  return true;
+}
+
+/** Space: page down while the selected item (or the river) has more below, then the next unread item. */
 async function pageOrNext(state: AppState): Promise<void> {
   const scroller = document.querySelector<HTMLElement>('[data-river-scroll]');
   if (!scroller) return;
@@ -61,11 +80,18 @@ async function pageOrNext(state: AppState): Promise<void> {
       scroller.scrollTop += Math.min(page, box.bottom - frame.bottom + 16);
       return;
     }
-    await state.selectNext(1);
+    await nextUnread(state);
     return;
   }
   if (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 4) scroller.scrollTop += page;
-  else await state.selectNext(1);
+  else await nextUnread(state);
+}
+
+/** The next unread item; past the last one of a feed, the next feed with unread items (NetNewsWire). */
+async function nextUnread(state: AppState): Promise<void> {
+  if ((await state.selectNextUnread()) !== null) return;
+  if (state.filter.feedId !== null && state.searchResults === null) goToFeedWithUnread(state, 1);
+  else state.pushNotice({ level: 'info', message: 'No more unread items here.' });
 }
 
 export async function runCommand(command: CommandId, ctx: CommandContext): Promise<void> {
@@ -90,12 +116,28 @@ export async function runCommand(command: CommandId, ctx: CommandContext): Promi
       const item = selectedItem(state);
       if (!item) return;
       if (isWebUrl(item.link)) ctx.openLink(item.link);
-      if (!item.read) await state.markRead([item.id], true);
+      if (!isRead(state, item)) await state.markRead([item.id], true);
       return;
     }
+    case 'item.fullText': {
+      const item = selectedItem(state);
+      if (!item || !isWebUrl(item.link)) return;
+      const feedFull = state.feeds.find((f) => f.id === item.feedId)?.fullText ?? false;
+      const on = !(state.readerChoice[item.id] ?? feedFull);
+      if (on && !isRead(state, item) && state.markReadOnScroll) await state.markRead([item.id], true);
+      state.setReader(item.id, on);
+      return;
+    }
+    case 'player.toggle':
+    case 'player.back':
+    case 'player.forward':
+    case 'player.slower':
+    case 'player.faster':
+      state.sendPlayer(PLAYER_ACTIONS[command]);
+      return;
     case 'item.toggleRead': {
       const item = selectedItem(state);
-      if (item) await state.markRead([item.id], !item.read);
+      if (item) await state.markRead([item.id], !isRead(state, item));
       return;
     }
     case 'item.toggleStar': {

@@ -1,7 +1,10 @@
 /**
  * One persistent podcast player: it lives outside the river, so it keeps playing while you switch
- * feeds, search or open settings. Speed is remembered; so is the position of every episode
- * (positions.ts), and playing an episode again resumes where it was left.
+ * feeds, search or open settings. Speed is remembered (positions.ts); where every episode was
+ * left, whether it was played, and which episode the player holds are the core's (issue 35:
+ * savePlayback, setNowPlaying), so playing an episode again resumes where it was left, and after
+ * a reload the player is back, paused at that place. The keys (P, arrows, brackets) reach it as
+ * `playerIntent`.
  *
  * Its controls are its own, compact and one Tab stop each (issue 17: the browser's stock control
  * wrapped at 800 px): back 15 s, play/pause, forward 30 s, the position, the speed, close.
@@ -10,7 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { RemoteImage } from '../../components/RemoteImage';
 import { formatClock } from '../../lib/duration';
 import { useApp } from '../../store/context';
-import { SPEEDS, savedPosition, savedSpeed, savePosition, saveSpeed } from './positions';
+import { isFinished, SPEEDS, savedSpeed, saveSpeed, stepSpeed } from './positions';
 import './player.css';
 
 const SAVE_EVERY_S = 5;
@@ -30,6 +33,8 @@ export function PlayerBar() {
   const episode = useApp((s) => s.nowPlaying);
   const play = useApp((s) => s.play);
   const policy = useApp((s) => s.imagePolicy);
+  const savePlace = useApp((s) => s.savePlace);
+  const intent = useApp((s) => s.playerIntent);
   const audio = useRef<HTMLAudioElement>(null);
   const [speed, setSpeed] = useState(savedSpeed);
   const [time, setTime] = useState(0);
@@ -37,24 +42,42 @@ export function PlayerBar() {
   const [playing, setPlaying] = useState(false);
   const lastSaved = useRef(0);
 
-  // A new episode: resume it where it was left, at the chosen speed.
+  /** Tells the core where the episode is; at its end, that it was played. */
+  function persist(ended = false) {
+    const el = audio.current;
+    if (!el || !episode || (el.currentTime <= 0 && !ended)) return;
+    const length = Number.isFinite(el.duration) ? el.duration : null;
+    const done = ended || (length !== null && isFinished(el.currentTime, length));
+    savePlace(episode.itemId, episode.url, done ? 0 : el.currentTime, length, done ? true : undefined);
+  }
+  const persistRef = useRef(persist);
+  persistRef.current = persist;
+
+  // A new episode: resume it where it was left (the core's place), at the chosen speed. One the
+  // player came back with after a reload waits, paused, for the person to press play.
   useEffect(() => {
     const el = audio.current;
     if (!el || !episode) return;
-    setTime(0);
+    setTime(episode.startAt ?? 0);
     setDuration(0);
+    lastSaved.current = episode.startAt ?? 0;
     const resume = () => {
-      const at = savedPosition(episode.url);
-      if (at > 0 && at < (el.duration || Number.POSITIVE_INFINITY)) el.currentTime = at;
+      const at = episode.startAt ?? 0;
+      if (at > 0 && !isFinished(at, el.duration)) el.currentTime = at;
       el.playbackRate = savedSpeed();
     };
     el.addEventListener('loadedmetadata', resume, { once: true });
-    void el.play().catch(() => {
-      // Autoplay refused or the file failed: the controls stay, and the error event says why.
-    });
+    if (!episode.paused) {
+      void el.play().catch(() => {
+        // Autoplay refused or the file failed: the controls stay, and the error event says why.
+      });
+    }
+    const away = () => persistRef.current();
+    window.addEventListener('pagehide', away);
     return () => {
       el.removeEventListener('loadedmetadata', resume);
-      if (el.currentTime > 0) savePosition(episode.url, el.currentTime, el.duration);
+      window.removeEventListener('pagehide', away);
+      persistRef.current();
     };
   }, [episode]);
 
@@ -62,7 +85,22 @@ export function PlayerBar() {
     if (audio.current) audio.current.playbackRate = speed;
   }, [speed]);
 
+  // The keys: play/pause, back 15 s, forward 30 s, slower, faster.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new intent (its seq) acts once.
+  useEffect(() => {
+    if (!intent || !audio.current) return;
+    if (intent.action === 'toggle') toggle();
+    else if (intent.action === 'back') seek(audio.current.currentTime - 15);
+    else if (intent.action === 'forward') seek(audio.current.currentTime + 30);
+    else changeSpeed(stepSpeed(speed, intent.action === 'faster' ? 1 : -1));
+  }, [intent?.seq]);
+
   if (!episode) return null;
+
+  function changeSpeed(value: number) {
+    setSpeed(value);
+    saveSpeed(value);
+  }
 
   function onTime() {
     const el = audio.current;
@@ -72,13 +110,8 @@ export function PlayerBar() {
     if (end !== duration) setDuration(end);
     if (Math.abs(el.currentTime - lastSaved.current) >= SAVE_EVERY_S) {
       lastSaved.current = el.currentTime;
-      savePosition(episode.url, el.currentTime, el.duration);
+      persist();
     }
-  }
-
-  function persist() {
-    const el = audio.current;
-    if (el && episode) savePosition(episode.url, el.currentTime, el.duration);
   }
 
   function seek(to: number) {
@@ -121,7 +154,7 @@ export function PlayerBar() {
           setPlaying(false);
           persist();
         }}
-        onEnded={persist}
+        onEnded={() => persist(true)}
         onDurationChange={(e) => setDuration(lengthOf(e.currentTarget))}
         data-testid="player-audio"
         data-position={Math.floor(time)}
@@ -181,11 +214,7 @@ export function PlayerBar() {
         <select
           value={speed}
           data-testid="player-speed"
-          onChange={(e) => {
-            const value = Number(e.target.value);
-            setSpeed(value);
-            saveSpeed(value);
-          }}
+          onChange={(e) => changeSpeed(Number(e.target.value))}
         >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>

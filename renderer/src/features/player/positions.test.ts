@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REMEMBERED, savedPosition, savedSpeed, savePosition, saveSpeed } from './positions';
+import { isFinished, savedSpeed, saveSpeed, stepSpeed } from './positions';
 
 function memory() {
   const map = new Map<string, string>();
@@ -9,35 +9,19 @@ function memory() {
   };
 }
 
-describe('player positions', () => {
-  it('remembers where an episode was left, per episode', () => {
-    const s = memory();
-    savePosition('https://p.example/1.mp3', 125.6, 3600, s);
-    savePosition('https://p.example/2.mp3', 40, 3600, s);
-    expect(savedPosition('https://p.example/1.mp3', s)).toBe(125);
-    expect(savedPosition('https://p.example/2.mp3', s)).toBe(40);
-    expect(savedPosition('https://p.example/3.mp3', s)).toBe(0);
+describe('the player rules', () => {
+  it('counts the last seconds as the end, and a file of unknown length never as finished', () => {
+    expect(isFinished(3590, 3600)).toBe(true);
+    expect(isFinished(3000, 3600)).toBe(false);
+    expect(isFinished(3590, Number.POSITIVE_INFINITY)).toBe(false);
   });
 
-  it('forgets a finished episode and the first seconds', () => {
-    const s = memory();
-    savePosition('a', 3590, 3600, s);
-    savePosition('b', 3, 3600, s);
-    expect(savedPosition('a', s)).toBe(0);
-    expect(savedPosition('b', s)).toBe(0);
-  });
-
-  it('keeps at most MAX_REMEMBERED, dropping the oldest', () => {
-    const s = memory();
-    for (let i = 0; i <= MAX_REMEMBERED; i++) savePosition(`e${i}`, 60, 3600, s);
-    expect(savedPosition('e0', s)).toBe(0);
-    expect(savedPosition(`e${MAX_REMEMBERED}`, s)).toBe(60);
-  });
-
-  it('survives garbage in storage', () => {
-    const s = memory();
-    s.setItem('tidings.player.positions', '{not json');
-    expect(savedPosition('a', s)).toBe(0);
+  it('steps the speed through the offered ones, and stops at either end', () => {
+    expect(stepSpeed(1, 1)).toBe(1.25);
+    expect(stepSpeed(1, -1)).toBe(0.75);
+    expect(stepSpeed(2, 1)).toBe(2);
+    expect(stepSpeed(0.75, -1)).toBe(0.75);
+    expect(stepSpeed(3, 1)).toBe(1.25);
   });
 
   it('remembers a known speed only', () => {

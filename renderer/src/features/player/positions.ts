@@ -1,11 +1,13 @@
 /**
- * Where each episode was left, and the chosen speed, in localStorage (the renderer's own memory:
- * listening position is a device-local matter, not the core's). Bounded: the oldest go first.
+ * The player's rules that are the renderer's own: the speeds offered (the chosen one kept in
+ * localStorage: how fast one listens is this device's habit), and when an episode counts as
+ * played. Where each episode was left is the core's (savePlayback: it comes back after a reload
+ * and in every window).
  */
-const POSITIONS_KEY = 'tidings.player.positions';
 const SPEED_KEY = 'tidings.player.speed';
-export const MAX_REMEMBERED = 200;
 export const SPEEDS = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+/** This close to the end an episode is played: the next play starts from the top. */
+export const FINISHED_WITHIN_S = 15;
 
 type Store = Pick<Storage, 'getItem' | 'setItem'>;
 
@@ -17,39 +19,15 @@ function storage(): Store | null {
   }
 }
 
-function readAll(s: Store | null): Record<string, number> {
-  try {
-    const parsed = JSON.parse(s?.getItem(POSITIONS_KEY) ?? '{}') as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, number>) : {};
-  } catch {
-    return {};
-  }
+export function isFinished(seconds: number, duration: number): boolean {
+  return Number.isFinite(duration) && duration > 0 && duration - seconds < FINISHED_WITHIN_S;
 }
 
-export function savedPosition(url: string, s: Store | null = storage()): number {
-  const value = readAll(s)[url];
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-/** Near the end counts as finished: the next play starts from the top. */
-export function savePosition(
-  url: string,
-  seconds: number,
-  duration: number,
-  s: Store | null = storage(),
-): void {
-  if (!s) return;
-  const all = readAll(s);
-  delete all[url];
-  const finished = Number.isFinite(duration) && duration > 0 && duration - seconds < 15;
-  if (!finished && seconds > 5) all[url] = Math.floor(seconds);
-  const keys = Object.keys(all);
-  for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED))) delete all[key];
-  try {
-    s.setItem(POSITIONS_KEY, JSON.stringify(all));
-  } catch {
-    // Storage full or refused: positions are a convenience.
-  }
+/** The next speed up (1) or down (-1) from `speed`, staying within SPEEDS. */
+export function stepSpeed(speed: number, direction: 1 | -1): number {
+  const at = SPEEDS.indexOf(speed as (typeof SPEEDS)[number]);
+  const from = at < 0 ? SPEEDS.indexOf(1) : at;
+  return SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, from + direction))]!;
 }
 
 export function savedSpeed(s: Store | null = storage()): number {
@@ -61,6 +39,6 @@ export function saveSpeed(speed: number, s: Store | null = storage()): void {
   try {
     s?.setItem(SPEED_KEY, String(speed));
   } catch {
-    // As above.
+    // Storage full or refused: the speed lasts for this session.
   }
 }

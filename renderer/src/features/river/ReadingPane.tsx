@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import type { RiverGroup } from '../../../../src/app/api';
 import { ItemCard } from '../../components/ItemCard';
 import { isWebUrl } from '../../lib/format';
-import { useApp } from '../../store/context';
+import { useApp, useAppStore } from '../../store/context';
+import { isRead } from '../../store/reading-marks';
 
 function groupOf(groups: readonly RiverGroup[], id: number | null): RiverGroup | null {
   if (id === null) return null;
@@ -17,11 +18,12 @@ export function ReadingPane() {
     (s) => groupOf(s.groups, s.selectedItemId)?.items.find((i) => i.id === s.selectedItemId) ?? null,
   );
   const markRead = useApp((s) => s.markRead);
+  const store = useAppStore();
   // Shown in the pane is read (as in other readers); m makes it unread again and it stays so.
   const shownId = item?.id ?? null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a newly shown item is marked.
   useEffect(() => {
-    if (item && !item.read) void markRead([item.id], true);
+    if (item && !isRead(store.getState(), item)) void markRead([item.id], true);
   }, [shownId]);
   return (
     <section className="reading-pane" aria-label="Reading pane" data-testid="reading-pane">

@@ -10,8 +10,8 @@
  *
  * Views: the river, a compact title-only list, or that list beside a reading pane.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { riverPainted, useFirstPaintDone } from '../../components/use-first-paint';
 import { useApp } from '../../store/context';
 import { feedById } from '../../store/river-slice';
@@ -20,6 +20,7 @@ import { ReadingPane } from './ReadingPane';
 import { RiverRowView } from './RiverGroupView';
 import { RiverOptions } from './RiverOptions';
 import { type RiverRow, riverRows } from './river-rows';
+import { useReadOnScroll } from './use-read-on-scroll';
 import './river.css';
 
 const ITEM_HEIGHT = { full: 200, compact: 44 };
@@ -28,6 +29,73 @@ const HEADING_HEIGHT = 40;
 const PREFETCH_ROWS = 4;
 /** Rows rendered beyond the viewport, once the first page is on screen (none before: first paint). */
 const OVERSCAN_ROWS = 3;
+
+/**
+ * The keys moved the selection: bring the item's top into view (a long one shows its start). A
+ * component of its own, so a j re-renders this and the two cards concerned, not the river (whose
+ * selectors would otherwise include the selection: bench:river). Layout effects, so the scroll
+ * lands in the same frame as the selection. An item whose row is not in the page yet is scrolled
+ * to by its row; it is revealed when that row comes in (`rendered`, the rows the river has in the
+ * page, changes), in the same commit.
+ */
+function SelectionReveal({
+  scroller,
+  list,
+  virtualizer,
+  rendered,
+  onScrolled,
+}: {
+  scroller: RefObject<HTMLElement | null>;
+  list: RefObject<RiverRow[]>;
+  virtualizer: Virtualizer<HTMLElement, Element>;
+  rendered: string;
+  /**
+   * Called after it scrolled: the river's place (its anchor) is taken from here now. Its layout
+   * effects run before the river's, whose anchor, taken at the last scroll event, would otherwise
+   * put the river back where it was when new rows arrive in the same commit.
+   */
+  onScrolled(): void;
+}) {
+  const selectedId = useApp((s) => s.selectedItemId);
+  const revealSeq = useApp((s) => s.revealSeq);
+  const pending = useRef<number | null>(null);
+
+  /** Brings the item into view if it is in the page; else scrolls its row in. True when done. */
+  const attempt = (id: number): boolean => {
+    const el = scroller.current;
+    if (!el) return true;
+    const node = el.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
+    if (node) {
+      const box = node.getBoundingClientRect();
+      const frame = el.getBoundingClientRect();
+      if (box.top < frame.top || box.bottom > frame.bottom) {
+        el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
+        onScrolled();
+      }
+      node.focus({ preventScroll: true });
+      return true;
+    }
+    const index = list.current.findIndex((row) => row.items.some((i) => i.id === id));
+    if (index >= 0) {
+      virtualizer.scrollToIndex(index, { align: 'start' });
+      onScrolled();
+    }
+    return false;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
+  useLayoutEffect(() => {
+    if (selectedId === null || revealSeq === 0) return;
+    pending.current = attempt(selectedId) ? null : selectedId;
+  }, [revealSeq]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new rows in the page are the trigger.
+  useLayoutEffect(() => {
+    const id = pending.current;
+    if (id !== null && attempt(id)) pending.current = null;
+  }, [rendered]);
+  return null;
+}
 
 function newItemsAbove(list: RiverRow[], before: number, known: ReadonlySet<number>): number {
   let count = 0;
@@ -46,8 +114,6 @@ export function River() {
   const show = useApp((s) => s.filter.show);
   const sort = useApp((s) => s.filter.sort);
   const view = useApp((s) => s.view);
-  const selectedId = useApp((s) => s.selectedItemId);
-  const revealSeq = useApp((s) => s.revealSeq);
   // One feed's river: how it is delivered in the bar, and why it fails above the items.
   const feed = useApp((s) => (s.filter.feedId === null ? undefined : feedById(s.feeds, s.filter.feedId)));
   const failing = feed && (feed.status === 'error' || feed.status === 'gone') ? feed : null;
@@ -57,9 +123,21 @@ export function River() {
   const known = useRef<Set<number> | null>(null);
   const lastShape = useRef('');
   const [above, setAbove] = useState(0);
+  const readOnScroll = useApp((s) => s.markReadOnScroll);
+  const readSoon = useApp((s) => s.readSoon);
+  const flushReadSoon = useApp((s) => s.flushReadSoon);
+  // Scrolled past is read (issue 35); in the reading pane's list, the pane is where one reads.
+  useReadOnScroll(scroller, readOnScroll && view !== 'pane' && status === 'ready', readSoon);
+  // Leaving this river (another feed, search, Settings) sends what waits at once.
+  useEffect(() => () => void flushReadSoon(), [flushReadSoon]);
 
   const firstPaintDone = useFirstPaintDone();
-  const list = useMemo(() => riverRows(groups), [groups]);
+  // The rows as last rendered, for the selection's reveal (which may run before the river does).
+  const listRef = useRef<RiverRow[]>([]);
+  const list = useMemo(() => {
+    listRef.current = riverRows(groups, undefined, listRef.current);
+    return listRef.current;
+  }, [groups]);
   const perItem = compact ? ITEM_HEIGHT.compact : ITEM_HEIGHT.full;
   const virtualizer = useVirtualizer({
     count: list.length,
@@ -118,36 +196,6 @@ export function River() {
     if (nextCursor && !loadingMore && lastIndex >= list.length - PREFETCH_ROWS) void loadMore();
   }, [lastIndex, list.length, nextCursor, loadingMore, loadMore]);
 
-  // The keys moved the selection: bring the item's top into view (a long one shows its start).
-  // A layout effect, so the scroll lands in the same frame as the selection (bench:river: one
-  // frame less from j to the item on screen).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: revealSeq is the trigger.
-  useLayoutEffect(() => {
-    if (selectedId === null || revealSeq === 0) return;
-    const el = scroller.current;
-    if (!el) return;
-    const reveal = (): boolean => {
-      const node = el.querySelector<HTMLElement>(`[data-item-id="${selectedId}"]`);
-      if (!node) return false;
-      const box = node.getBoundingClientRect();
-      const frame = el.getBoundingClientRect();
-      if (box.top < frame.top || box.bottom > frame.bottom) {
-        el.scrollTop += box.top - frame.top - (box.height < frame.height ? 8 : 0);
-      }
-      node.focus({ preventScroll: true });
-      return true;
-    };
-    if (reveal()) return;
-    const index = list.findIndex((row) => row.items.some((i) => i.id === selectedId));
-    if (index < 0) return;
-    virtualizer.scrollToIndex(index, { align: 'start' });
-    let tries = 0;
-    const again = () => {
-      if (!reveal() && ++tries < 5) requestAnimationFrame(again);
-    };
-    requestAnimationFrame(again);
-  }, [revealSeq]);
-
   const listView = (
     <section
       ref={scroller}
@@ -173,6 +221,13 @@ export function River() {
           {above === 1 ? '1 new item above' : `${above} new items above`}
         </button>
       )}
+      <SelectionReveal
+        scroller={scroller}
+        list={listRef}
+        virtualizer={virtualizer}
+        rendered={`${rows[0]?.index ?? -1}:${lastIndex}:${list.length}`}
+        onScrolled={rememberAnchor}
+      />
       {status === 'loading' && <p className="river-note">Loading the river…</p>}
       {status === 'error' && <p className="river-note">The river could not be loaded.</p>}
       {status === 'ready' && groups.length === 0 && (

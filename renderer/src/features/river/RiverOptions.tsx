@@ -1,14 +1,20 @@
+import { memo } from 'react';
 import { useApp } from '../../store/context';
 import type { RiverSort, RiverView } from '../../store/river-slice';
+import { MarkReadMenu } from './MarkReadMenu';
 
-/** How the river is laid out (river, titles only, reading pane) and in which order; remembered. */
-export function RiverOptions() {
+/**
+ * Marking read (MarkReadMenu), how the river is laid out (river, titles only, reading pane) and in
+ * which order; remembered. Memoised: the river re-renders with its groups, these need not.
+ */
+export const RiverOptions = memo(function RiverOptions() {
   const sort = useApp((s) => s.filter.sort);
   const view = useApp((s) => s.view);
   const setFilter = useApp((s) => s.setFilter);
   const setView = useApp((s) => s.setView);
   return (
     <div className="river-options">
+      <MarkReadMenu />
       <label className="visually-hidden" htmlFor="river-view">
         View
       </label>
@@ -36,4 +42,4 @@ export function RiverOptions() {
       </select>
     </div>
   );
-}
+});

@@ -35,3 +35,16 @@ describe('riverRows', () => {
     expect(riverRows([g(3, 0, 1)]).map((r) => [r.first, r.last, r.items.length])).toEqual([[true, true, 0]]);
   });
 });
+
+describe('riverRows keeps the rows that did not change', () => {
+  it('hands back the same row objects for unchanged groups, new ones for a changed group', () => {
+    const a = g(1, 3, 100);
+    const b = g(2, 3, 50);
+    const first = riverRows([a, b]);
+    const changedB = { ...b, items: b.items.map((i, n) => (n === 0 ? { ...i, read: true } : i)) };
+    const second = riverRows([a, changedB], undefined, first);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]!.items[0]!.read).toBe(true);
+  });
+});

@@ -25,7 +25,34 @@ export interface RiverRow {
   end: boolean;
 }
 
-export function riverRows(groups: readonly RiverGroup[], size = ITEMS_PER_ROW): RiverRow[] {
+/**
+ * `previous`: the rows of the last call. A row that comes out the same (same group object, same
+ * place) is that very object again, so the memoised row views skip it: marking one item read
+ * re-renders its own row only, not every row in the window (bench:river, j_cpu_ms_per_press).
+ */
+export function riverRows(
+  groups: readonly RiverGroup[],
+  size = ITEMS_PER_ROW,
+  previous: readonly RiverRow[] = [],
+): RiverRow[] {
+  const rows = buildRows(groups, size);
+  if (previous.length === 0) return rows;
+  const before = new Map(previous.map((row) => [row.key, row]));
+  return rows.map((row) => {
+    const old = before.get(row.key);
+    return old &&
+      old.group === row.group &&
+      old.heading === row.heading &&
+      old.end === row.end &&
+      old.first === row.first &&
+      old.last === row.last &&
+      old.items.length === row.items.length
+      ? old
+      : row;
+  });
+}
+
+function buildRows(groups: readonly RiverGroup[], size: number): RiverRow[] {
   const rows: RiverRow[] = [];
   let previous: RiverGroup | null = null;
   for (const group of groups) {

@@ -19,6 +19,8 @@ export const SearchHitCard = memo(function SearchHitCard({
   // Commands read when used; only what the card shows is subscribed to (up to 100 cards).
   const { markRead, toggleStar, selectItem } = useAppStore().getState();
   const selected = useApp((s) => s.selectedItemId === item.id);
+  // Read by the keys a moment ago counts as read (river-slice keyReads).
+  const read = useApp((s) => item.read || s.keyReads[item.id] === true);
   // j/k walk search results too (the keyboard feature selects them): bring the selected hit into view.
   const revealSeq = useApp((s) => (s.selectedItemId === item.id ? s.revealSeq : 0));
   const ref = useRef<HTMLElement>(null);
@@ -43,7 +45,7 @@ export const SearchHitCard = memo(function SearchHitCard({
     <article
       ref={ref}
       tabIndex={-1}
-      className={`search-hit${item.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
+      className={`search-hit${read ? '' : ' unread'}${selected ? ' selected' : ''}`}
       aria-labelledby={titleId}
       aria-current={selected || undefined}
       onClick={() => selectItem(item.id)}
@@ -53,7 +55,7 @@ export const SearchHitCard = memo(function SearchHitCard({
       <div className="search-hit-meta">
         <span className="item-feed">{feedTitle}</span>
         <RelativeTime iso={when} />
-        {!item.read && <span className="visually-hidden">, unread</span>}
+        {!read && <span className="visually-hidden">, unread</span>}
       </div>
       <h2 id={titleId} className="search-hit-title">
         {link ? (
@@ -75,8 +77,8 @@ export const SearchHitCard = memo(function SearchHitCard({
         </p>
       )}
       <div className="search-hit-actions">
-        <button type="button" className="link-button" onClick={() => void markRead([item.id], !item.read)}>
-          {item.read ? 'Mark unread' : 'Mark read'}
+        <button type="button" className="link-button" onClick={() => void markRead([item.id], !read)}>
+          {read ? 'Mark unread' : 'Mark read'}
         </button>
         <button
           type="button"
