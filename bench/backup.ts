@@ -5,7 +5,10 @@
  * - backup_100k_s: `tidings backup`'s work (src/backup/create-backup.ts) on the folder;
  * - restore_100k_s: restoring that file into an empty folder (every byte checked, databases opened);
  * - peak_rss_mb: this process's resident set at its peak (both steps);
- * - backup_cpu_s, restore_cpu_s: CPU time of each (all threads), which a busy machine does not inflate.
+ * - backup_cpu_s, restore_cpu_s: CPU time of each (all threads), which a busy machine does not inflate;
+ * - backup_loop_block_ms, restore_loop_block_ms: the event loop's longest block during each
+ *   (monitorEventLoopDelay's maximum): how long the app, which runs a backup from Settings in its
+ *   own process, could not answer anything meanwhile.
  * The restored folder must hold what the backup said (or the bench fails). ITEMS=10000 for a
  * quick run. Ends with one JSON line.
  */
@@ -13,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createBackup } from '../src/backup/create-backup.ts';
 import { restoreBackup } from '../src/backup/restore.ts';
 import { summarizeDataDir } from '../src/backup/summary.ts';
@@ -42,18 +46,31 @@ try {
     const used = process.cpuUsage(since);
     return (used.user + used.system) / 1e6;
   };
+  // The longest the event loop was held, in ms (the histogram keeps nanoseconds).
+  const loopWatch = () => {
+    const h = monitorEventLoopDelay({ resolution: 10 });
+    h.enable();
+    return () => {
+      h.disable();
+      return h.max / 1e6;
+    };
+  };
   let t = performance.now();
   let cpu = process.cpuUsage();
+  let loop = loopWatch();
   const made = await createBackup(source, file, { passphrase: PASSPHRASE });
   const backupS = (performance.now() - t) / 1000;
   const backupCpuS = cpuSeconds(cpu);
+  const backupBlockMs = loop();
   if (!made.ok) throw new Error(made.error.message);
 
   t = performance.now();
   cpu = process.cpuUsage();
+  loop = loopWatch();
   const restored = await restoreBackup(file, target, { passphrase: PASSPHRASE });
   const restoreS = (performance.now() - t) / 1000;
   const restoreCpuS = cpuSeconds(cpu);
+  const restoreBlockMs = loop();
   if (!restored.ok) throw new Error(restored.error.message);
   if (JSON.stringify(restored.value.summary) !== JSON.stringify(before) || corpus.items !== before?.items) {
     throw new Error(`restored ${JSON.stringify(restored.value.summary)}, expected ${JSON.stringify(before)}`);
@@ -72,6 +89,8 @@ try {
       restore_100k_s: round(restoreS),
       backup_cpu_s: round(backupCpuS),
       restore_cpu_s: round(restoreCpuS),
+      backup_loop_block_ms: Math.round(backupBlockMs),
+      restore_loop_block_ms: Math.round(restoreBlockMs),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       load_1m: round(loadavg()[0]!),
     }),
