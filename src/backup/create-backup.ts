@@ -20,7 +20,7 @@ import { ContainerWriter, FORMAT_NAME, FORMAT_VERSION, fileSize } from './contai
 import { describeKinds } from './describe.ts';
 import { DATABASES, type DatabasePart, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
 import { type DatabaseWorker, startDatabaseWorker } from './off-thread.ts';
-import { type SealedBox, seal } from './seal.ts';
+import { type SealedBox, startSealing } from './seal.ts';
 import { countSecrets, labelsOf, type SecretCount, type TakenSecret } from './secrets.ts';
 import { EMPTY_SUMMARY, mediaFiles, openForReading, summarizeDataDir } from './summary.ts';
 
@@ -102,18 +102,13 @@ async function stageDatabases(
 /** What the manifest says of the secrets: none, sealed (with the box), or left out. */
 async function secretsRecord(
   taken: TakenSecret[],
-  passphrase: string | null,
-  backupId: string,
+  sealer: ((plaintext: Uint8Array) => Promise<SealedBox>) | null,
 ): Promise<BackupSecrets & { box?: SealedBox }> {
   if (taken.length === 0) return { mode: 'none', kinds: [] };
   const kinds = labelsOf(taken);
-  if (passphrase === null) return { mode: 'leftOut', kinds };
+  if (sealer === null) return { mode: 'leftOut', kinds };
   const bundle: SecretsBundle = { version: 1, secrets: taken };
-  return {
-    mode: 'sealed',
-    kinds,
-    box: await seal(Buffer.from(JSON.stringify(bundle), 'utf8'), passphrase, backupId),
-  };
+  return { mode: 'sealed', kinds, box: await sealer(Buffer.from(JSON.stringify(bundle), 'utf8')) };
 }
 
 export async function createBackup(
@@ -129,15 +124,16 @@ export async function createBackup(
   const partial = join(dirname(file), `.${basename(file)}.${backupId.slice(0, 8)}.partial`);
   let staging: string | null = null;
   let writer: ContainerWriter | null = null;
-  // Started now: it loads its code while the first database is copied.
+  // Started now: the worker loads its code, and scrypt derives the key on libuv's threads, while
+  // the first database is copied (work that waits on the disk more than on a core).
   const worker = startDatabaseWorker();
+  const sealer = opts.passphrase === null ? null : startSealing(opts.passphrase, backupId);
   try {
     staging = await stagingDir(dataDir);
     const { copies, taken, summary } = await stageDatabases(dataDir, staging, worker);
     const media = mediaFiles(dataDir);
     summary.mediaFiles = media.length;
-    // scrypt's half second runs on its own thread while the parts are packed.
-    const sealing = secretsRecord(taken, opts.passphrase, backupId);
+    const sealing = secretsRecord(taken, sealer);
     sealing.catch(() => {}); // awaited below; a failure meanwhile is not unhandled
 
     writer = ContainerWriter.create(partial);
