@@ -141,7 +141,7 @@ export async function createBackup(
     for (const name of media)
       await writer.addPart(`${MEDIA_PREFIX}${name}`, 'file', join(dataDir, MEDIA_DIR, name), null);
     const secrets = await sealing;
-    writer.finish({
+    await writer.finish({
       format: FORMAT_NAME,
       formatVersion: FORMAT_VERSION,
       appVersion: APP_VERSION,
