@@ -124,11 +124,12 @@ export async function createBackup(
   const partial = join(dirname(file), `.${basename(file)}.${backupId.slice(0, 8)}.partial`);
   let staging: string | null = null;
   let writer: ContainerWriter | null = null;
-  // Started now: the worker loads its code, and scrypt derives the key on libuv's threads, while
-  // the first database is copied (work that waits on the disk more than on a core).
-  const worker = startDatabaseWorker();
-  const sealer = opts.passphrase === null ? null : startSealing(opts.passphrase, backupId);
+  let worker: DatabaseWorker | null = null;
   try {
+    // Started now: the worker loads its code, and scrypt derives the key on libuv's threads, while
+    // the first database is copied (work that waits on the disk more than on a core).
+    worker = startDatabaseWorker();
+    const sealer = opts.passphrase === null ? null : startSealing(opts.passphrase, backupId);
     staging = await stagingDir(dataDir);
     const { copies, taken, summary } = await stageDatabases(dataDir, staging, worker);
     const media = mediaFiles(dataDir);
@@ -162,7 +163,7 @@ export async function createBackup(
       tidingsError('backup.failed', `The backup could not be written: ${fsErrorReason(e)}.`, undefined, e),
     );
   } finally {
-    await worker.close();
+    await worker?.close();
     if (staging) await rm(staging, { recursive: true, force: true });
   }
 }
