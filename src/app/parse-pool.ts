@@ -10,10 +10,9 @@
  * stripping) or parse-worker.js (a bundle that builds it as its own entry). Without either, parsing
  * stays inline: slower to answer meanwhile, never wrong.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { fail, type Result, tidingsError } from '../common/errors.ts';
+import { workerBeside } from '../common/worker-jobs.ts';
 import { type OpmlDocument, parseOpml } from '../feed/opml.ts';
 import { parseFeed } from '../feed/parse.ts';
 import type { ParseOptions, ParseResult } from '../feed/parse-types.ts';
@@ -71,14 +70,6 @@ const inline = (job: ParseJob): ParseAnswer['result'] =>
 export const PARSE_STOPPED = 'feed.parseStopped';
 const stopping = () => failure(PARSE_STOPPED, 'The app is stopping; the document was not read.');
 
-function workerFile(): URL | null {
-  for (const name of ['parse-worker.js', 'parse-worker.ts']) {
-    const url = new URL(`./${name}`, import.meta.url);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
-}
-
 export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
   const offThreadBytes = opts.offThreadBytes ?? 256 * 1024;
   const idleMs = opts.idleMs ?? 20_000;
@@ -86,7 +77,7 @@ export function createParsePool(opts: ParsePoolOptions = {}): ParsePool {
   const maxHeapMb = opts.maxHeapMb ?? 224;
   const graceMs = opts.graceMs ?? 5_000;
   const youngMb = opts.youngMb ?? 8;
-  let file = workerFile();
+  let file = workerBeside(import.meta.url, 'parse-worker');
   const queue: Pending[] = [];
   let current: Pending | null = null;
   let idleTimer: NodeJS.Timeout | null = null;

@@ -7,7 +7,6 @@
  * is never half written; read part by part, each checked against its size and hash before use.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
@@ -149,7 +148,7 @@ export class ContainerWriter {
   }
 
   /** Writes the manifest and the parts list, and makes the file durable. */
-  finish(manifest: Record<string, unknown>): void {
+  async finish(manifest: Record<string, unknown>): Promise<void> {
     const part = this.db.prepare(
       'INSERT INTO parts (name, kind, size, sha256, chunks, schema_version) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -160,11 +159,12 @@ export class ContainerWriter {
     this.db.exec(`PRAGMA user_version = ${FORMAT_VERSION}`);
     this.db.exec('COMMIT');
     this.db.close();
-    const fd = openSync(this.path, 'r+');
+    // On libuv's threads: on a slow disk the sync of tens of MB would hold the app's event loop.
+    const handle = await open(this.path, 'r+');
     try {
-      fsyncSync(fd);
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
   }
 

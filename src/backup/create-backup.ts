@@ -2,25 +2,27 @@
  * Making a backup of a data folder, while the app runs on it or not. Each database is copied by
  * SQLite's online backup API from a reader of its own (one step: one consistent snapshot, taken
  * on libuv's threads, never a copy of a live file); the secrets are then taken out of the copies
- * (secrets.ts) and sealed or left out; the copies and the media files become parts of one
- * container (container.ts), written under a temporary name and renamed when complete.
+ * (secrets.ts) and sealed or left out, and each copy is rebuilt with only its live rows
+ * (database-jobs.ts, on a worker thread); the rebuilt copies and the media files become parts of
+ * one container (container.ts), written under a temporary name and renamed when complete.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { backup, DatabaseSync } from 'node:sqlite';
+import { backup } from 'node:sqlite';
 import { BACKUP_FILE_EXTENSION, type BackupSecrets, type DataSummary } from '../app/api.ts';
 import { APP_VERSION } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
 import { ContainerWriter, FORMAT_NAME, FORMAT_VERSION, fileSize } from './container.ts';
 import { describeKinds } from './describe.ts';
-import { DATABASES, type DatabasePart, MACHINE_SETTINGS, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
-import { type SealedBox, seal } from './seal.ts';
-import { countSecrets, labelsOf, type SecretCount, type TakenSecret, takeSecrets } from './secrets.ts';
-import { EMPTY_SUMMARY, mediaFiles, openForReading, summarizeDatabase, summarizeDataDir } from './summary.ts';
+import { DATABASES, type DatabasePart, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
+import { type DatabaseWorker, startDatabaseWorker } from './off-thread.ts';
+import { type SealedBox, startSealing } from './seal.ts';
+import { countSecrets, labelsOf, type SecretCount, type TakenSecret } from './secrets.ts';
+import { EMPTY_SUMMARY, mediaFiles, openForReading, summarizeDataDir } from './summary.ts';
 
 export interface BackupOptions {
   /** Seals the secrets with this passphrase; null leaves them out (said in the report's warnings). */
@@ -70,12 +72,14 @@ interface StagedCopy {
 }
 
 /**
- * Copies each database into `staging` and takes the secrets and the machine's own settings out of
- * the copies. Returns the copies, what was taken, and what they hold.
+ * Copies each database into `staging`, takes the secrets and the machine's own settings out of the
+ * copies and rebuilds each with only its live rows (on `worker`). Returns the rebuilt copies,
+ * what was taken, and what they hold.
  */
 async function stageDatabases(
   dataDir: string,
   staging: string,
+  worker: DatabaseWorker,
 ): Promise<{ copies: StagedCopy[]; taken: TakenSecret[]; summary: DataSummary }> {
   const summary: DataSummary = { ...EMPTY_SUMMARY };
   const taken: TakenSecret[] = [];
@@ -83,23 +87,14 @@ async function stageDatabases(
   for (const spec of DATABASES) {
     const source = join(dataDir, spec.file);
     if (!existsSync(source)) continue;
+    const copy = join(staging, `${spec.file}.copy`);
     const path = join(staging, spec.file);
-    await copyDatabase(source, path);
-    const db = new DatabaseSync(path);
-    try {
-      // One file, no WAL beside it: the part is exactly this file.
-      db.exec('PRAGMA journal_mode = DELETE');
-      taken.push(...takeSecrets(db, spec.part));
-      if (spec.part === 'reader') {
-        const drop = db.prepare('DELETE FROM settings WHERE key = ?');
-        for (const key of MACHINE_SETTINGS) drop.run(key);
-      }
-      summarizeDatabase(db, spec.part, summary);
-      const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
-      copies.push({ part: spec.part, path, schemaVersion: user_version });
-    } finally {
-      db.close();
-    }
+    await copyDatabase(source, copy);
+    const clean = await worker.run('cleanCopy', { part: spec.part, copy, into: path });
+    await rm(copy, { force: true });
+    taken.push(...clean.taken);
+    Object.assign(summary, clean.summary);
+    copies.push({ part: spec.part, path, schemaVersion: clean.schemaVersion });
   }
   return { copies, taken, summary };
 }
@@ -107,18 +102,13 @@ async function stageDatabases(
 /** What the manifest says of the secrets: none, sealed (with the box), or left out. */
 async function secretsRecord(
   taken: TakenSecret[],
-  passphrase: string | null,
-  backupId: string,
+  sealer: ((plaintext: Uint8Array) => Promise<SealedBox>) | null,
 ): Promise<BackupSecrets & { box?: SealedBox }> {
   if (taken.length === 0) return { mode: 'none', kinds: [] };
   const kinds = labelsOf(taken);
-  if (passphrase === null) return { mode: 'leftOut', kinds };
+  if (sealer === null) return { mode: 'leftOut', kinds };
   const bundle: SecretsBundle = { version: 1, secrets: taken };
-  return {
-    mode: 'sealed',
-    kinds,
-    box: await seal(Buffer.from(JSON.stringify(bundle), 'utf8'), passphrase, backupId),
-  };
+  return { mode: 'sealed', kinds, box: await sealer(Buffer.from(JSON.stringify(bundle), 'utf8')) };
 }
 
 export async function createBackup(
@@ -134,13 +124,17 @@ export async function createBackup(
   const partial = join(dirname(file), `.${basename(file)}.${backupId.slice(0, 8)}.partial`);
   let staging: string | null = null;
   let writer: ContainerWriter | null = null;
+  let worker: DatabaseWorker | null = null;
   try {
+    // Started now: the worker loads its code, and scrypt derives the key on libuv's threads, while
+    // the first database is copied (work that waits on the disk more than on a core).
+    worker = startDatabaseWorker();
+    const sealer = opts.passphrase === null ? null : startSealing(opts.passphrase, backupId);
     staging = await stagingDir(dataDir);
-    const { copies, taken, summary } = await stageDatabases(dataDir, staging);
+    const { copies, taken, summary } = await stageDatabases(dataDir, staging, worker);
     const media = mediaFiles(dataDir);
     summary.mediaFiles = media.length;
-    // scrypt's half second runs on its own thread while the parts are packed.
-    const sealing = secretsRecord(taken, opts.passphrase, backupId);
+    const sealing = secretsRecord(taken, sealer);
     sealing.catch(() => {}); // awaited below; a failure meanwhile is not unhandled
 
     writer = ContainerWriter.create(partial);
@@ -148,7 +142,7 @@ export async function createBackup(
     for (const name of media)
       await writer.addPart(`${MEDIA_PREFIX}${name}`, 'file', join(dataDir, MEDIA_DIR, name), null);
     const secrets = await sealing;
-    writer.finish({
+    await writer.finish({
       format: FORMAT_NAME,
       formatVersion: FORMAT_VERSION,
       appVersion: APP_VERSION,
@@ -169,6 +163,7 @@ export async function createBackup(
       tidingsError('backup.failed', `The backup could not be written: ${fsErrorReason(e)}.`, undefined, e),
     );
   } finally {
+    await worker?.close();
     if (staging) await rm(staging, { recursive: true, force: true });
   }
 }

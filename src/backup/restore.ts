@@ -4,7 +4,8 @@
  * 1. prepare: check the file (inspect.ts), open the sealed secrets with the passphrase, write every
  *    part into a staging folder beside the data (each checked against its size and SHA-256), put
  *    the secrets back, keep the folder's own install id, and open each database as the app would
- *    (older schemas are migrated here). A refusal at any point leaves the data folder untouched.
+ *    (older schemas are migrated here; database-jobs.ts, on a worker thread). A refusal at any
+ *    point leaves the data folder untouched.
  * 2. commit: swap.ts moves the current data aside into replaced/<time>/ and the restored data in.
  * The app stops on the folder between the two (src/app/replaceable.ts); the CLI refuses to run
  * while an app holds it (holder.ts).
@@ -12,25 +13,18 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import type { DataSummary, RestoreReport } from '../app/api.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
-import { openDatabase } from '../store/sqlite.ts';
 import type { ContainerReader, PartRecord } from './container.ts';
 import type { SecretsBundle } from './create-backup.ts';
 import { describeKinds, describeSummary } from './describe.ts';
 import { type BackupInfo, openBackup } from './inspect.ts';
 import { databaseSpec, MACHINE_SETTINGS, MEDIA_DIR, MEDIA_PREFIX } from './layout.ts';
+import { type DatabaseWorker, startDatabaseWorker } from './off-thread.ts';
 import { unseal } from './seal.ts';
-import { putSecretsBack, type TakenSecret } from './secrets.ts';
-import {
-  EMPTY_SUMMARY,
-  holdsSomething,
-  openForReading,
-  summarizeDatabase,
-  summarizeDataDir,
-} from './summary.ts';
+import type { TakenSecret } from './secrets.ts';
+import { EMPTY_SUMMARY, holdsSomething, openForReading, summarizeDataDir } from './summary.ts';
 import { swapIn } from './swap.ts';
 
 export interface RestoreOptions {
@@ -74,6 +68,7 @@ export async function prepareRestore(
   let staging: string | null = null;
   // A folder this restore made is removed again when it fails: nothing changed means nothing made.
   let madeFolder = !existsSync(dataDir);
+  let worker: DatabaseWorker | null = null;
   try {
     const warnings: string[] = [];
     const secrets = await secretsToRestore(info, opts, warnings);
@@ -83,6 +78,8 @@ export async function prepareRestore(
 
     await mkdir(dataDir, { recursive: true });
     staging = await mkdtemp(join(dataDir, '.restore-'));
+    // Started now: it loads its code while the parts are written.
+    worker = startDatabaseWorker();
     for (const part of info.parts) {
       const written = await writePart(reader, part, staging);
       if (!written.ok) return written;
@@ -92,23 +89,14 @@ export async function prepareRestore(
     for (const part of info.parts) {
       const spec = databaseSpec(part.name);
       if (part.kind !== 'sqlite' || !spec) continue;
-      const path = join(staging, spec.file);
-      const db = new DatabaseSync(path);
-      try {
-        warnings.push(...putSecretsBack(db, spec.part, secrets.value));
-        if (spec.part === 'reader') fitReaderToThisComputer(db, machineSettings);
-      } finally {
-        db.close();
-      }
-      // Opened as the app opens it: an older backup's schema is brought up to date now, and a
-      // database that cannot be opened is refused before anything is replaced.
-      const migrated = openDatabase(path, spec.migrations);
-      try {
-        summarizeDatabase(migrated, spec.part, summary);
-        migrated.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      } finally {
-        migrated.close();
-      }
+      const settled = await worker.run('settleRestored', {
+        part: spec.part,
+        path: join(staging, spec.file),
+        secrets: secrets.value,
+        machineSettings,
+      });
+      warnings.push(...settled.problems);
+      Object.assign(summary, settled.summary);
     }
     summary.mediaFiles = info.parts.filter((p) => p.name.startsWith(MEDIA_PREFIX)).length;
     const ready = staging;
@@ -138,6 +126,7 @@ export async function prepareRestore(
       ),
     );
   } finally {
+    await worker?.close();
     reader.close();
     if (staging) await rm(staging, { recursive: true, force: true });
     if (madeFolder) await rm(dataDir, { recursive: true, force: true });
@@ -213,18 +202,6 @@ async function writePart(reader: ContainerReader, part: PartRecord, staging: str
   } finally {
     await handle.close();
   }
-}
-
-/**
- * The restored reader database as this computer runs it: the folder's own install id stays, and
- * every feed is due at once, so the river catches up on what came since the backup and real-time
- * subscriptions (which name the old address, and were not restored) are made again as each feed
- * is read, instead of waiting for a plan made on another computer or on another day.
- */
-function fitReaderToThisComputer(db: DatabaseSync, machineSettings: [string, string][]): void {
-  const keep = db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
-  for (const [key, value] of machineSettings) keep.run(key, value);
-  db.exec('UPDATE feeds SET next_due_at = NULL');
 }
 
 /** These settings of the folder's current reader database, as stored (key, JSON text). */

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTidings } from '../app/tidings.ts';
 import { createLoopbackPublisher } from '../testing/app-fixture.ts';
 import { createBackup } from './create-backup.ts';
-import { openBackup } from './inspect.ts';
 import { restoreBackup } from './restore.ts';
 import { summarizeDataDir } from './summary.ts';
+import { unpackedBytes } from './testdata/backup-bytes.ts';
 import { buildFolder, FEED_LOGIN, HOSTING_PASSWORD, SECRETS, snapshot } from './testdata/built-folder.ts';
 import { filesOf, tempDirs } from './testdata/folders.ts';
 
@@ -41,21 +41,6 @@ afterAll(() => {
   rmSync(source, { recursive: true, force: true });
   dirs.removeAll();
 });
-
-/** Every part's bytes, unpacked: what anyone holding the file could read. */
-async function unpackedBytes(file: string): Promise<Buffer> {
-  const opened = await openBackup(file);
-  if (!opened.ok) throw new Error(opened.error.message);
-  const chunks: Buffer[] = [Buffer.from(JSON.stringify(opened.value.reader.manifest))];
-  for (const part of opened.value.info.parts) {
-    const read = await opened.value.reader.readPart(part, async (b) => {
-      chunks.push(Buffer.from(b));
-    });
-    expect(read.ok).toBe(true);
-  }
-  opened.value.reader.close();
-  return Buffer.concat(chunks);
-}
 
 describe('backup and restore', () => {
   it('restores into an empty folder as the same river, counts, posts and settings', async () => {

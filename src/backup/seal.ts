@@ -47,20 +47,37 @@ export async function seal(
   aad: string,
   cost: { N: number; r: number; p: number } = DEFAULT_COST,
 ): Promise<SealedBox> {
+  return startSealing(passphrase, aad, cost)(plaintext);
+}
+
+/**
+ * Starts deriving the key at once (scrypt's half second, on libuv's threads) and returns what
+ * seals with it once the plaintext is known: a backup starts it while it copies its databases,
+ * which wait on the disk more than on a core.
+ */
+export function startSealing(
+  passphrase: string,
+  aad: string,
+  cost: { N: number; r: number; p: number } = DEFAULT_COST,
+): (plaintext: Uint8Array) => Promise<SealedBox> {
   const salt = randomBytes(16);
-  const iv = randomBytes(12);
-  const key = await deriveKey(passphrase, salt, cost);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return {
-    kdf: 'scrypt',
-    ...cost,
-    salt: salt.toString('base64'),
-    cipher: 'aes-256-gcm',
-    iv: iv.toString('base64'),
-    tag: cipher.getAuthTag().toString('base64'),
-    data: data.toString('base64'),
+  const deriving = deriveKey(passphrase, salt, cost);
+  deriving.catch(() => {}); // awaited when sealing; a failure meanwhile is not unhandled
+  return async (plaintext) => {
+    const key = await deriving;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(aad, 'utf8'));
+    const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return {
+      kdf: 'scrypt',
+      ...cost,
+      salt: salt.toString('base64'),
+      cipher: 'aes-256-gcm',
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
   };
 }
 

@@ -165,8 +165,10 @@ const keyClause = (key: Row) =>
 
 /**
  * Takes every secret out of a backup's own copy of a database (never the live one): each is put
- * in its stand-in's place, or its row is deleted. Deleted bytes are overwritten (secure_delete),
- * so the copy's free pages do not keep them. Returns what was taken, to seal or to drop.
+ * in its stand-in's place, or its row is deleted. Returns what was taken, to seal or to drop.
+ * Only live rows are reached here: the copy's free space may still hold secrets deleted long
+ * before, so the caller rebuilds the copy afterwards (database-jobs.ts cleanCopy). The bytes
+ * taken out here are overwritten meanwhile (secure_delete), in case the staged copy outlives us.
  */
 export function takeSecrets(db: DatabaseSync, part: DatabasePart): TakenSecret[] {
   db.exec('PRAGMA secure_delete = ON');

@@ -1,13 +1,5 @@
-/**
- * Runs extractArticle off the main thread, one page at a time, each under a deadline: a page that
- * takes longer is given up (the worker is stopped, a fresh one starts for the next). The worker
- * exits when idle, giving its heap back. Where the worker's code cannot be found (a packaging
- * without the entry), pages are extracted inline: slower to answer meanwhile, never wrong.
- * (src/app/parse-pool.ts does the same for feed documents, with more care for huge ones.)
- */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerBeside } from '../common/worker-jobs.ts';
 import { extractArticle } from './extract.ts';
 import type { ExtractAnswer, ExtractJob } from './extract-worker.ts';
 
@@ -31,14 +23,6 @@ export interface ExtractPoolOptions {
   offThread?: boolean;
 }
 
-function workerFile(): URL | null {
-  for (const name of ['extract-worker.js', 'extract-worker.ts']) {
-    const url = new URL(`./${name}`, import.meta.url);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
-}
-
 interface Pending {
   job: ExtractJob;
   resolve(result: ExtractResult): void;
@@ -47,7 +31,7 @@ interface Pending {
 export function createExtractPool(opts: ExtractPoolOptions = {}): ExtractPool {
   const deadlineMs = opts.deadlineMs ?? 20_000;
   const idleMs = opts.idleMs ?? 30_000;
-  const file = opts.offThread === false ? null : workerFile();
+  const file = opts.offThread === false ? null : workerBeside(import.meta.url, 'extract-worker');
   const queue: Pending[] = [];
   let current: { pending: Pending; timer: NodeJS.Timeout } | null = null;
   let worker: { thread: Worker; ready: boolean } | null = null;

@@ -1,7 +1,10 @@
 /**
  * The one way to open a SQLite database (node:sqlite, no native build). Used by the reader's
  * store and by the cloud's. WAL + synchronous=NORMAL: a killed process never leaves a torn
- * database; every multi-row write goes through `transaction`.
+ * database; every multi-row write goes through `transaction`. secure_delete: what is deleted or
+ * replaced is overwritten with zeros where it stood, so a changed or removed secret (a feed's
+ * login, an app password's hash, the writer's passwords) does not live on in free space, where a
+ * copy of the file (a backup, a disk image) would carry it.
  */
 
 import { mkdirSync } from 'node:fs';
@@ -27,6 +30,7 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA secure_delete = ON');
   migrate(db, migrations);
   return db;
 }
