@@ -149,6 +149,38 @@ export function cloudElementFor(publicBaseUrl: string, basePath = ''): CloudElem
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
+/** `/websub/` is `/websub`; the root stays `/`. */
+const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
+
+/** A path segment decoded; a malformed escape (`%E0`) is kept as sent, which names nothing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Routes answered to GET and HEAD only (any other method: 405, not 404). */
+function isPage(path: string): boolean {
+  return (
+    [
+      '',
+      '/',
+      '/docs',
+      '/pingform',
+      '/changes.xml',
+      '/pingsiteform',
+      '/pleasenotifyform',
+      '/viewlog',
+      '/viewlog.json',
+      '/subscriptions.json',
+    ].includes(path) ||
+    /^\/docs\/[^/]+$/.test(path) ||
+    /^\/feeds\/[^/]+\.xml$/.test(path)
+  );
+}
+
 export function createCloud(deps: CloudDeps): Cloud {
   const clock = deps.clock ?? systemClock;
   const basePath = normaliseBase(deps.basePath ?? '');
@@ -282,15 +314,16 @@ export function createCloud(deps: CloudDeps): Cloud {
     const url = new URL(req.url);
     const rel = relativePath(url.pathname, basePath);
     if (rel === null) return plain(404, 'Not Found');
-    const path = rel.toLowerCase();
+    // One trailing slash is the same route, as in the reference (Express's routing is not strict).
+    const path = withoutTrailingSlash(rel).toLowerCase();
     const method = req.method.toUpperCase();
     if (!deps.publicBaseUrl) seenOrigin = url.origin;
     const base = basePath;
 
     if (method === 'GET' || method === 'HEAD') {
-      if (path === '/docs' || path === '/docs/') return docsPage(base, null);
-      const doc = /^\/docs\/([^/]+)$/.exec(rel);
-      if (doc) return docsPage(base, decodeURIComponent(doc[1]!));
+      if (path === '/docs') return docsPage(base, null);
+      const doc = /^\/docs\/([^/]+)$/.exec(withoutTrailingSlash(rel));
+      if (doc) return docsPage(base, safeDecode(doc[1]!));
       if (path === '/pingform') return pingForm(base);
       if (path === '/changes.xml') return changesXml(store, clock.now());
       if (path === '/pingsiteform') {
@@ -312,10 +345,11 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (path === '/subscriptions.json') return subscriptionsJson(store);
       const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
       if (feed) {
-        const row = await store.savedFeedByName(decodeURIComponent(feed[1]!));
+        const row = await store.savedFeedByName(safeDecode(feed[1]!));
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
+    if (isPage(path)) return plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
     const testRoute = deps.testApi ? /^\/test\/([a-z]+)$/.exec(path) : null;
     const endpoint =
       [

@@ -5,6 +5,7 @@
  * expired subscriptions. Answers carry the reference cloud's messages.
  */
 import type { Clock } from '../../common/clock.ts';
+import { describeError } from '../../common/errors.ts';
 import { isAddressAllowed } from '../../net/host-guard.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
@@ -59,6 +60,18 @@ export interface CoreDeps {
   queue?: DeliveryQueue;
 }
 
+/** A registration refused for a reason the caller is told (the reference's sentences). */
+class Refused extends Error {}
+
+/**
+ * The caller's answer when the cloud itself failed (a store away): a neutral sentence; the cause,
+ * which may name the database's address, goes to the log only.
+ */
+export function unavailable(log: CloudLog, what: string, cause: unknown): string {
+  log.add({ kind: 'error', detail: `${what}: ${describeError(cause)}` });
+  return messages.unavailable;
+}
+
 export class CloudCore {
   private readonly deps: CoreDeps;
   /** Running fan-outs, so close() and idle() can wait for them. */
@@ -79,9 +92,13 @@ export class CloudCore {
     const results = await Promise.allSettled(p.urls.map((url) => this.subscribeOne(p, url)));
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected.length === results.length) {
-      // As the reference cloud: the last failure's message.
-      const last = rejected.at(-1)?.reason;
-      return { success: false, msg: last instanceof Error ? last.message : String(last) };
+      // As the reference cloud: the last failure's message (ours alone: a failure of the cloud
+      // itself is told in neutral words).
+      const last: unknown = rejected.at(-1)?.reason;
+      return {
+        success: false,
+        msg: last instanceof Refused ? last.message : unavailable(this.deps.log, 'pleaseNotify', last),
+      };
     }
     return { success: true, msg: messages.subscribed };
   }
@@ -95,7 +112,7 @@ export class CloudCore {
     if (check.kind === 'unreadable') {
       await store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
-      throw new Error(messages.subscriptionReadResource(feedUrl));
+      throw new Refused(messages.subscriptionReadResource(feedUrl));
     }
     const refusal = p.callbackUrl
       ? this.refuseCallback(p.callbackUrl)
@@ -124,7 +141,7 @@ export class CloudCore {
     }
     await store.bump('registrationsFailed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
-    throw new Error(messages.failedHandler);
+    throw new Refused(messages.failedHandler);
   }
 
   get subscriptionTtlMs(): number {
@@ -159,10 +176,26 @@ export class CloudCore {
   }
   private readonly side = new Set<Promise<unknown>>();
 
-  /** A ping: read, compare, and on change start the fan-out. */
+  /** A ping: read, compare, and on change start the fan-out; the cloud's own failure is an outcome too. */
   async ping(
     feedUrl: string,
     opts: { enforceInterval?: boolean } = {},
+  ): Promise<Outcome & { changed: boolean; unavailable?: true }> {
+    try {
+      return await this.pingOnce(feedUrl, opts);
+    } catch (e) {
+      return {
+        success: false,
+        msg: unavailable(this.deps.log, 'ping', e),
+        changed: false,
+        unavailable: true,
+      };
+    }
+  }
+
+  private async pingOnce(
+    feedUrl: string,
+    opts: { enforceInterval?: boolean },
   ): Promise<Outcome & { changed: boolean }> {
     const { store, log, clock } = this.deps;
     const started = clock.now();

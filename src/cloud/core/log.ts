@@ -24,7 +24,9 @@ export type CloudLogKind =
   | 'websubFailed'
   | 'weblogUpdates'
   | 'rssPing'
-  | 'rssPingFailed';
+  | 'rssPingFailed'
+  /** The cloud's own failure (its database away): the cause, never shown to the caller. */
+  | 'error';
 
 export interface CloudLogEntry {
   /** ms since the epoch. */

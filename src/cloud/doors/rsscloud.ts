@@ -6,7 +6,7 @@
  * in the reference cloud's form (answers.ts).
  */
 import { decodeMethodCall } from '../../wire/xmlrpc.ts';
-import type { CloudCore } from '../core/core.ts';
+import { type CloudCore, unavailable } from '../core/core.ts';
 import type { CloudLog } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import type { SaveRssOutcome } from '../core/saverss.ts';
@@ -36,6 +36,9 @@ export interface RssCloudDoorDeps {
   saveRss(params: SaveRssParams, req: Request): Promise<SaveRssOutcome>;
   siteChanged(signal: SiteSignal): Promise<SignalOutcome>;
 }
+
+/** Characters of an unknown method's name told back (the longest real one has 33). */
+const MAX_NAME_SHOWN = 100;
 
 const RPC_NAMES = {
   hello: 'rsscloud.hello',
@@ -94,10 +97,12 @@ export async function handleRpc(
   }
   const { methodName, params } = call.value;
   const name = methodName.toLowerCase();
+  // The name as told back (a fault, the log): a caller's megabyte of name is not sent back whole.
+  const shown = methodName.length > MAX_NAME_SHOWN ? `${methodName.slice(0, MAX_NAME_SHOWN)}...` : methodName;
   // saveRss parameters carry a password: only the method name is logged.
   d.log.add({
     kind: 'xmlrpc',
-    detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
+    detail: `${shown} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
   });
   switch (name) {
     case RPC_NAMES.hello:
@@ -116,14 +121,17 @@ export async function handleRpc(
       if (!parsed.ok) return rpcFault(parsed.message);
       const refused = d.refusal(source, null);
       if (refused) return rpcFault(refused);
-      // As the reference cloud: the XML-RPC ping answers true whether or not the read worked.
-      await d.core.ping(parsed.value);
-      return rpcAnswer(true);
+      // As the reference cloud: the XML-RPC ping answers true whether or not the read worked
+      // (only the cloud's own failure is a fault: nothing was read at all).
+      const pinged = await d.core.ping(parsed.value);
+      return pinged.unavailable ? rpcFault(pinged.msg) : rpcAnswer(true);
     }
     case RPC_NAMES.saveRss: {
       const parsed = parseRpcSaveRss(params);
       if (!parsed.ok) return rpcFault(parsed.message);
-      const saved = await d.saveRss(parsed.value, req);
+      const saved = await d
+        .saveRss(parsed.value, req)
+        .catch((e: unknown): SaveRssOutcome => ({ ok: false, message: unavailable(d.log, 'saveRss', e) }));
       return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
     }
     case RPC_NAMES.weblogPing:
@@ -135,6 +143,6 @@ export async function handleRpc(
       return rpcAnswer(weblogUpdatesAnswer(await d.siteChanged(signal)));
     }
     default:
-      return rpcFault(messages.notDefined(methodName));
+      return rpcFault(messages.notDefined(shown));
   }
 }

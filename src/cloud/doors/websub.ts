@@ -12,7 +12,7 @@
  * /ping reaches them and a publish reaches rssCloud subscribers: fan-out delivers each by its own
  * protocol (fanout.ts).
  */
-import type { CloudCore } from '../core/core.ts';
+import { type CloudCore, unavailable } from '../core/core.ts';
 import type { CloudLog } from '../core/log.ts';
 import type { NewWebSub } from '../core/types.ts';
 import type { WebSubHub } from '../core/websub-hub.ts';
@@ -121,6 +121,15 @@ export async function answerHub(
   form: URLSearchParams,
   budget: HubBudget,
 ): Promise<Response> {
+  try {
+    return await answer(deps, form, budget);
+  } catch (e) {
+    // The hub's own failure (its store away): a 503 in neutral words, the cause logged.
+    return plain(503, unavailable(deps.log, 'websub', e), { 'retry-after': '60' });
+  }
+}
+
+async function answer(deps: WebSubDoorDeps, form: URLSearchParams, budget: HubBudget): Promise<Response> {
   const { core, hub, log } = deps;
   const parsed = parseHubRequest(form, deps.leases);
   if (!parsed.ok) {
