@@ -371,7 +371,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     if (testRoute) {
       const answer = await testApi(
-        { store, sweep: () => store.sweep(clock.now(), RESOURCE_RETENTION_MS) },
+        { store, sweep: () => store.sweep(clock.now(), RESOURCE_RETENTION_MS, { wait: true }) },
         testRoute[1]!,
         body,
       );

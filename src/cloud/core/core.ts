@@ -30,6 +30,11 @@ import type { Outcome, PleaseNotifyParams } from './types.ts';
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;
 /** Resources nobody subscribes to are forgotten this long after their last change (the reference: 7 days). */
 export const RESOURCE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * How long a registration keeps its resource from the sweep should its process die before it
+ * ends (a registration ends within its read's and its handler test's deadlines, seconds).
+ */
+const REGISTRATION_HOLD_MS = 10 * 60 * 1000;
 /** A failed WebSub delivery is tried again after these delays (then left to the next change). */
 export const DEFAULT_CONTENT_RETRY_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000];
 /** WebSub deliveries kept for retry after one fan-out, at most (the rest wait for the next change). */
@@ -103,7 +108,22 @@ export class CloudCore {
     return { success: true, msg: messages.subscribed };
   }
 
+  /**
+   * One feed of a registration. The resource is read before the subscription is stored (the
+   * handler test comes between): the registration is marked as under way meanwhile, so the sweep
+   * keeps the resource though nobody subscribes to it yet (docs/decisions/0102).
+   */
   private async subscribeOne(p: PleaseNotifyParams, feedUrl: string): Promise<void> {
+    const { store, clock } = this.deps;
+    const held = await store.beginRegistration(feedUrl, clock.now() + REGISTRATION_HOLD_MS);
+    try {
+      await this.registerOne(p, feedUrl);
+    } finally {
+      await store.endRegistration(held).catch(() => undefined); // else it lapses by itself
+    }
+  }
+
+  private async registerOne(p: PleaseNotifyParams, feedUrl: string): Promise<void> {
     const { store, clock, log } = this.deps;
     const started = clock.now();
     // A burst of registrations for one feed shares a read already under way instead of queueing
@@ -240,7 +260,8 @@ export class CloudCore {
 
   /**
    * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
-   * subscribes to that have not changed or been read for 7 days; returns how many subscriptions went.
+   * subscribes to that have not changed for 7 days and have no registration under way; returns
+   * how many subscriptions went.
    */
   async sweep(now = this.deps.clock.now()): Promise<number> {
     const { subscriptionsRemoved, resourcesRemoved } = await this.deps.store.sweep(

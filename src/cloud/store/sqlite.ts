@@ -131,6 +131,37 @@ ALTER TABLE resources ADD COLUMN site_url TEXT;
 CREATE INDEX resources_updated ON resources(when_last_update);
 `,
   },
+  {
+    // Registrations under way (a resource read before its subscription is stored: the sweep keeps
+    // it meanwhile), and WebSub deliveries waiting to be tried again (delivery/retries.ts): one
+    // row per subscription (the newest content it is owed), the content kept once per feed and body.
+    version: 3,
+    sql: `
+CREATE TABLE registrations (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  until INTEGER NOT NULL
+);
+CREATE INDEX registrations_feed ON registrations(feed_url);
+CREATE TABLE retry_contents (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  body BLOB NOT NULL,
+  content_type TEXT,
+  hash TEXT NOT NULL,
+  topic_hash TEXT,
+  UNIQUE (feed_url, hash)
+);
+CREATE TABLE delivery_retries (
+  subscription_id INTEGER PRIMARY KEY REFERENCES subscriptions(id) ON DELETE CASCADE,
+  content_id INTEGER NOT NULL REFERENCES retry_contents(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  due_at INTEGER NOT NULL
+);
+CREATE INDEX delivery_retries_due ON delivery_retries(due_at);
+CREATE INDEX delivery_retries_content ON delivery_retries(content_id);
+`,
+  },
 ];
 
 /** Delivered to: verified, not expired, fewer than 3 failures in a row. */
@@ -245,15 +276,25 @@ export class SqliteCloudStore implements CloudStore {
 
   /**
    * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
-   * in a row go, then resources nobody subscribes to that have not changed or been read within
-   * `retainMs` (one read for a first registration has no subscriber until its test call is done).
+   * in a row go, then resources nobody subscribes to that have not changed within `retainMs`,
+   * unless a registration of theirs is under way (its read comes before its subscription).
    */
-  async sweep(now: number, retainMs: number): Promise<SweepResult> {
+  async sweep(now: number, retainMs: number, _opts?: { wait?: boolean }): Promise<SweepResult> {
     return transaction(this.db, () => {
       const subscriptionsRemoved = Number(this.s.removeExpiredOrExhausted.run(now).changes);
+      this.s.removeLapsedRegistrations.run(now);
       const resourcesRemoved = Number(this.s.removeOrphanResources.run(now - retainMs).changes);
+      this.s.removeUnusedContents.run();
       return { subscriptionsRemoved, resourcesRemoved };
     });
+  }
+
+  async beginRegistration(feedUrl: string, until: number): Promise<number> {
+    return Number(this.s.beginRegistration.run(feedUrl, until).lastInsertRowid);
+  }
+
+  async endRegistration(id: number): Promise<void> {
+    this.s.endRegistration.run(id);
   }
 
   /** A WebSub subscribe asked for: a pending row unless the callback already has one (a renewal). */
@@ -456,9 +497,15 @@ function prepareStatements(db: DatabaseSync) {
       `DELETE FROM subscriptions WHERE when_expires <= ? OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
     ),
     removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?1)
-      AND (when_last_check IS NULL OR when_last_check < ?1)
       AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
-      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`),
+      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)
+      AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.feed_url = resources.url)`),
+    removeLapsedRegistrations: p('DELETE FROM registrations WHERE until <= ?'),
+    beginRegistration: p('INSERT INTO registrations (feed_url, until) VALUES (?, ?)'),
+    endRegistration: p('DELETE FROM registrations WHERE id = ?'),
+    removeUnusedContents: p(
+      'DELETE FROM retry_contents WHERE NOT EXISTS (SELECT 1 FROM delivery_retries r WHERE r.content_id = retry_contents.id)',
+    ),
     deleteById: p('DELETE FROM subscriptions WHERE id = ?'),
     deleteSub: p('DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ?'),
     dropPending: p(`DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ? AND state = 'pending'`),

@@ -171,8 +171,19 @@ export interface CloudStore {
   /** Delivery outcomes of a fan-out, written in one transaction. */
   recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
   removeExpired(now: number): Promise<number>;
-  /** Expired or exhausted subscriptions, then orphan resources neither changed nor read within `retainMs`. */
-  sweep(now: number, retainMs: number): Promise<SweepResult>;
+  /**
+   * Expired or exhausted subscriptions, then resources nobody subscribes to that did not change
+   * within `retainMs` and have no registration under way (beginRegistration). `wait`: on a store
+   * shared by instances, wait for another instance's sweep to end instead of leaving it the work
+   * (the test API, whose caller reads what was removed).
+   */
+  sweep(now: number, retainMs: number, opts?: { wait?: boolean }): Promise<SweepResult>;
+  /**
+   * A registration of the feed starts (its resource is read before its subscription is stored):
+   * the sweep keeps the resource until endRegistration, or until `until` should the process die.
+   */
+  beginRegistration(feedUrl: string, until: number): Promise<number>;
+  endRegistration(id: number): Promise<void>;
   /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
   addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
   /** A WebSub subscription whose intent was verified: active with its secret and lease. */
