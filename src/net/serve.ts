@@ -2,7 +2,7 @@
  * The node:http adapter for Request -> Response handlers (STYLE §9, Hono-style): the receiver
  * and the cloud are plain `(Request) => Response` functions that unit tests call directly; this
  * file is the only place that knows about sockets. Bodies are buffered up to a cap (413 beyond
- * it); a handler that throws becomes a 500 and never takes the process down. Time limits and
+ * it, once the client has sent what it meant to: see readRequestBody); a handler that throws becomes a 500 and never takes the process down. Time limits and
  * connection caps (serve-limits.ts) keep slow or numerous clients from starving everyone else.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -60,7 +60,14 @@ export interface ServeOptions {
   raw?: RawHandler;
   /** Told about each body refused for its size (413), which no handler sees (logs, fallbacks). */
   onTooLarge?: (req: { url: string; remoteAddress: string }) => void;
+  /**
+   * A body over its cap is still read (and dropped) up to this many bytes before the 413, so the
+   * client can read the answer (default 16 MiB; the request's time limit holds meanwhile).
+   */
+  maxDiscardBytes?: number;
 }
+
+export const DEFAULT_MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
 export interface RunningServer {
   url: string;
@@ -79,20 +86,29 @@ export const DEFAULT_SERVE_MAX_BODY_BYTES = 1024 * 1024;
 
 class BodyTooLarge extends Error {}
 
-function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer> {
+/**
+ * The body, up to `max` bytes. Past the cap the rest is read and dropped, up to `discardMax`, and
+ * only then refused: a client that reads only once it has sent everything (curl, most libraries)
+ * gets to read our 413, where an answer and a close mid-upload reset its connection (EPIPE) and
+ * it never saw why. Beyond `discardMax` (or declared so) it is cut off at once.
+ */
+function readRequestBody(req: IncomingMessage, max: number, discardMax: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) return reject(new BodyTooLarge());
+    if (Number.isFinite(declared) && declared > Math.max(max, discardMax)) return reject(new BodyTooLarge());
+    let over = Number.isFinite(declared) && declared > max;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      // Past the cap the rest is read and dropped (node dumps it once the 413 is sent), so the
-      // client gets to read our answer instead of a reset.
-      if (size > max) reject(new BodyTooLarge());
-      else chunks.push(chunk);
+      if (size > max && !over) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (!over) chunks.push(chunk);
+      else if (size > discardMax) reject(new BodyTooLarge());
     });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('end', () => (over ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks, size))));
     req.once('error', reject);
     // A client that goes away mid-body: nothing to answer.
     req.once('close', () => {
@@ -185,7 +201,11 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
     let body: Buffer | null = null;
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD')
-        body = await readRequestBody(req, opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes);
+        body = await readRequestBody(
+          req,
+          opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes,
+          opts.maxDiscardBytes ?? DEFAULT_MAX_DISCARD_BYTES,
+        );
       else req.resume();
     } catch (err) {
       if (err instanceof BodyTooLarge) {

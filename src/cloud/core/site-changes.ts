@@ -54,9 +54,12 @@ async function signalled(deps: SiteChangeDeps, signal: SiteSignal): Promise<Sign
     deps.log.add({ kind: 'pingFailed', feedUrl: signal.siteUrl, detail: feedUrl.reason });
     return { ok: false, message: feedUrl.reason, feedUrl: null };
   }
-  await deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
   deps.log.add({ kind: 'weblogUpdates', feedUrl, detail: `${signal.name} (${maskUrl(signal.siteUrl)})` });
   const r = await deps.core.ping(feedUrl);
+  // Named after the read: a resource named first and not read yet (no change recorded) was the
+  // sweep's to remove, name and all. Read, a changed one is the sweep's for 7 days (changes.xml
+  // lists the last hour's), and an unchanged one is not listed.
+  await deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
   return { ok: r.success, message: r.msg, feedUrl };
 }
 

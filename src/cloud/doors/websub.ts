@@ -51,25 +51,28 @@ function absoluteHttpUrl(value: string | null): string | null {
   return v && isHttpUrl(v) ? v : null;
 }
 
+const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}...` : s);
+
 /** The form's hub.* fields checked: what to do, or the reason for a 400. */
 export function parseHubRequest(form: URLSearchParams, leases: LeasePolicy): Parsed<HubRequest> {
   const mode = (form.get('hub.mode') ?? '').trim().toLowerCase();
   if (mode === 'publish') {
     const named = [...form.getAll('hub.topic'), ...form.getAll('hub.url')].filter((t) => t.trim() !== '');
     if (named.length === 0) return { ok: false, message: 'hub.topic (or hub.url) is required to publish.' };
-    const topics: string[] = [];
+    const topics = new Set<string>();
     for (const t of named) {
       const url = absoluteHttpUrl(t);
-      if (!url) return { ok: false, message: `hub.topic must be an absolute http or https URL, not "${t}".` };
-      if (!topics.includes(url)) topics.push(url);
+      if (!url)
+        return { ok: false, message: `hub.topic must be an absolute http or https URL, not "${clip(t)}".` };
+      topics.add(url);
     }
-    return { ok: true, value: { mode: 'publish', topics } };
+    return { ok: true, value: { mode: 'publish', topics: [...topics] } };
   }
   if (mode !== 'subscribe' && mode !== 'unsubscribe') {
     return {
       ok: false,
       message: mode
-        ? `hub.mode "${mode}" is not supported (subscribe, unsubscribe or publish).`
+        ? `hub.mode "${clip(mode)}" is not supported (subscribe, unsubscribe or publish).`
         : 'hub.mode is required (subscribe, unsubscribe or publish).',
     };
   }
