@@ -104,7 +104,10 @@ export interface CloudDeps {
   leases?: Partial<LeasePolicy>;
   /** WebSub subscriptions one callback may hold (default 10,000). */
   maxSubscriptionsPerCallback?: number;
-  /** Delays before retrying a failed WebSub delivery (core.ts DEFAULT_CONTENT_RETRY_MS). */
+  /**
+   * Delays before retrying a failed WebSub delivery, one per retry (core.ts
+   * DEFAULT_CONTENT_RETRY_MS); retries are kept in the store and survive a restart.
+   */
   contentRetryMs?: readonly number[];
   /** Several instances on PostgreSQL: the shared delivery queue's batch, lease and poll (delivery/queue.ts). */
   queue?: Partial<QueueLimits>;
@@ -242,9 +245,14 @@ export function createCloud(deps: CloudDeps): Cloud {
   let sharedLog: SharedLog | null = null;
   if (store instanceof PgCloudStore) {
     sharedLog = new SharedLog(store, log);
-    queue = new DeliveryQueue(store, core.deliverBatch, deps.queue);
+    queue = new DeliveryQueue(store, core.deliverBatch, deps.queue, {
+      clock,
+      retryDelaysMs: core.retryDelays,
+    });
     void queue.start().catch(() => undefined); // a database away: the first request says why
   }
+  // Failed WebSub deliveries kept in the store are tried again, those left by the last run too.
+  core.startRetries();
   const recentLog = async () => (sharedLog ? sharedLog.recent(deps.logSize ?? 250) : log.recent());
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
   // Registrations and pings spend from separate budgets: an aggregator registering its 10,000

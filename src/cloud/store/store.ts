@@ -94,6 +94,61 @@ export interface DeliveryResult {
   gone?: boolean;
 }
 
+/** A body delivered to WebSub subscribers, kept for those whose delivery is tried again. */
+export interface RetryContent {
+  feedUrl: string;
+  body: Uint8Array;
+  contentType: string | null;
+  /**
+   * The resource's hash when this body was read (null: not read by the cloud, as a body handed
+   * to notifyChanged): a retry of a topic read since with another hash is dropped.
+   */
+  topicHash: string | null;
+}
+
+/** What a fan-out's outcomes mean for retries (RetryStore.recordWithRetries). */
+export interface RetryPlan {
+  content: RetryContent;
+  /** Subscriptions whose failure is tried again (WebSub, not 410). */
+  retryIds: ReadonlySet<number>;
+  /** Their next try; null: this was the last one. */
+  next: { attempt: number; dueAt: number } | null;
+  /** The fan-out was itself a retry of this content: its rows are settled by these outcomes. */
+  retried: number | null;
+}
+
+/** Retries due, one group per content and attempt, with the subscribers still live. */
+export interface DueRetry {
+  contentId: number;
+  feedUrl: string;
+  content: RetryContent;
+  attempt: number;
+  targets: DeliveryTarget[];
+}
+
+/**
+ * Failed WebSub deliveries waiting to be tried again, kept in the store so they survive a restart
+ * (delivery/retries.ts; SQLite). A cloud on PostgreSQL keeps them in its shared queue instead.
+ */
+export interface RetryStore {
+  /** recordDeliveries, and the retries the outcomes call for, in one transaction. */
+  recordWithRetries(results: readonly DeliveryResult[], plan: RetryPlan): Promise<void>;
+  /**
+   * Up to `limit` retries due at `now`. Those no longer owed (the subscription is gone or no longer
+   * live, or the topic was read with another hash since) are dropped instead.
+   */
+  dueRetries(now: number, limit: number): Promise<DueRetry[]>;
+  /** When the next retry is due (null: none waits). */
+  nextRetryAt(): Promise<number | null>;
+  /** Retries waiting (the status page, tests). */
+  pendingRetries(): Promise<number>;
+}
+
+/** The store's retries, when it keeps them (SQLite). */
+export function retryStoreOf(store: CloudStore): RetryStore | null {
+  return 'recordWithRetries' in store ? (store as CloudStore & RetryStore) : null;
+}
+
 /** What a sweep removed. */
 export interface SweepResult {
   subscriptionsRemoved: number;
