@@ -41,6 +41,8 @@ export interface TestPostgres {
   pid: number;
   /** A new empty database; its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** Stops the server at once (every connection cut, as a crash) and starts it again on its port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -127,6 +129,19 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
         await client.end();
       }
       return `postgres://tidings@127.0.0.1:${port}/${db}`;
+    },
+    async restart() {
+      await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      await pgRun(join(found.dir, 'pg_ctl'), [
+        '-D',
+        data,
+        '-l',
+        join(home, 'server.log'),
+        '-o',
+        opts,
+        '-w',
+        'start',
+      ]);
     },
     async stop() {
       await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(

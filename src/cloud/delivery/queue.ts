@@ -236,17 +236,7 @@ export class DeliveryQueue {
     this.pool = await this.store.connection();
     this.outcomes = new OutcomeWriter(this.pool, this.instanceId);
     if (this.stopping.signal.aborted) return;
-    try {
-      const { default: pg } = await import('pg');
-      const listener = new pg.Client({ connectionString: this.store.url });
-      listener.on('error', () => undefined); // the poll carries on; notifications are a speed-up
-      listener.on('notification', () => this.kick());
-      await listener.connect();
-      await listener.query(`LISTEN ${CHANNEL}`);
-      this.listener = listener;
-    } catch {
-      this.listener = null;
-    }
+    await this.listen();
     this.pollTimer = setInterval(() => this.kick(), this.limits.pollMs);
     // Claims being worked on are renewed, so a lease ends only for an instance that died (or
     // lost the database), not for one that is slow.
@@ -259,6 +249,54 @@ export class DeliveryQueue {
     this.kick();
     // Retries kept before this instance started (by it before a restart, or by another).
     await this.wakeForRetries().catch(() => undefined);
+  }
+
+  /**
+   * LISTENs for free work on a connection of its own. The poll carries on without it (a speed-up,
+   * not a need), but a listener lost with the database (a restart, a failover) is connected again,
+   * a second later and then up to every 30 s while it cannot be: after a PostgreSQL restart the
+   * instances listened no more, and found free work only by the poll.
+   */
+  private async listen(): Promise<void> {
+    if (this.stopping.signal.aborted) return;
+    const { default: pg } = await import('pg');
+    const listener = new pg.Client({ connectionString: this.store.url });
+    let lost = false;
+    const again = () => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === listener) this.listener = null;
+      void listener.end().catch(() => undefined);
+      if (this.stopping.signal.aborted) return;
+      const wait = Math.min(30_000, 1000 * 2 ** this.listenFailures++);
+      this.relisten = setTimeout(() => void this.listen(), wait);
+      this.relisten.unref?.();
+    };
+    listener.on('error', again);
+    listener.on('end', again);
+    listener.on('notification', () => this.kick());
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${CHANNEL}`);
+    } catch {
+      again();
+      return;
+    }
+    if (this.stopping.signal.aborted) {
+      lost = true;
+      await listener.end().catch(() => undefined);
+      return;
+    }
+    this.listener = listener;
+    this.listenFailures = 0;
+    this.kick(); // what was left free while no one listened
+  }
+  private relisten: NodeJS.Timeout | null = null;
+  private listenFailures = 0;
+
+  /** Connections listening for free work (0 or 1; tests). */
+  get listening(): boolean {
+    return this.listener !== null;
   }
 
   /** The pool once started (no await after the first: every ping comes through here). */
@@ -694,7 +732,10 @@ export class DeliveryQueue {
     await this.pumpRun;
     await Promise.allSettled([...this.inFlight]);
     await this.handBack(null);
-    await this.listener?.end().catch(() => undefined);
+    if (this.relisten) clearTimeout(this.relisten);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     for (const [, w] of this.waiters)
       w.resolve({ feedUrl: '', subscribers: 0, delivered: 0, failed: 0, elapsedMs: 0 });
     this.waiters.clear();
