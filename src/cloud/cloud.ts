@@ -412,7 +412,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
     if (path === '/websub')
-      return answerHub({ core, hub, log, leases }, formOf(req, body), {
+      return answerHub({ core, hub, log, leases }, await formOf(req, body), {
         publish: (topics) => refusal(source, null, topics),
         subscribe: () => refusal(source, 1),
       });

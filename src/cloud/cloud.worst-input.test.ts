@@ -199,6 +199,8 @@ describe('REST forms (POST /pleaseNotify, /ping) and the WebSub hub (POST /websu
     ['/pleaseNotify', () => fill(MiB, 'port=1&path=/cb&protocol=http-post&', 'a=&')],
     ['/pleaseNotify', () => fill(MiB, 'port=1&path=/cb&protocol=http-post&', `url=${peer.url}/feed.xml&`)],
     ['/ping', () => fill(MiB, `url=${peer.url}/feed.xml&`, 'a=&')],
+    // Not a URL, so logged as given: masking it by pattern was quadratic in its `;`.
+    ['/ping', () => fill(MiB, 'url=', ';')],
   ])('%s with a megabyte of fields: its answer in time', async (path, body) => {
     await withinLimits(post(path, body(), 'application/x-www-form-urlencoded', query), 200);
   });

@@ -56,7 +56,7 @@ export async function handlePleaseNotify(
   body: Buffer,
   source: string,
 ): Promise<Response> {
-  const parsed = parseRestPleaseNotify(formOf(req, body), source);
+  const parsed = parseRestPleaseNotify(await formOf(req, body), source);
   const refused = parsed.ok ? d.refusal(source, parsed.value.urls.length) : null;
   const outcome = !parsed.ok
     ? { success: false, msg: parsed.message }
@@ -73,7 +73,7 @@ export async function handlePing(
   body: Buffer,
   source: string,
 ): Promise<Response> {
-  const parsed = parseRestPing(formOf(req, body));
+  const parsed = parseRestPing(await formOf(req, body));
   if (!parsed.ok) d.log.add({ kind: 'pingFailed', detail: parsed.message });
   const refused = parsed.ok ? d.refusal(source, null) : null;
   const outcome = !parsed.ok
