@@ -346,10 +346,6 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
     return (this.s.nextRetry.get() as { at: number | null }).at;
   }
 
-  async pendingRetries(): Promise<number> {
-    return (this.s.countRetries.get() as { n: number }).n;
-  }
-
   async removeExpired(now: number): Promise<number> {
     return Number(this.s.removeExpired.run(now).changes);
   }
@@ -607,7 +603,6 @@ function prepareStatements(db: DatabaseSync) {
     retryContent: p(`SELECT feed_url AS feedUrl, body, content_type AS contentType, topic_hash AS topicHash
       FROM retry_contents WHERE id = ?`),
     nextRetry: p('SELECT MIN(due_at) AS at FROM delivery_retries'),
-    countRetries: p('SELECT COUNT(*) AS n FROM delivery_retries'),
     removeUnusedContents: p(
       'DELETE FROM retry_contents WHERE NOT EXISTS (SELECT 1 FROM delivery_retries r WHERE r.content_id = retry_contents.id)',
     ),

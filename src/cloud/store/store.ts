@@ -140,8 +140,6 @@ export interface RetryStore {
   dueRetries(now: number, limit: number): Promise<DueRetry[]>;
   /** When the next retry is due (null: none waits). */
   nextRetryAt(): Promise<number | null>;
-  /** Retries waiting (the status page, tests). */
-  pendingRetries(): Promise<number>;
 }
 
 /** The store's retries, when it keeps them (SQLite). */
