@@ -101,16 +101,10 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     ...settings,
   };
   const opts = [`-k ${home} -p ${port}`, ...Object.entries(server).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
-  await pgRun(join(found.dir, 'pg_ctl'), [
-    '-D',
-    data,
-    '-l',
-    join(home, 'server.log'),
-    '-o',
-    opts,
-    '-w',
-    'start',
-  ]);
+  const pgCtl = (...args: string[]) => pgRun(join(found.dir, 'pg_ctl'), ['-D', data, ...args]);
+  const start = () => pgCtl('-l', join(home, 'server.log'), '-o', opts, '-w', 'start');
+  const stopNow = () => pgCtl('-m', 'immediate', '-w', 'stop');
+  await start();
   const adminUrl = `postgres://tidings@127.0.0.1:${port}/postgres`;
   const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let n = 0;
@@ -131,22 +125,11 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       return `postgres://tidings@127.0.0.1:${port}/${db}`;
     },
     async restart() {
-      await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      await pgRun(join(found.dir, 'pg_ctl'), [
-        '-D',
-        data,
-        '-l',
-        join(home, 'server.log'),
-        '-o',
-        opts,
-        '-w',
-        'start',
-      ]);
+      await stopNow();
+      await start();
     },
     async stop() {
-      await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(
-        () => undefined,
-      );
+      await stopNow().catch(() => undefined);
       rmSync(home, { recursive: true, force: true });
     },
   };
