@@ -23,6 +23,7 @@ beforeEach(async () => {
     headers: { 'content-type': 'text/html' },
   });
   cloud = await startCloud();
+  await cloud.cloud.idle(); // the start-up sweep done
 });
 
 afterEach(async () => {
