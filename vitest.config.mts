@@ -134,8 +134,19 @@ export default defineConfig({
               test: {
                 name: 'cloud-pg',
                 include: [...CLOUD_BEHAVIOUR, 'src/cloud/cluster*.test.ts', 'src/cloud/**/*.pg.test.ts'],
+                exclude: ['**/node_modules/**', '**/*.timing.test.ts'],
                 globalSetup: ['src/testing/pg-global-setup.ts'],
                 ...shared,
+              },
+            },
+            {
+              // The cloud's timing tests on PostgreSQL, alone like `timing` (scripts/test.cjs).
+              test: {
+                name: 'timing-pg',
+                include: ['src/cloud/**/*.timing.test.ts'],
+                globalSetup: ['src/testing/pg-global-setup.ts'],
+                ...shared,
+                fileParallelism: false,
               },
             },
           ]

@@ -158,10 +158,11 @@ async function main() {
 
   // 4: unit and integration tests (the `cloud-pg` project needs PostgreSQL's binaries: installed above).
   await installed;
-  // Every project but `timing` side by side; then `timing` alone, on a machine nothing else in the
-  // run is using (vitest.config.mts says why).
-  vitestStep('vitest', ['--project', '!timing'], 'vitest.json');
+  // Every project but the timing ones side by side; then each timing project alone, on a machine
+  // nothing else in the run is using (vitest.config.mts says why).
+  vitestStep('vitest', ['--project', '!timing*'], 'vitest.json');
   vitestStep('vitest: timing', ['--project', 'timing'], 'vitest-timing.json');
+  if (hasPostgres() || process.env.TIDINGS_PG_BIN) vitestStep('vitest: timing on PostgreSQL', ['--project', 'timing-pg'], 'vitest-timing-pg.json');
 
   // 5: end-to-end in Chromium (Debian's; Playwright cannot download its own browsers here).
   const chromium = findChromium();

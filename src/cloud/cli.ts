@@ -2,6 +2,7 @@
  * `tidings cloud`: run the rssCloud server alone, and manage the saveRss accounts.
  *
  *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR | --database postgres://...]
+ *                 [--delivery-retries S,S,...]
  *                 [--allow-loopback] [--allow-private]
  *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
  *                 [--max-resources N] [--work-per-minute N] [--pings-per-minute N]
@@ -57,6 +58,8 @@ Options:
                           another instance takes them over, if it died (default 60 s)
   --delivery-batch N      PostgreSQL: subscribers per queued chunk and per claim (default 1000; a
                           killed instance may repeat up to 4 batches)
+  --delivery-retries S,S  Seconds before each new try of a failed WebSub delivery (default
+                          60,300,1800; "none": no retries); kept in the database, so a restart loses none
   --database-statements N PostgreSQL: statements the whole cloud runs at once, shared by the
                           instances connected (default 8; about the database server's cores; give
                           every instance the same)
@@ -187,6 +190,7 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
         database: { type: 'string' },
         'delivery-lease': { type: 'string' },
         'delivery-batch': { type: 'string' },
+        'delivery-retries': { type: 'string' },
         'database-statements': { type: 'string' },
         'public-url': { type: 'string' },
         'allow-loopback': { type: 'boolean' },
@@ -241,6 +245,13 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const leaseSec = integer(values['delivery-lease'] ?? '60', '--delivery-lease', 1, 3600);
   const batch = integer(values['delivery-batch'] ?? '1000', '--delivery-batch', 1, 100_000);
+  const retries = values['delivery-retries'];
+  const contentRetryMs =
+    retries === undefined
+      ? undefined
+      : retries.trim() === 'none'
+        ? []
+        : retries.split(',').map((t) => integer(t.trim(), '--delivery-retries', 1, 86_400) * 1000);
   const where = location(values);
   const statements = values['database-statements'];
   if (statements !== undefined && !isPostgresUrl(where.path))
@@ -259,6 +270,7 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
     dbPath: where.path,
     store,
     queue: { leaseMs: leaseSec * 1000, batch },
+    ...(contentRetryMs ? { contentRetryMs } : {}),
     http,
     clock: systemClock,
     allow,

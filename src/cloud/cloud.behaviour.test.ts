@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../common/clock.ts';
 import { createHttpClient } from '../net/http-client.ts';
-import { Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
+import { delay, Peer, postForm, restXml, rpcCall, startCloud, type TestCloud } from '../testing/cloud-kit.ts';
 import { cloudElementFor, createCloud } from './cloud.ts';
 import { addAccount } from './core/accounts.ts';
 import { SUBSCRIPTION_TTL_MS } from './core/core.ts';
@@ -101,16 +101,38 @@ describe('registrations', () => {
     expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
 
-  it('the sweep keeps a resource read lately though nobody subscribes yet (a first pleaseNotify under way)', async () => {
-    // The resource is read before the subscription is stored (the test call comes between): the
-    // sweep that ran then removed it under the registration. Read 8 days ago, it goes.
+  it('the sweep keeps the resource of a registration under way, and only while it is', async () => {
+    // The resource is read before the subscription is stored (the handler test comes between): a
+    // sweep then removed it under the registration. Read and left, it goes at the next sweep.
     const clock = cloud.clock as ManualClock;
     await cloud.cloud.idle(); // the start-up sweep done (on PostgreSQL a second one would skip, locked out)
-    await cloud.cloud.store.touchResource('http://a.test/old.xml', clock.now());
-    clock.advance(8 * 24 * 3600_000);
-    await cloud.cloud.store.touchResource('http://a.test/new.xml', clock.now());
+    // Read, and unchanged for 8 days: nothing but the registration keeps it.
+    await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
+    const read = (await cloud.cloud.store.getResource(`${peer.url}/rss.xml`))!;
+    const before = { ...read, whenLastUpdate: clock.now() - 8 * 24 * 3600_000 };
+    await cloud.cloud.store.putResource(before);
+    let answer: (reply: string) => void = () => undefined;
+    peer.route('POST', '/cb', 200, () => new Promise<string>((r) => (answer = r)));
+    const registering = register('/cb');
+    for (let i = 0; i < 500 && peer.hits('POST', '/cb').length === 0; i++) await delay(10);
+    await cloud.cloud.store.touchResource('http://a.test/read.xml', clock.now());
     await cloud.cloud.sweep();
-    expect((await cloud.cloud.store.allResources()).map((r) => r.url)).toEqual(['http://a.test/new.xml']);
+    expect((await cloud.cloud.store.allResources()).map((r) => r.url)).toEqual([`${peer.url}/rss.xml`]);
+    answer('ok');
+    expect(await registering).toEqual({ success: true, msg: messages.subscribed });
+    const resource = await cloud.cloud.store.getResource(`${peer.url}/rss.xml`);
+    expect(resource?.lastHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(resource?.whenLastUpdate).toBe(before?.whenLastUpdate);
+    // A registration whose process died holds its resource a while, not for ever.
+    const held = await cloud.cloud.store.beginRegistration('http://a.test/died.xml', clock.now() + 60_000);
+    expect(held).toBeGreaterThan(0);
+    await cloud.cloud.store.touchResource('http://a.test/died.xml', clock.now());
+    await cloud.cloud.sweep();
+    expect(await cloud.cloud.store.getResource('http://a.test/died.xml')).toBeDefined();
+    clock.advance(60_000);
+    await cloud.cloud.sweep();
+    expect(await cloud.cloud.store.getResource('http://a.test/died.xml')).toBeUndefined();
+    expect(await cloud.cloud.store.getResource(`${peer.url}/rss.xml`)).toBeDefined(); // subscribed
   });
 
   it('a renewal after a change of callback host is a new subscription; the old one expires', async () => {

@@ -21,6 +21,8 @@
  * background (`pingWaitMs` makes the answer wait up to that long for it, e.g. 4000 to match the
  * reference exactly). A publisher is never held up by slow subscribers.
  */
+
+import type { ParsePool } from '../app/parse-pool.ts';
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
 import type { CloudElement } from '../feed/model.ts';
 import type { ParseResult } from '../feed/parse-types.ts';
@@ -39,8 +41,8 @@ import type { FanoutLimits, FanoutReport } from './delivery/fanout.ts';
 import { DeliveryQueue, type QueueLimits, SharedLog } from './delivery/queue.ts';
 import { plain } from './doors/answers.ts';
 import { sourceAddressOf } from './doors/params.ts';
-import { formOf, normaliseBase, readBody, relativePath } from './doors/request.ts';
-import { handleRssPing } from './doors/rss-ping.ts';
+import { formOf, normaliseBase, queryOf, readBody, relativePath } from './doors/request.ts';
+import { handleRssPing, MAX_RSS_PING_BYTES } from './doors/rss-ping.ts';
 import { handlePing, handlePleaseNotify, handleRpc, type RssCloudDoorDeps } from './doors/rsscloud.ts';
 import { testApi } from './doors/test-api.ts';
 import { pingSiteForm } from './doors/weblog-updates.ts';
@@ -87,8 +89,11 @@ export interface CloudDeps {
   fanout?: Partial<FanoutLimits>;
   /** Request bodies beyond this are refused with 413 (default 1 MiB; saveRss carries a whole feed). */
   maxBodyBytes?: number;
-  /** Feed parser for saveRss (default: src/feed/parse.ts, loaded on first use). */
-  parseFeed?: (body: string) => ParseResult;
+  /**
+   * Feed parser for saveRss (default: src/feed/parse.ts on a worker thread for all but small
+   * feeds, started on first use: a megabyte of feed never holds up the other callers).
+   */
+  parseFeed?: (body: string) => ParseResult | Promise<ParseResult>;
   /** Resources per pleaseNotify and reads/tests per caller per minute for registrations (budget.ts defaults). */
   callerLimits?: Partial<CallerLimits>;
   /** Reads per caller per minute for pings and publishes, a budget apart from registrations. */
@@ -99,7 +104,10 @@ export interface CloudDeps {
   leases?: Partial<LeasePolicy>;
   /** WebSub subscriptions one callback may hold (default 10,000). */
   maxSubscriptionsPerCallback?: number;
-  /** Delays before retrying a failed WebSub delivery (core.ts DEFAULT_CONTENT_RETRY_MS). */
+  /**
+   * Delays before retrying a failed WebSub delivery, one per retry (core.ts
+   * DEFAULT_CONTENT_RETRY_MS); retries are kept in the store and survive a restart.
+   */
   contentRetryMs?: readonly number[];
   /** Several instances on PostgreSQL: the shared delivery queue's batch, lease and poll (delivery/queue.ts). */
   queue?: Partial<QueueLimits>;
@@ -148,6 +156,51 @@ export function cloudElementFor(publicBaseUrl: string, basePath = ''): CloudElem
 }
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** How long a saveRss feed may take to read (a megabyte takes about 100 ms on a quiet core). */
+const SAVE_RSS_PARSE_MS = 750;
+
+/**
+ * Body caps of the doors that carry less than a whole feed: a WebSub form (the reference's form
+ * parser takes 100 KB), an RSS Ping document (names and one item). The others take up to
+ * maxBodyBytes: /RPC2 (saveRss), the rssCloud forms (a registration may name many feeds, and is
+ * answered with how many it may).
+ */
+const DOOR_BODY_BYTES: Record<string, number> = {
+  '/websub': 100 * 1024,
+  '/rssping': MAX_RSS_PING_BYTES,
+};
+
+/** `/websub/` is `/websub`; the root stays `/`. */
+const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
+
+/** A path segment decoded; a malformed escape (`%E0`) is kept as sent, which names nothing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Routes answered to GET and HEAD only (any other method: 405, not 404). */
+function isPage(path: string): boolean {
+  return (
+    [
+      '',
+      '/',
+      '/docs',
+      '/pingform',
+      '/changes.xml',
+      '/pingsiteform',
+      '/pleasenotifyform',
+      '/viewlog',
+      '/viewlog.json',
+      '/subscriptions.json',
+    ].includes(path) ||
+    /^\/docs\/[^/]+$/.test(path) ||
+    /^\/feeds\/[^/]+\.xml$/.test(path)
+  );
+}
 
 export function createCloud(deps: CloudDeps): Cloud {
   const clock = deps.clock ?? systemClock;
@@ -192,9 +245,14 @@ export function createCloud(deps: CloudDeps): Cloud {
   let sharedLog: SharedLog | null = null;
   if (store instanceof PgCloudStore) {
     sharedLog = new SharedLog(store, log);
-    queue = new DeliveryQueue(store, core.deliverBatch, deps.queue);
+    queue = new DeliveryQueue(store, core.deliverBatch, deps.queue, {
+      clock,
+      retryDelaysMs: core.retryDelays,
+    });
     void queue.start().catch(() => undefined); // a database away: the first request says why
   }
+  // Failed WebSub deliveries kept in the store are tried again, those left by the last run too.
+  core.startRetries();
   const recentLog = async () => (sharedLog ? sharedLog.recent(deps.logSize ?? 250) : log.recent());
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_FEED_BYTES + 64 * 1024;
   // Registrations and pings spend from separate budgets: an aggregator registering its 10,000
@@ -242,8 +300,13 @@ export function createCloud(deps: CloudDeps): Cloud {
   const publicBase = (req: Request) =>
     `${(deps.publicBaseUrl ?? new URL(req.url).origin).replace(/\/+$/, '')}${basePath}`;
 
-  async function loadParser(): Promise<(body: string) => ParseResult> {
-    if (!parser) parser = (await import('../feed/parse.ts')).parseFeed as (body: string) => ParseResult;
+  let parsePool: ParsePool | null = null;
+  async function loadParser(): Promise<(body: string) => ParseResult | Promise<ParseResult>> {
+    if (!parser) {
+      const pool = (await import('../app/parse-pool.ts')).createParsePool({ offThreadBytes: 16 * 1024 });
+      parsePool = pool;
+      parser = (body) => pool.parse(Buffer.from(body), { maxParseMs: SAVE_RSS_PARSE_MS });
+    }
     return parser;
   }
 
@@ -282,15 +345,16 @@ export function createCloud(deps: CloudDeps): Cloud {
     const url = new URL(req.url);
     const rel = relativePath(url.pathname, basePath);
     if (rel === null) return plain(404, 'Not Found');
-    const path = rel.toLowerCase();
+    // One trailing slash is the same route, as in the reference (Express's routing is not strict).
+    const path = withoutTrailingSlash(rel).toLowerCase();
     const method = req.method.toUpperCase();
     if (!deps.publicBaseUrl) seenOrigin = url.origin;
     const base = basePath;
 
     if (method === 'GET' || method === 'HEAD') {
-      if (path === '/docs' || path === '/docs/') return docsPage(base, null);
-      const doc = /^\/docs\/([^/]+)$/.exec(rel);
-      if (doc) return docsPage(base, decodeURIComponent(doc[1]!));
+      if (path === '/docs') return docsPage(base, null);
+      const doc = /^\/docs\/([^/]+)$/.exec(withoutTrailingSlash(rel));
+      if (doc) return docsPage(base, safeDecode(doc[1]!));
       if (path === '/pingform') return pingForm(base);
       if (path === '/changes.xml') return changesXml(store, clock.now());
       if (path === '/pingsiteform') {
@@ -299,7 +363,7 @@ export function createCloud(deps: CloudDeps): Cloud {
           const refused = refusal(source, null);
           if (refused) return plain(429, refused);
         }
-        return pingSiteForm(doors, base, url.searchParams);
+        return pingSiteForm(doors, base, queryOf(url));
       }
       if (path === '/pleasenotifyform') return pleaseNotifyForm(base);
       if (path === '/' || path === '') {
@@ -312,10 +376,11 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (path === '/subscriptions.json') return subscriptionsJson(store);
       const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
       if (feed) {
-        const row = await store.savedFeedByName(decodeURIComponent(feed[1]!));
+        const row = await store.savedFeedByName(safeDecode(feed[1]!));
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');
       }
     }
+    if (isPage(path)) return plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
     const testRoute = deps.testApi ? /^\/test\/([a-z]+)$/.exec(path) : null;
     const endpoint =
       [
@@ -330,14 +395,16 @@ export function createCloud(deps: CloudDeps): Cloud {
     if (!endpoint) return plain(404, 'Not Found');
     if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
 
-    const body = await readBody(req, maxBodyBytes);
+    // Each door's own cap: what its protocol carries, no more (saveRss a whole feed over XML-RPC).
+    const cap = Math.min(maxBodyBytes, DOOR_BODY_BYTES[path] ?? maxBodyBytes);
+    const body = await readBody(req, cap);
     if (body === null) {
-      log.add({ kind: 'refused', detail: `request body over ${maxBodyBytes} bytes` });
+      log.add({ kind: 'refused', detail: `request body to ${path} over ${cap} bytes` });
       return plain(413, 'Payload Too Large', { connection: 'close' });
     }
     if (testRoute) {
       const answer = await testApi(
-        { store, sweep: () => store.sweep(clock.now(), RESOURCE_RETENTION_MS) },
+        { store, sweep: () => store.sweep(clock.now(), RESOURCE_RETENTION_MS, { wait: true }) },
         testRoute[1]!,
         body,
       );
@@ -345,7 +412,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     }
     const source = sourceAddressOf(info.remoteAddress, req.headers, deps.trustProxy ?? false);
     if (path === '/websub')
-      return answerHub({ core, hub, log, leases }, formOf(req, body), {
+      return answerHub({ core, hub, log, leases }, await formOf(req, body), {
         publish: (topics) => refusal(source, null, topics),
         subscribe: () => refusal(source, 1),
       });
@@ -384,6 +451,7 @@ export function createCloud(deps: CloudDeps): Cloud {
       await sharedLog?.close();
       core.stop();
       ownNotifyHttp?.close(); // ends our deliveries in flight now rather than at their deadline
+      await parsePool?.close();
       await core.idle();
       await store.close();
     },

@@ -256,3 +256,51 @@ it('a rolling restart of all three under a steady ping load loses no notificatio
   ).catch(() => undefined);
   expect(subs.total).toBe(await changesCounted());
 });
+
+it.each([['kill -9', 'SIGKILL'] as const, ['SIGTERM', 'SIGTERM'] as const])(
+  'a WebSub retry kept by an instance %s before it was due is delivered by another, exactly once',
+  { timeout: 90_000 },
+  async (_label, signal) => {
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => startInstance('--delivery-retries', '4')));
+    let version = 1;
+    peer.route('GET', '/ws.xml', 200, () => `<rss><channel><title>v${version}</title></channel></rss>`);
+    peer.route('GET', '/ws', 200, (r) => r.query['hub.challenge'] ?? '');
+    const got: { status: number; body: string }[] = [];
+    peer.route('POST', '/ws', 200, (r) => {
+      const status = got.length === 0 ? 500 : 200;
+      got.push({ status, body: r.text });
+      return { status, body: 'x' };
+    });
+    const feed = `${peer.url}/ws.xml`;
+    await postForm(`${a!.url}/websub`, {
+      'hub.mode': 'subscribe',
+      'hub.callback': `${peer.url}/ws`,
+      'hub.topic': feed,
+    });
+    await waitFor(
+      'the subscription verified',
+      async () => (await query("SELECT 1 FROM subscriptions WHERE state = 'active'")).length === 1,
+    );
+    version = 2;
+    await postForm(`${a!.url}/ping`, { url: feed }); // a delivers it (its own lease) and keeps the retry
+    await waitFor(
+      'the failure and its retry kept',
+      async () =>
+        (await query('SELECT 1 FROM delivery_chunks WHERE NOT done AND attempt = 1')).length === 1 &&
+        (await query('SELECT 1 FROM subscriptions WHERE ct_consecutive_errors = 1')).length === 1,
+    );
+    await stop(a!, signal);
+    expect(got.map((g) => g.status)).toEqual([500]);
+    await waitFor('the retry', () => got.length >= 2, 30_000);
+    await delay(5000); // no second copy comes
+    expect(got.map((g) => [g.status, g.body.includes('v2')])).toEqual([
+      [500, true],
+      [200, true],
+    ]);
+    // b and c are still up and agree: one subscription, no error in a row.
+    for (const i of [b!, c!]) expect((await fetch(`${i.url}/`)).status).toBe(200);
+    expect((await query<{ n: number }>('SELECT ct_consecutive_errors AS n FROM subscriptions'))[0]!.n).toBe(
+      0,
+    );
+  },
+);

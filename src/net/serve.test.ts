@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from './http-client.ts';
 import type { HttpClient } from './http-client-types.ts';
@@ -26,6 +27,37 @@ async function withServer(
 }
 
 const text = (body: Uint8Array) => Buffer.from(body).toString('utf8');
+
+/**
+ * POSTs `size` bytes over a raw socket, writing all of it before reading anything, then returns
+ * what came back (or the error that ended the socket, as text).
+ */
+function uploadThenRead(port: number, size: number, declared: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let failed: string | null = null;
+    socket.on('data', (d: Buffer) => received.push(d));
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      failed ??= `socket error ${e.code}`;
+    });
+    socket.on('close', () => resolve(failed ?? Buffer.concat(received).toString('latin1')));
+    socket.pause(); // nothing is read until the whole body is written
+    socket.once('connect', async () => {
+      const head = declared ? `content-length: ${size}` : 'transfer-encoding: chunked';
+      socket.write(`POST / HTTP/1.1\r\nhost: x\r\n${head}\r\n\r\n`);
+      const piece = Buffer.alloc(64 * 1024, 120);
+      for (let sent = 0; sent < size && !socket.destroyed; sent += piece.length) {
+        const chunk = declared
+          ? piece
+          : Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
+        if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r));
+      }
+      if (!declared && !socket.destroyed) socket.write('0\r\n\r\n');
+      socket.resume();
+    });
+  });
+}
 
 describe('serve()', () => {
   it('turns requests into Web Requests and writes Responses back', async () => {
@@ -88,6 +120,28 @@ describe('serve()', () => {
         expect(calls).toBe(1);
       },
       { maxBodyBytes: 1024 },
+    );
+  });
+
+  it('lets a client that uploads far past the cap read the 413 instead of a reset', async () => {
+    // Cut off mid-upload, the client saw its connection reset before it could read the answer.
+    await withServer(
+      () => new Response('ok'),
+      async (s) => {
+        for (const size of [3 * 1024 * 1024, 8 * 1024 * 1024]) {
+          const res = await fetch(`${s.url}/`, { method: 'POST', body: Buffer.alloc(size, 120) });
+          expect([size, res.status, await res.text()]).toEqual([size, 413, 'Payload Too Large']);
+        }
+        // Streamed with no declared length, past the cap as well.
+        expect(await postChunked(`${s.url}/`, 64, 64 * 1024)).toBe(413);
+        // A client that reads only once it has sent everything (curl, most libraries).
+        for (const declared of [true, false]) {
+          expect(await uploadThenRead(s.port, 4 * 1024 * 1024, declared)).toMatch(
+            /^HTTP\/1\.1 413 Payload Too Large\r\n/,
+          );
+        }
+      },
+      { maxBodyBytes: 1024 * 1024 },
     );
   });
 

@@ -2,7 +2,8 @@
  * The node:http adapter for Request -> Response handlers (STYLE §9, Hono-style): the receiver
  * and the cloud are plain `(Request) => Response` functions that unit tests call directly; this
  * file is the only place that knows about sockets. Bodies are buffered up to a cap (413 beyond
- * it); a handler that throws becomes a 500 and never takes the process down. Time limits and
+ * it, at once, the rest of the body read and dropped: see readRequestBody); a handler that throws
+ * becomes a 500 and never takes the process down. Time limits and
  * connection caps (serve-limits.ts) keep slow or numerous clients from starving everyone else.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -60,7 +61,14 @@ export interface ServeOptions {
   raw?: RawHandler;
   /** Told about each body refused for its size (413), which no handler sees (logs, fallbacks). */
   onTooLarge?: (req: { url: string; remoteAddress: string }) => void;
+  /**
+   * A body over its cap is still read (and dropped) up to this many bytes before the 413, so the
+   * client can read the answer (default 16 MiB; the request's time limit holds meanwhile).
+   */
+  maxDiscardBytes?: number;
 }
+
+export const DEFAULT_MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
 export interface RunningServer {
   url: string;
@@ -79,20 +87,38 @@ export const DEFAULT_SERVE_MAX_BODY_BYTES = 1024 * 1024;
 
 class BodyTooLarge extends Error {}
 
-function readRequestBody(req: IncomingMessage, max: number): Promise<Buffer> {
+/**
+ * The body, up to `max` bytes. Past the cap (or declared past it) `over` is called at once, so the
+ * 413 goes out while the rest is read and dropped, up to `discardMax`, and only then refused: a
+ * client that reads once it has sent everything (curl, most libraries) reads our answer, where a
+ * close mid-upload reset its connection (EPIPE) and it never saw why; and a client that reads as
+ * it goes has the answer without sending the rest. Beyond `discardMax` (or declared so) it is cut
+ * off at once.
+ */
+function readRequestBody(
+  req: IncomingMessage,
+  max: number,
+  discardMax: number,
+  over: () => void,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) return reject(new BodyTooLarge());
+    if (Number.isFinite(declared) && declared > Math.max(max, discardMax)) return reject(new BodyTooLarge());
+    let dropping = Number.isFinite(declared) && declared > max;
+    if (dropping) over();
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      // Past the cap the rest is read and dropped (node dumps it once the 413 is sent), so the
-      // client gets to read our answer instead of a reset.
-      if (size > max) reject(new BodyTooLarge());
-      else chunks.push(chunk);
+      if (size > max && !dropping) {
+        dropping = true;
+        chunks.length = 0;
+        over();
+      }
+      if (!dropping) chunks.push(chunk);
+      else if (size > discardMax) reject(new BodyTooLarge());
     });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('end', () => (dropping ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks, size))));
     req.once('error', reject);
     // A client that goes away mid-body: nothing to answer.
     req.once('close', () => {
@@ -144,6 +170,21 @@ function writeRawResponse(res: ServerResponse, answer: RawResponse, isHead: bool
   res.end(isHead ? undefined : answer.body);
 }
 
+/**
+ * The 413 written whole (its length says where it ends) but the response not ended: the connection
+ * stays open while the rest of the body is read and dropped, then `res.end()` closes it.
+ */
+function startTooLarge(res: ServerResponse): void {
+  if (res.headersSent) return;
+  const text = 'Payload Too Large';
+  res.writeHead(413, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+  });
+  res.write(text);
+}
+
 function plain(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent) {
     res.destroy();
@@ -183,14 +224,26 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: Buffer | null = null;
+    let refused = false;
+    const tooLarge = () => {
+      if (refused) return;
+      refused = true;
+      startTooLarge(res);
+      opts.onTooLarge?.({ url: req.url ?? '/', remoteAddress: req.socket.remoteAddress ?? '' });
+    };
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD')
-        body = await readRequestBody(req, opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes);
+        body = await readRequestBody(
+          req,
+          opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes,
+          opts.maxDiscardBytes ?? DEFAULT_MAX_DISCARD_BYTES,
+          tooLarge,
+        );
       else req.resume();
     } catch (err) {
       if (err instanceof BodyTooLarge) {
-        plain(res, 413, 'Payload Too Large', true);
-        opts.onTooLarge?.({ url: req.url ?? '/', remoteAddress: req.socket.remoteAddress ?? '' });
+        tooLarge();
+        res.end();
       } else res.destroy();
       return;
     }

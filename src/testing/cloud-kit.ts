@@ -350,3 +350,41 @@ export function spawnCloudCli(args: readonly string[]): Promise<CloudProcess> {
     void exited.then((code) => reject(new Error(`cloud exited (${code}) before listening: ${err}`)));
   });
 }
+
+/**
+ * Where a cloud process keeps its state, as `tidings cloud` flags: `--data HOME` (SQLite), or in
+ * the `cloud-pg` project `--database URL` (the database testDatabase gives HOME). A restart with
+ * the same flags finds the same state.
+ */
+export async function storeFlags(home: string): Promise<string[]> {
+  const where = await testDatabase(home);
+  return where.endsWith('cloud.sqlite') ? ['--data', home] : ['--database', where];
+}
+
+/** `tidings cloud user add NAME` (password on stdin) against the store `flags` name. */
+export function addCloudUser(flags: readonly string[], name: string, password: string): Promise<void> {
+  const cli = new URL('../cloud/cli.ts', import.meta.url).pathname;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'user', 'add', name, ...flags], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`user add exited ${code}: ${err}`)),
+    );
+    child.stdin!.end(`${password}\n`);
+  });
+}
+
+/** A `tidings cloud` child process on loopback with its own store (see storeFlags). */
+export async function startCloudProcess(
+  args: readonly string[] = [],
+  home = mkdtempSync(join(tmpdir(), 'tidings-cloud-process-')),
+): Promise<CloudProcess & { home: string; flags: string[] }> {
+  const flags = await storeFlags(home);
+  const started = await spawnCloudCli(['--port', '0', '--allow-loopback', ...flags, ...args]);
+  return { ...started, home, flags };
+}

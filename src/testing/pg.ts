@@ -41,6 +41,8 @@ export interface TestPostgres {
   pid: number;
   /** A new empty database; its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** Stops the server at once (every connection cut, as a crash) and starts it again on its port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -99,16 +101,10 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     ...settings,
   };
   const opts = [`-k ${home} -p ${port}`, ...Object.entries(server).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
-  await pgRun(join(found.dir, 'pg_ctl'), [
-    '-D',
-    data,
-    '-l',
-    join(home, 'server.log'),
-    '-o',
-    opts,
-    '-w',
-    'start',
-  ]);
+  const pgCtl = (...args: string[]) => pgRun(join(found.dir, 'pg_ctl'), ['-D', data, ...args]);
+  const start = () => pgCtl('-l', join(home, 'server.log'), '-o', opts, '-w', 'start');
+  const stopNow = () => pgCtl('-m', 'immediate', '-w', 'stop');
+  await start();
   const adminUrl = `postgres://tidings@127.0.0.1:${port}/postgres`;
   const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let n = 0;
@@ -128,10 +124,12 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       }
       return `postgres://tidings@127.0.0.1:${port}/${db}`;
     },
+    async restart() {
+      await stopNow();
+      await start();
+    },
     async stop() {
-      await pgRun(join(found.dir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(
-        () => undefined,
-      );
+      await stopNow().catch(() => undefined);
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -6,14 +6,18 @@
  * numbers -> <double>, boolean, string, Date -> dateTime.iso8601 (UTC), Uint8Array -> base64,
  * arrays, plain objects -> struct, null -> <nil/> (an extension). `xmlRpcTyped` forces a type.
  *
- * Decoding uses fast-xml-parser, never evaluates a DTD (any <!DOCTYPE is refused, so no entity
- * expansion tricks), decodes only the five XML entities and numeric references itself, caps input
- * size and nesting, and returns readable errors. An untyped <value>text</value> is a string.
+ * Decoding uses saxes, a strict XML 1.0 parser that is linear in its input: any <!DOCTYPE is
+ * refused (no entity expansion tricks), only the five XML entities and character references are
+ * known, a character XML 1.0 cannot hold (a raw control character, `&#1;`) makes the message
+ * not well-formed, input size and nesting are capped, and errors are readable. An untyped
+ * <value>text</value> is a string. `decodeMethodCallAsync` reads a large message a slice at a
+ * time, giving the event loop back between slices, within a time budget: a server decoding a
+ * megabyte for one caller keeps answering the others.
  */
 
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { escapeXmlText } from '../feed/xml-escape.ts';
+import { childNamed, readXml, readXmlSliced, type XmlNode, type XmlRead } from './xml-tree.ts';
 
 /** Forces an XML-RPC type for a value whose JS type is ambiguous (e.g. a double that is 1). */
 export class XmlRpcTyped {
@@ -51,6 +55,13 @@ export type XmlRpcResponse =
 export interface DecodeOptions {
   /** Refuse bodies larger than this many bytes (default 1 MiB). */
   maxBytes?: number;
+}
+
+export interface AsyncDecodeOptions extends DecodeOptions {
+  /** Characters parsed between two yields to the event loop (default 8,192). */
+  sliceChars?: number;
+  /** Refuse a message not decoded within this many ms, yields included (default 2,000). */
+  budgetMs?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,89 +183,123 @@ const escapeText = escapeXmlText;
 // Decoding
 
 const MAX_DEPTH = 64;
+/** Elements nested deeper than this are refused while parsing (a value nests 4 elements per level). */
+const MAX_ELEMENT_DEPTH = MAX_DEPTH * 4 + 8;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-type Node = Record<string, unknown>;
-type Children = Node[];
-
-const parser = new XMLParser({
-  preserveOrder: true,
-  parseTagValue: false,
-  trimValues: false,
-  ignoreAttributes: true,
-  processEntities: false,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  cdataPropName: '#cdata',
-  maxNestedTags: MAX_DEPTH * 4,
-});
+type Element = XmlNode;
 
 /** Thrown inside the decoder only; turned into a Result at the edge. */
 class DecodeError extends Error {}
 
 export function decodeMethodCall(body: string | Uint8Array, opts: DecodeOptions = {}): Result<XmlRpcCall> {
-  return decodeDocument(body, opts, (root) => {
-    const call = findChild(root, 'methodCall');
-    if (!call) throw new DecodeError('Bad XML-RPC call, missing "methodCall" element.');
-    const nameNode = findChild(call, 'methodName');
-    const methodName = nameNode ? textOf(nameNode).trim() : '';
-    if (!methodName) throw new DecodeError('Bad XML-RPC call, missing "methodName" element.');
-    return { methodName, params: decodeParams(call) };
+  const text = prepare(body, opts);
+  return text.ok ? finish(readXml(text.value, { maxDepth: MAX_ELEMENT_DEPTH }), readCall) : text;
+}
+
+/** decodeMethodCall a slice at a time, yielding between slices (see the file's comment). */
+export async function decodeMethodCallAsync(
+  body: string | Uint8Array,
+  opts: AsyncDecodeOptions = {},
+): Promise<Result<XmlRpcCall>> {
+  const text = prepare(body, opts);
+  if (!text.ok) return text;
+  const read = await readXmlSliced(text.value, {
+    maxDepth: MAX_ELEMENT_DEPTH,
+    ...(opts.sliceChars ? { sliceChars: opts.sliceChars } : {}),
+    ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
   });
+  return finish(read, readCall);
 }
 
 export function decodeMethodResponse(
   body: string | Uint8Array,
   opts: DecodeOptions = {},
 ): Result<XmlRpcResponse> {
-  return decodeDocument(body, opts, (root): XmlRpcResponse => {
-    const resp = findChild(root, 'methodResponse');
-    if (!resp) throw new DecodeError('Bad XML-RPC response, missing "methodResponse" element.');
-    const faultNode = findChild(resp, 'fault');
-    if (faultNode) {
-      const valueNode = findChild(faultNode, 'value');
-      const v = valueNode ? decodeValueNode(valueNode, 0) : null;
-      if (!isStruct(v)) throw new DecodeError('Bad XML-RPC fault, its value is not a struct.');
-      const code = v.faultCode;
-      const message = v.faultString;
-      return {
-        kind: 'fault',
-        faultCode: typeof code === 'number' ? code : Number(code ?? 0) || 0,
-        faultString: typeof message === 'string' ? message : String(message ?? ''),
-      };
-    }
-    const params = decodeParams(resp);
-    if (params.length === 0) throw new DecodeError('Bad XML-RPC response, it has no value.');
-    return { kind: 'value', value: params[0]! };
-  });
+  const text = prepare(body, opts);
+  return text.ok ? finish(readXml(text.value, { maxDepth: MAX_ELEMENT_DEPTH }), readResponse) : text;
 }
 
-function decodeDocument<T>(body: string | Uint8Array, opts: DecodeOptions, read: (root: Children) => T) {
+function readCall(root: Element | null): XmlRpcCall {
+  if (root?.name !== 'methodCall') throw new DecodeError('Bad XML-RPC call, missing "methodCall" element.');
+  const nameNode = childNamed(root, 'methodName');
+  const methodName = nameNode ? nameNode.text.trim() : '';
+  if (!methodName) throw new DecodeError('Bad XML-RPC call, missing "methodName" element.');
+  return { methodName, params: decodeParams(root) };
+}
+
+function readResponse(root: Element | null): XmlRpcResponse {
+  if (root?.name !== 'methodResponse')
+    throw new DecodeError('Bad XML-RPC response, missing "methodResponse" element.');
+  const faultNode = childNamed(root, 'fault');
+  if (faultNode) {
+    const valueNode = childNamed(faultNode, 'value');
+    const v = valueNode ? decodeValueNode(valueNode, 0) : null;
+    if (!isStruct(v)) throw new DecodeError('Bad XML-RPC fault, its value is not a struct.');
+    const code = v.faultCode;
+    const message = v.faultString;
+    return {
+      kind: 'fault',
+      faultCode: typeof code === 'number' ? code : Number(code ?? 0) || 0,
+      faultString: typeof message === 'string' ? message : String(message ?? ''),
+    };
+  }
+  const params = decodeParams(root);
+  if (params.length === 0) throw new DecodeError('Bad XML-RPC response, it has no value.');
+  return { kind: 'value', value: params[0]! };
+}
+
+/** The body as text, or why it is refused before any parsing (too large, a DOCTYPE). */
+function prepare(body: string | Uint8Array, opts: DecodeOptions): Result<string> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   if (size > maxBytes) {
-    return fail<T>(
+    return fail(
       tidingsError('xmlrpc.tooLarge', `XML-RPC message is larger than ${maxBytes} bytes.`, { maxBytes }),
     );
   }
   const text = typeof body === 'string' ? body : bytesToText(body);
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
-    return fail<T>(tidingsError('xmlrpc.doctype', 'XML-RPC messages may not contain a DOCTYPE.'));
+    return fail(tidingsError('xmlrpc.doctype', 'XML-RPC messages may not contain a DOCTYPE.'));
   }
-  // A blank body is not malformed, it is missing its root: the reader says which one.
-  const valid = text.trim() === '' ? true : XMLValidator.validate(text);
-  if (valid !== true) {
-    const { msg, line } = valid.err;
-    return fail<T>(
-      tidingsError('xmlrpc.malformed', `Bad XML-RPC message, not well-formed XML: ${msg} (line ${line}).`),
-    );
+  return ok(text);
+}
+
+/** The message read from its tree, or the reason it is not one, in words. */
+function finish<T>(read: XmlRead, message: (root: Element | null) => T): Result<T> {
+  if (!read.ok) {
+    const p = read.problem;
+    switch (p.kind) {
+      case 'malformed':
+        return fail(
+          tidingsError(
+            'xmlrpc.malformed',
+            `Bad XML-RPC message, not well-formed XML: ${p.detail} (line ${p.line}).`,
+          ),
+        );
+      case 'unknownEntity':
+        return fail(
+          tidingsError(
+            'xmlrpc.invalid',
+            `Bad XML-RPC message, it names an unknown entity (line ${p.line}; only the five of XML are known).`,
+          ),
+        );
+      case 'tooDeep':
+        return fail(tidingsError('xmlrpc.invalid', 'Bad XML-RPC message, values are nested too deeply.'));
+      case 'tooSlow':
+        return fail(
+          tidingsError(
+            'xmlrpc.tooSlow',
+            `Bad XML-RPC message, it could not be read within ${p.budgetMs} ms.`,
+          ),
+        );
+    }
   }
   try {
-    return ok(read(parser.parse(text) as Children));
+    return ok(message(read.root));
   } catch (e) {
-    if (e instanceof DecodeError) return fail<T>(tidingsError('xmlrpc.invalid', e.message));
-    return fail<T>(tidingsError('xmlrpc.malformed', 'Bad XML-RPC message, it could not be parsed.', {}, e));
+    if (e instanceof DecodeError) return fail(tidingsError('xmlrpc.invalid', e.message));
+    return fail(tidingsError('xmlrpc.malformed', 'Bad XML-RPC message, it could not be parsed.', {}, e));
   }
 }
 
@@ -268,25 +313,29 @@ function bytesToText(bytes: Uint8Array): string {
   }
 }
 
-function decodeParams(parent: Children): XmlRpcValue[] {
-  const params = findChild(parent, 'params');
+function decodeParams(parent: Element): XmlRpcValue[] {
+  const params = childNamed(parent, 'params');
   if (!params) return [];
-  return elements(params)
-    .filter(([name]) => name === 'param')
-    .map(([, kids]) => {
-      const valueNode = findChild(kids, 'value');
+  return params.children
+    .filter((k) => k.name === 'param')
+    .map((param) => {
+      const valueNode = childNamed(param, 'value');
       if (!valueNode) throw new DecodeError('Bad XML-RPC message, a <param> has no <value>.');
       return decodeValueNode(valueNode, 0);
     });
 }
 
-function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
+/** Digits, an optional fraction, an optional exponent: no two quantifiers can share a digit (linear). */
+const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function decodeValueNode(node: Element, depth: number): XmlRpcValue {
   if (depth > MAX_DEPTH) throw new DecodeError('Bad XML-RPC message, values are nested too deeply.');
-  const els = elements(kids);
-  if (els.length === 0) return textOf(kids); // untyped <value>text</value> is a string
-  if (els.length > 1) throw new DecodeError('Bad XML-RPC message, a <value> holds more than one type.');
-  const [type, inner] = els[0]!;
-  const raw = () => textOf(inner);
+  if (node.children.length === 0) return node.text; // untyped <value>text</value> is a string
+  if (node.children.length > 1)
+    throw new DecodeError('Bad XML-RPC message, a <value> holds more than one type.');
+  const inner = node.children[0]!;
+  const type = inner.name;
+  const raw = () => inner.text;
   switch (type) {
     case 'string':
       return raw();
@@ -302,10 +351,7 @@ function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
     }
     case 'double': {
       const s = raw().trim();
-      // Digits split one way only (\d+\.?\d* tried every split: 16 KB of digits took 0.5 s).
-      if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) {
-        throw new DecodeError(`Bad XML-RPC double value "${clip(s)}".`);
-      }
+      if (!DOUBLE.test(s)) throw new DecodeError(`Bad XML-RPC double value "${clip(s)}".`);
       return Number(s);
     }
     case 'boolean': {
@@ -324,22 +370,20 @@ function decodeValueNode(kids: Children, depth: number): XmlRpcValue {
     case 'nil':
       return null;
     case 'array': {
-      const data = findChild(inner, 'data');
+      const data = childNamed(inner, 'data');
       if (!data) return [];
-      return elements(data)
-        .filter(([name]) => name === 'value')
-        .map(([, v]) => decodeValueNode(v, depth + 1));
+      return data.children.filter((k) => k.name === 'value').map((v) => decodeValueNode(v, depth + 1));
     }
     case 'struct': {
       const out: Record<string, XmlRpcValue> = {};
-      for (const [name, member] of elements(inner)) {
-        if (name !== 'member') continue;
-        const nameNode = findChild(member, 'name');
-        const valueNode = findChild(member, 'value');
+      for (const member of inner.children) {
+        if (member.name !== 'member') continue;
+        const nameNode = childNamed(member, 'name');
+        const valueNode = childNamed(member, 'value');
         if (!nameNode || !valueNode)
           throw new DecodeError('Bad XML-RPC struct, a member lacks a name or value.');
         // defineProperty: a member named "__proto__" stays a plain key, never a prototype.
-        Object.defineProperty(out, textOf(nameNode), {
+        Object.defineProperty(out, nameNode.text, {
           value: decodeValueNode(valueNode, depth + 1),
           enumerable: true,
           writable: true,
@@ -377,54 +421,6 @@ function isStruct(v: XmlRpcValue): v is { readonly [key: string]: XmlRpcValue } 
     !(v instanceof Date) &&
     !(v instanceof Uint8Array)
   );
-}
-
-/** The element children of a preserveOrder node list, as [name, children] pairs. */
-function elements(kids: Children): [string, Children][] {
-  const out: [string, Children][] = [];
-  for (const node of kids) {
-    for (const key of Object.keys(node)) {
-      if (key === '#text' || key === '#cdata' || key === ':@') continue;
-      out.push([key, node[key] as Children]);
-    }
-  }
-  return out;
-}
-
-function findChild(kids: Children, name: string): Children | undefined {
-  for (const node of kids) if (Object.hasOwn(node, name)) return node[name] as Children;
-  return undefined;
-}
-
-/** Concatenated text and CDATA of a node list; entities in text (not CDATA) decoded. */
-function textOf(kids: Children): string {
-  let s = '';
-  for (const node of kids) {
-    if (typeof node['#text'] === 'string') s += decodeEntities(node['#text']);
-    else if (Array.isArray(node['#cdata'])) {
-      for (const c of node['#cdata'] as Children) if (typeof c['#text'] === 'string') s += c['#text'];
-    }
-  }
-  return s;
-}
-
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9A-Fa-f]+|#\d+|[A-Za-z][A-Za-z0-9]*);?/g, (whole, ref: string) => {
-    if (!whole.endsWith(';')) throw new DecodeError('Bad XML-RPC message, a "&" is not escaped.');
-    if (ref.startsWith('#')) {
-      const cp = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      if (!(cp > 0 && cp <= 0x10ffff) || (cp >= 0xd800 && cp <= 0xdfff)) {
-        throw new DecodeError(`Bad XML-RPC message, invalid character reference "${clip(whole)}".`);
-      }
-      return String.fromCodePoint(cp);
-    }
-    const named = NAMED[ref];
-    if (named === undefined) throw new DecodeError(`Bad XML-RPC message, unknown entity "${clip(whole)}".`);
-    return named;
-  });
 }
 
 function clip(s: string): string {

@@ -5,6 +5,7 @@
  * expired subscriptions. Answers carry the reference cloud's messages.
  */
 import type { Clock } from '../../common/clock.ts';
+import { describeError } from '../../common/errors.ts';
 import { isAddressAllowed } from '../../net/host-guard.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
@@ -18,17 +19,29 @@ import {
   type TargetSource,
 } from '../delivery/fanout.ts';
 import type { BatchDeliverer, DeliveryQueue, QueuedChange } from '../delivery/queue.ts';
+import { RetryRunner } from '../delivery/retries.ts';
 import { targetPages } from '../store/rows.ts';
-import type { CloudStore, DeliveryResult, DeliveryTarget } from '../store/store.ts';
+import {
+  type CloudStore,
+  type DeliveryResult,
+  type DeliveryTarget,
+  type RetryStore,
+  retryStoreOf,
+} from '../store/store.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
-import { checkResource, type ResourceCheck } from './resource.ts';
+import { checkResource, type ResourceCheck, sha256 } from './resource.ts';
 import type { Outcome, PleaseNotifyParams } from './types.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
 export const SUBSCRIPTION_TTL_MS = 25 * 60 * 60 * 1000;
 /** Resources nobody subscribes to are forgotten this long after their last change (the reference: 7 days). */
 export const RESOURCE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * How long a registration keeps its resource from the sweep should its process die before it
+ * ends (a registration ends within its read's and its handler test's deadlines, seconds).
+ */
+const REGISTRATION_HOLD_MS = 10 * 60 * 1000;
 /** A failed WebSub delivery is tried again after these delays (then left to the next change). */
 export const DEFAULT_CONTENT_RETRY_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_000];
 /** WebSub deliveries kept for retry after one fan-out, at most (the rest wait for the next change). */
@@ -59,6 +72,18 @@ export interface CoreDeps {
   queue?: DeliveryQueue;
 }
 
+/** A registration refused for a reason the caller is told (the reference's sentences). */
+class Refused extends Error {}
+
+/**
+ * The caller's answer when the cloud itself failed (a store away): a neutral sentence; the cause,
+ * which may name the database's address, goes to the log only.
+ */
+export function unavailable(log: CloudLog, what: string, cause: unknown): string {
+  log.add({ kind: 'error', detail: `${what}: ${describeError(cause)}` });
+  return messages.unavailable;
+}
+
 export class CloudCore {
   private readonly deps: CoreDeps;
   /** Running fan-outs, so close() and idle() can wait for them. */
@@ -68,7 +93,6 @@ export class CloudCore {
   /** The newest read queued or under way per feed, for registrations to share. */
   private readonly latest = new Map<string, Promise<ResourceCheck>>();
   private readonly abort = new AbortController();
-  private readonly retryTimers = new Set<{ cancel(): void }>();
 
   constructor(deps: CoreDeps) {
     this.deps = deps;
@@ -79,14 +103,33 @@ export class CloudCore {
     const results = await Promise.allSettled(p.urls.map((url) => this.subscribeOne(p, url)));
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected.length === results.length) {
-      // As the reference cloud: the last failure's message.
-      const last = rejected.at(-1)?.reason;
-      return { success: false, msg: last instanceof Error ? last.message : String(last) };
+      // As the reference cloud: the last failure's message (ours alone: a failure of the cloud
+      // itself is told in neutral words).
+      const last: unknown = rejected.at(-1)?.reason;
+      return {
+        success: false,
+        msg: last instanceof Refused ? last.message : unavailable(this.deps.log, 'pleaseNotify', last),
+      };
     }
     return { success: true, msg: messages.subscribed };
   }
 
+  /**
+   * One feed of a registration. The resource is read before the subscription is stored (the
+   * handler test comes between): the registration is marked as under way meanwhile, so the sweep
+   * keeps the resource though nobody subscribes to it yet (docs/decisions/0033-cloud-sweep-keeps-registrations-under-way.md).
+   */
   private async subscribeOne(p: PleaseNotifyParams, feedUrl: string): Promise<void> {
+    const { store, clock } = this.deps;
+    const held = await store.beginRegistration(feedUrl, clock.now() + REGISTRATION_HOLD_MS);
+    try {
+      await this.registerOne(p, feedUrl);
+    } finally {
+      await store.endRegistration(held).catch(() => undefined); // else it lapses by itself
+    }
+  }
+
+  private async registerOne(p: PleaseNotifyParams, feedUrl: string): Promise<void> {
     const { store, clock, log } = this.deps;
     const started = clock.now();
     // A burst of registrations for one feed shares a read already under way instead of queueing
@@ -95,7 +138,7 @@ export class CloudCore {
     if (check.kind === 'unreadable') {
       await store.bump('registrationsFailed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
-      throw new Error(messages.subscriptionReadResource(feedUrl));
+      throw new Refused(messages.subscriptionReadResource(feedUrl));
     }
     const refusal = p.callbackUrl
       ? this.refuseCallback(p.callbackUrl)
@@ -124,7 +167,7 @@ export class CloudCore {
     }
     await store.bump('registrationsFailed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
-    throw new Error(messages.failedHandler);
+    throw new Refused(messages.failedHandler);
   }
 
   get subscriptionTtlMs(): number {
@@ -143,7 +186,7 @@ export class CloudCore {
     // The subscribers of this change are read before the new one is added: it is not told of
     // the read that made it a subscriber.
     if (check.kind === 'changed' && !joined)
-      await this.startFanout(feedUrl, check.content, { queued: check.queued }).listed;
+      await this.startFanout(feedUrl, check.content, { queued: check.queued, read: true }).listed;
     return check;
   }
 
@@ -159,10 +202,26 @@ export class CloudCore {
   }
   private readonly side = new Set<Promise<unknown>>();
 
-  /** A ping: read, compare, and on change start the fan-out. */
+  /** A ping: read, compare, and on change start the fan-out; the cloud's own failure is an outcome too. */
   async ping(
     feedUrl: string,
     opts: { enforceInterval?: boolean } = {},
+  ): Promise<Outcome & { changed: boolean; unavailable?: true }> {
+    try {
+      return await this.pingOnce(feedUrl, opts);
+    } catch (e) {
+      return {
+        success: false,
+        msg: unavailable(this.deps.log, 'ping', e),
+        changed: false,
+        unavailable: true,
+      };
+    }
+  }
+
+  private async pingOnce(
+    feedUrl: string,
+    opts: { enforceInterval?: boolean },
   ): Promise<Outcome & { changed: boolean }> {
     const { store, log, clock } = this.deps;
     const started = clock.now();
@@ -183,7 +242,7 @@ export class CloudCore {
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
     if (check.kind === 'changed') {
-      const fanout = this.startFanout(feedUrl, check.content, { queued: check.queued });
+      const fanout = this.startFanout(feedUrl, check.content, { queued: check.queued, read: true });
       await fanout.listed;
       await this.waitBriefly(fanout.report);
     }
@@ -198,16 +257,18 @@ export class CloudCore {
     return this.startFanout(feedUrl, content ?? null).report;
   }
 
-  /** Resolves when no fan-out, read or verification is running (tests, shutdown). */
+  /** Resolves when no fan-out, read, verification or queued delivery is running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.checks.size > 0 || this.side.size > 0) {
-      await Promise.allSettled([...this.running, ...this.checks.values(), ...this.side]);
+    const queue = this.deps.queue;
+    while (this.running.size > 0 || this.checks.size > 0 || this.side.size > 0 || queue?.busy) {
+      await Promise.allSettled([...this.running, ...this.checks.values(), ...this.side, queue?.settled()]);
     }
   }
 
   /**
    * Removes expired subscriptions (and those failing 3 times in a row), then resources nobody
-   * subscribes to that have not changed or been read for 7 days; returns how many subscriptions went.
+   * subscribes to that have not changed for 7 days and have no registration under way; returns
+   * how many subscriptions went.
    */
   async sweep(now = this.deps.clock.now()): Promise<number> {
     const { subscriptionsRemoved, resourcesRemoved } = await this.deps.store.sweep(
@@ -228,8 +289,7 @@ export class CloudCore {
    */
   stop(): void {
     this.abort.abort();
-    for (const t of this.retryTimers) t.cancel();
-    this.retryTimers.clear();
+    this.retries?.stop();
   }
 
   private check(url: string, enforceInterval: boolean): Promise<ResourceCheck> {
@@ -269,19 +329,20 @@ export class CloudCore {
     feedUrl: string,
     content: TopicContent | null,
     opts: {
-      retry?: { targets: DeliveryTarget[]; attempt: number; hash: string | null } | undefined;
       /** Queued already, with the read that found the change (ResourceDeps.recordChange). */
       queued?: QueuedChange | undefined;
+      /** `content` is the body the cloud read (its hash is the resource's). */
+      read?: boolean;
     } = {},
   ): { report: Promise<FanoutReport>; listed: Promise<void> } {
-    const { retry, queued: already } = opts;
+    const { queued: already } = opts;
     const { store, clock, log, queue } = this.deps;
     let listedNow: () => void = () => undefined;
     const listed = new Promise<void>((resolve) => {
       listedNow = resolve;
     });
     const run = async (): Promise<FanoutReport> => {
-      if (queue && !retry) {
+      if (queue) {
         // Several instances (delivery/queue.ts): the change becomes rows of the shared queue, which
         // every instance delivers from; the report waits for the last of them.
         const queued = already ?? (await queue.enqueue(feedUrl, content, clock.now()));
@@ -292,18 +353,18 @@ export class CloudCore {
           : queue.done(queued.changeId, feedUrl);
       }
       // Read a page at a time (targetPages): 100,000 targets held at once were ~40 MB.
-      const firstPages = retry ? null : targetPages(store, feedUrl, clock.now());
-      const first = retry ? retry.targets : await firstPages!().finally(listedNow);
+      const firstPages = targetPages(store, feedUrl, clock.now());
+      const first = await firstPages().finally(listedNow);
       let served = false;
       const subs = async () => {
-        if (served) return firstPages ? firstPages() : [];
+        if (served) return firstPages();
         served = true;
         return first;
       };
-      if (!retry) await store.bump('changes');
-      return this.deliver(feedUrl, content, first, subs, (results) => store.recordDeliveries(results), {
-        retry,
-      });
+      await store.bump('changes');
+      // A body the cloud read is the topic as its resource's hash says; one handed to
+      // notifyChanged is not (a retry of it is never dropped as outdated).
+      return this.deliver(feedUrl, content, first, subs, { read: opts.read === true });
     };
     const job = run();
     void job.catch(() => undefined).finally(listedNow);
@@ -324,28 +385,38 @@ export class CloudCore {
   }
 
   /**
-   * One fan-out over `source` (the first page given as `first`), logged and with failed WebSub
-   * deliveries scheduled for retry: the whole change on one instance, or a claimed batch of it
-   * (delivery/queue.ts). Each notification is logged only for a small fan-out.
+   * One fan-out over `source` (the first page given as `first`), logged: the whole change on one
+   * instance, a claimed chunk of it (delivery/queue.ts: `record` collects the outcomes, and the
+   * queue keeps the retries), or a group of due retries (`retried`). On one instance the outcomes
+   * are written with the retries they call for: a failed WebSub delivery is tried again from the
+   * store (delivery/retries.ts). Each notification is logged only for a small fan-out.
    */
   private async deliver(
     feedUrl: string,
     content: TopicContent | null,
     first: readonly DeliveryTarget[],
     source: TargetSource,
-    record: (results: DeliveryResult[]) => Promise<void>,
     opts: {
-      retry?: { attempt: number; hash: string | null } | undefined;
+      /** The queue's collector; absent: written to the store here, with retries. */
+      record?: (results: DeliveryResult[]) => Promise<void>;
+      /** The body is the topic as the cloud read it (its hash is the resource's). */
+      read?: boolean;
+      /** These are due retries of a kept content, this try being `attempt`. */
+      retried?: { contentId: number; attempt: number; topicHash: string | null };
       signal?: AbortSignal;
       /** Fan-outs of this instance sharing each host's sockets (the queue's claims in flight). */
       share?: number;
     },
   ): Promise<FanoutReport> {
-    const { store, clock, log } = this.deps;
-    const failedContent: DeliveryTarget[] = [];
+    const { clock, log } = this.deps;
     const small = first.length <= 20;
     const body =
       content ?? (first.some((s) => s.protocol === 'websub') ? await this.readContent(feedUrl) : null);
+    // WebSub deliveries that failed (not 410), to be tried again with the same body.
+    const retryIds = new Set<number>();
+    const record =
+      opts.record ??
+      ((results: DeliveryResult[]) => this.recordOutcomes(feedUrl, body, results, retryIds, opts));
     const report = await fanOut(
       {
         http: this.deps.notifyHttp,
@@ -359,8 +430,8 @@ export class CloudCore {
               callbackUrl: sub.callbackUrl,
               detail: r.gone ? `${r.error}; subscription removed` : r.error,
             });
-            if (sub.protocol === 'websub' && !r.gone && failedContent.length < MAX_RETRIES_PER_FANOUT)
-              failedContent.push(sub);
+            if (sub.protocol === 'websub' && !r.gone && retryIds.size < MAX_RETRIES_PER_FANOUT)
+              retryIds.add(sub.id);
           } else if (small) log.add({ kind: 'notify', feedUrl, callbackUrl: sub.callbackUrl });
         },
         limits: {
@@ -387,56 +458,90 @@ export class CloudCore {
       feedUrl,
       source,
     );
-    if (body && failedContent.length > 0) {
-      const hash = opts.retry ? opts.retry.hash : ((await store.getResource(feedUrl))?.lastHash ?? null);
-      this.scheduleRetry(feedUrl, body, failedContent, (opts.retry?.attempt ?? 0) + 1, hash);
-    }
     return report;
   }
 
-  /** A claimed batch of a queued change (delivery/queue.ts), delivered as a fan-out of its own. */
+  /**
+   * A batch of outcomes written, on one instance with the retries they call for, in one
+   * transaction: the retry of a failure is kept before anything else can happen (kill -9).
+   */
+  private async recordOutcomes(
+    feedUrl: string,
+    body: TopicContent | null,
+    results: DeliveryResult[],
+    retryIds: ReadonlySet<number>,
+    opts: { read?: boolean; retried?: { contentId: number; attempt: number; topicHash: string | null } },
+  ): Promise<void> {
+    const retryStore = this.retryStore;
+    if (!retryStore || !body) return this.deps.store.recordDeliveries(results);
+    const attempt = (opts.retried?.attempt ?? 0) + 1;
+    const delay = this.retryDelays[attempt - 1];
+    const next = delay === undefined ? null : { attempt, dueAt: this.deps.clock.now() + delay };
+    await retryStore.recordWithRetries(results, {
+      content: {
+        feedUrl,
+        body: body.body,
+        contentType: body.contentType,
+        topicHash: opts.retried ? opts.retried.topicHash : opts.read ? sha256(body.body) : null,
+      },
+      retryIds,
+      next,
+      retried: opts.retried?.contentId ?? null,
+    });
+    if (next && results.some((r) => !r.ok && retryIds.has(r.id))) this.retries?.kept(next.dueAt);
+  }
+
+  /** A claimed chunk of a queued change (delivery/queue.ts), delivered as a fan-out of its own. */
   readonly deliverBatch: BatchDeliverer = (feedUrl, content, targets, record, signal) =>
-    this.deliver(feedUrl, content, targets, targets, record, {
+    this.deliver(feedUrl, content, targets, targets, {
+      record,
       signal,
       share: this.deps.queue?.limits.batches ?? 1,
     });
 
-  /**
-   * WebSub deliveries that failed (not 410) are tried again after a growing delay, with the same
-   * body, unless the topic changed since (the newer body went to everyone by then).
-   */
-  private scheduleRetry(
-    feedUrl: string,
-    content: TopicContent,
-    targets: DeliveryTarget[],
-    attempt: number,
-    hash: string | null,
-  ): void {
-    const delays = this.deps.contentRetryMs ?? DEFAULT_CONTENT_RETRY_MS;
-    const delay = delays[attempt - 1];
-    if (delay === undefined || this.abort.signal.aborted) return;
-    const timer = this.deps.clock.setTimer(delay, () => {
-      this.retryTimers.delete(timer);
-      if (this.abort.signal.aborted) return;
-      void this.track(this.retry(feedUrl, content, targets, attempt, hash));
-    });
-    this.retryTimers.add(timer);
+  /** The delays before each retry of a failed WebSub delivery. */
+  get retryDelays(): readonly number[] {
+    return this.deps.contentRetryMs ?? DEFAULT_CONTENT_RETRY_MS;
   }
 
-  private async retry(
-    feedUrl: string,
-    content: TopicContent,
-    targets: DeliveryTarget[],
-    attempt: number,
-    hash: string | null,
-  ): Promise<void> {
-    const { store, clock } = this.deps;
-    if (((await store.getResource(feedUrl))?.lastHash ?? null) !== hash) return;
-    // Only those still subscribed (a renewal, an unsubscribe or a 410 may have happened since).
-    const live = new Set((await store.liveTargets(feedUrl, clock.now())).map((t) => t.id));
-    const still = targets.filter((t) => live.has(t.id));
-    if (still.length > 0)
-      void this.startFanout(feedUrl, content, { retry: { targets: still, attempt, hash } }).report;
+  /** The store's retries on one instance (SQLite); null with the shared queue, which keeps its own. */
+  private get retryStore(): RetryStore | null {
+    return this.deps.queue ? null : retryStoreOf(this.deps.store);
+  }
+  private retries: RetryRunner | null = null;
+
+  /**
+   * Starts delivering the retries kept in the store, those a previous process left included (on
+   * one instance; the shared queue delivers its own). Called once the cloud knows which it is.
+   */
+  startRetries(): void {
+    const store = this.retryStore;
+    if (!store || this.retries) return;
+    this.retries = new RetryRunner({
+      store,
+      clock: this.deps.clock,
+      track: (w) => this.track(w),
+      failed: (e) => this.deps.log.add({ kind: 'error', detail: `retries: ${describeError(e)}` }),
+      deliver: (due) => {
+        const retried = { contentId: due.contentId, attempt: due.attempt, topicHash: due.content.topicHash };
+        const content = { body: due.content.body, contentType: due.content.contentType };
+        const job = this.deliver(due.feedUrl, content, due.targets, due.targets, { retried }).then(
+          (report) => {
+            this.deps.log.add({
+              kind: 'fanout',
+              feedUrl: due.feedUrl,
+              detail: `retry ${due.attempt}: ${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
+              ms: report.elapsedMs,
+            });
+            return report;
+          },
+        );
+        this.running.add(job);
+        void job.finally(() => this.running.delete(job)).catch(() => undefined);
+        return job;
+      },
+    });
+    this.retries.start();
   }
 
   /** The topic's body for WebSub subscribers when the change came without one. */

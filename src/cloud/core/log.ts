@@ -24,7 +24,9 @@ export type CloudLogKind =
   | 'websubFailed'
   | 'weblogUpdates'
   | 'rssPing'
-  | 'rssPingFailed';
+  | 'rssPingFailed'
+  /** The cloud's own failure (its database away): the cause, never shown to the caller. */
+  | 'error';
 
 export interface CloudLogEntry {
   /** ms since the epoch. */
@@ -44,6 +46,13 @@ export type CloudLogInput = Omit<CloudLogEntry, 'at' | 'callbackUrl' | 'feedUrl'
   detail?: string | null | undefined;
 };
 
+/**
+ * What an entry keeps of a field a caller chose (a URL, a site's name): a megabyte sent in a
+ * ping is not kept 250 times over, nor written to every instance's log table.
+ */
+const MAX_FIELD_CHARS = 2000;
+const clip = (s: string) => (s.length > MAX_FIELD_CHARS ? `${s.slice(0, MAX_FIELD_CHARS)}...` : s);
+
 export class CloudLog {
   private readonly ring: CloudLogEntry[] = [];
   private next = 0;
@@ -58,9 +67,9 @@ export class CloudLog {
 
   add(input: CloudLogInput): void {
     const entry: CloudLogEntry = { at: this.clock.now(), kind: input.kind };
-    if (input.feedUrl) entry.feedUrl = maskUrl(input.feedUrl);
-    if (input.callbackUrl) entry.callbackUrl = maskUrl(input.callbackUrl);
-    if (input.detail) entry.detail = input.detail;
+    if (input.feedUrl) entry.feedUrl = maskUrl(clip(input.feedUrl));
+    if (input.callbackUrl) entry.callbackUrl = maskUrl(clip(input.callbackUrl));
+    if (input.detail) entry.detail = clip(input.detail);
     if (input.ms !== undefined) entry.ms = input.ms;
     if (this.ring.length < this.size) this.ring.push(entry);
     else this.ring[this.next] = entry;

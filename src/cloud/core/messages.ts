@@ -26,6 +26,9 @@ export const messages = {
   subscribed:
     "Thanks for the registration. It worked. When the resource updates we'll notify you. Don't forget to re-register after 24 hours, your subscription will expire in 25. Keep on truckin!",
   pinged: 'Thanks for the ping.',
+  // The cloud's own trouble (its database away): said without its cause, which is logged.
+  unavailable:
+    "Can't handle the request right now because the cloud is having trouble; please try again in a minute.",
   // saveRss exists only in the 2009 walkthrough: these sentences are ours.
   saveRssBadLogin: "Can't save the feed because the username or password is wrong.",
   saveRssNotFeed: (reason: string) => `Can't save the feed because it is not an RSS or Atom feed: ${reason}`,

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../../common/clock.ts';
 import type { ParseResult } from '../../feed/parse-types.ts';
+import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
 import type { CloudStore } from '../store/store.ts';
 import { checkLogin } from './accounts.ts';
 import type { CloudCore } from './core.ts';
@@ -21,7 +22,7 @@ export interface SaveRssDeps {
   core: CloudCore;
   log: CloudLog;
   clock: Clock;
-  parseFeed: (body: string) => ParseResult;
+  parseFeed: (body: string) => ParseResult | Promise<ParseResult>;
   maxFeedBytes: number;
 }
 
@@ -47,7 +48,9 @@ export async function saveRss(
     log.add({ kind: 'saveRssFailed', detail: `feed of ${size} bytes refused` });
     return { ok: false, message: messages.saveRssTooLarge(deps.maxFeedBytes) };
   }
-  const parsed = safeParse(deps.parseFeed, p.text);
+  // Served to every reader as saved: what XML 1.0 cannot hold would make it unreadable to all.
+  const stripped = stripInvalidXmlChars(p.text);
+  const parsed = await safeParse(deps.parseFeed, stripped);
   if (parsed.kind !== 'feed') {
     const reason = parsed.kind === 'error' ? parsed.error.message : 'it is a redirect document, not a feed.';
     log.add({ kind: 'saveRssFailed', detail: reason });
@@ -57,6 +60,7 @@ export async function saveRss(
   const name = account?.name ?? p.username;
   const url = savedFeedUrl(publicBase, name);
   const format = parsed.feed.format;
+  const text = format.startsWith('json') ? stripped : dropInvalidCharRefs(stripped);
   const contentType = format.startsWith('atom')
     ? 'application/atom+xml; charset=utf-8'
     : format.startsWith('json')
@@ -67,9 +71,9 @@ export async function saveRss(
   await store.saveFeed({
     name,
     publicUrl: url,
-    body: p.text,
+    body: text,
     contentType,
-    hash: sha256(p.text),
+    hash: sha256(text),
     whenSaved: clock.now(),
   });
   await store.bump('feedsSaved');
@@ -79,9 +83,35 @@ export async function saveRss(
   return { ok: true, url };
 }
 
-function safeParse(parse: (body: string) => ParseResult, text: string): ParseResult {
+/**
+ * An XML document without character references to what XML 1.0 cannot hold (`&#1;`,
+ * `&#xFFFE;`): a reader's parser refuses them as it refuses the raw characters.
+ */
+function dropInvalidCharRefs(xml: string): string {
+  return xml.replace(/&#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g, (ref, hex?: string, dec?: string) => {
+    const cp = hex ? Number.parseInt(hex, 16) : Number.parseInt(dec ?? '', 10);
+    return isXmlChar(cp) ? ref : '';
+  });
+}
+
+/** XML 1.0's Char production. */
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+async function safeParse(
+  parse: (body: string) => ParseResult | Promise<ParseResult>,
+  text: string,
+): Promise<ParseResult> {
   try {
-    return parse(text);
+    return await parse(text);
   } catch (e) {
     return {
       kind: 'error',

@@ -10,7 +10,7 @@ import { discoverFeed, type FetchTextResult } from '../../feed/discover.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { CloudStore } from '../store/store.ts';
-import type { CloudCore } from './core.ts';
+import { type CloudCore, unavailable } from './core.ts';
 import type { CloudLog } from './log.ts';
 
 export interface SiteChangeDeps {
@@ -36,16 +36,30 @@ export interface SignalOutcome {
 
 const DISCOVERY_BODY_BYTES = 2 * 1024 * 1024;
 
-/** A site's signal: find its feed when needed, name the resource, then ping it. */
+/**
+ * A site's signal: find its feed when needed, name the resource, then ping it. The cloud's own
+ * failure (its store away) is an outcome in neutral words, its cause logged.
+ */
 export async function siteChanged(deps: SiteChangeDeps, signal: SiteSignal): Promise<SignalOutcome> {
+  try {
+    return await signalled(deps, signal);
+  } catch (e) {
+    return { ok: false, message: unavailable(deps.log, 'site changed', e), feedUrl: null };
+  }
+}
+
+async function signalled(deps: SiteChangeDeps, signal: SiteSignal): Promise<SignalOutcome> {
   const feedUrl = signal.feedUrl ?? (await findFeed(deps.http, signal.siteUrl));
   if (typeof feedUrl !== 'string') {
     deps.log.add({ kind: 'pingFailed', feedUrl: signal.siteUrl, detail: feedUrl.reason });
     return { ok: false, message: feedUrl.reason, feedUrl: null };
   }
-  await deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
   deps.log.add({ kind: 'weblogUpdates', feedUrl, detail: `${signal.name} (${maskUrl(signal.siteUrl)})` });
   const r = await deps.core.ping(feedUrl);
+  // Named after the read: a resource named first and not read yet (no change recorded) was the
+  // sweep's to remove, name and all. Read, a changed one is the sweep's for 7 days (changes.xml
+  // lists the last hour's), and an unchanged one is not listed.
+  await deps.store.nameSite(feedUrl, signal.name.trim() || null, signal.siteUrl);
   return { ok: r.success, message: r.msg, feedUrl };
 }
 

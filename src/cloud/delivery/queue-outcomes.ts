@@ -24,6 +24,8 @@ export interface ChunkSettlement {
   remaining: readonly number[];
   /** The change's only chunk, all delivered: the change goes (its chunk with it), not marked done. */
   finished?: boolean;
+  /** Failed WebSub deliveries kept as a chunk of the change, claimable from `notBefore` (cloud clock). */
+  retry?: { ids: readonly number[]; attempt: number; notBefore: number } | null;
 }
 
 const SETTLE_SQL = `
@@ -36,8 +38,28 @@ chunks AS (
   WHERE c.id = k.id AND c.leased_by = $9 AND NOT c.done RETURNING 1),
 finished AS (
   DELETE FROM changes ch USING delivery_chunks c
-  WHERE c.id = ANY($10::bigint[]) AND ch.id = c.change_id AND c.leased_by = $9 AND NOT c.done RETURNING 1)
+  WHERE c.id = ANY($10::bigint[]) AND ch.id = c.change_id AND c.leased_by = $9 AND NOT c.done RETURNING 1),
+retried AS (
+  INSERT INTO delivery_chunks (change_id, subscription_ids, size, attempt, not_before)
+  SELECT c.change_id, r.ids::bigint[], cardinality(r.ids::bigint[]), r.attempt, r.not_before
+  FROM unnest($11::bigint[], $12::text[], $13::int[], $14::bigint[]) AS r(chunk_id, ids, attempt, not_before)
+    JOIN delivery_chunks c ON c.id = r.chunk_id AND c.leased_by = $9 AND NOT c.done
+  RETURNING 1)
 SELECT (SELECT COUNT(*) FROM chunks) + (SELECT COUNT(*) FROM finished) AS settled`;
+
+/**
+ * The retries of a group of settlements as the columns SETTLE_SQL inserts them from (a retry is
+ * written in the statement that records the failure it retries: neither is kept without the other).
+ */
+function retryParams(group: readonly ChunkSettlement[]): unknown[] {
+  const kept = group.filter((s) => s.retry && s.retry.ids.length > 0);
+  return [
+    kept.map((s) => s.chunkId),
+    kept.map((s) => `{${s.retry!.ids.join(',')}}`),
+    kept.map((s) => s.retry!.attempt),
+    kept.map((s) => s.retry!.notBefore),
+  ];
+}
 
 /** PostgreSQL's "deadlock detected": two writes took the same rows in opposite orders; tried again. */
 const DEADLOCK = '40P01';
@@ -142,6 +164,7 @@ export class OutcomeWriter {
       kept.map((s) => `{${s.remaining.join(',')}}`),
       this.instanceId,
       group.filter((s) => s.finished).map((s) => s.chunkId),
+      ...retryParams(group),
     ];
     for (let attempt = 1; ; attempt++) {
       try {

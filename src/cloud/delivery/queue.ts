@@ -26,6 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Pool } from 'pg';
+import { type Clock, systemClock, type TimerHandle } from '../../common/clock.ts';
 import type { CloudLog, CloudLogEntry } from '../core/log.ts';
 import { bumpDelivered, type PgCloudStore, RECORD_CONTENT_CTES, recordContentParams } from '../store/pg.ts';
 import {
@@ -36,7 +37,7 @@ import {
 } from '../store/store.ts';
 import type { TopicContent } from './deliver.ts';
 import type { FanoutReport } from './fanout.ts';
-import { OutcomeWriter } from './queue-outcomes.ts';
+import { type ChunkSettlement, OutcomeWriter } from './queue-outcomes.ts';
 
 const CHANNEL = 'tidings_deliveries';
 
@@ -56,6 +57,7 @@ function queueChangeCtes(p: {
   feed: string;
   content: string;
   contentType: string;
+  topicHash: string;
   now: string;
   batch: string;
   when: string;
@@ -72,8 +74,8 @@ function queueChangeCtes(p: {
     FROM feed
     WHERE state = 'active' AND when_expires > ${p.now} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}),
   ch AS (
-    INSERT INTO changes (feed_url, content, content_type, when_created, subscribers)
-    SELECT ${p.feed}, ${p.content}, ${p.contentType}, ${p.now}, n FROM (SELECT COUNT(*) AS n FROM subs) c
+    INSERT INTO changes (feed_url, content, content_type, topic_hash, when_created, subscribers)
+    SELECT ${p.feed}, ${p.content}, ${p.contentType}, ${p.topicHash}, ${p.now}, n FROM (SELECT COUNT(*) AS n FROM subs) c
     WHERE n > 0 RETURNING id, subscribers),
   chunks AS (
     INSERT INTO delivery_chunks (change_id, subscription_ids, size, leased_until, leased_by)
@@ -151,6 +153,9 @@ interface ClaimedRow {
   chunkId: number;
   changeId: number;
   feedUrl: string;
+  attempt: number;
+  /** A retry of a topic read since with another hash: dropped, not delivered. */
+  outdated: boolean;
   id: number | null;
   callbackUrl: string;
   protocol: DeliveryTarget['protocol'];
@@ -162,6 +167,9 @@ interface Chunk {
   id: number;
   changeId: number;
   feedUrl: string;
+  /** 0: the change's first delivery; n: its n-th retry (a chunk of failed WebSub deliveries). */
+  attempt: number;
+  outdated: boolean;
   /** Subscription ids in the chunk (what it counts against the instance's hold). */
   size: number;
   targets: DeliveryTarget[];
@@ -201,10 +209,21 @@ export class DeliveryQueue {
   private renewTimer: NodeJS.Timeout | null = null;
   private started: Promise<void> | null = null;
 
-  constructor(store: PgCloudStore, deliver: BatchDeliverer, limits: Partial<QueueLimits> = {}) {
+  private readonly clock: Clock;
+  /** Delays before each retry of a failed WebSub delivery (none: no retries). */
+  private readonly retryDelaysMs: readonly number[];
+
+  constructor(
+    store: PgCloudStore,
+    deliver: BatchDeliverer,
+    limits: Partial<QueueLimits> = {},
+    opts: { clock?: Clock; retryDelaysMs?: readonly number[] } = {},
+  ) {
     this.store = store;
     this.deliver = deliver;
     this.limits = { ...DEFAULT_QUEUE_LIMITS, ...limits };
+    this.clock = opts.clock ?? systemClock;
+    this.retryDelaysMs = opts.retryDelaysMs ?? [];
   }
 
   /** Connects the listener and starts looking for work (idempotent). */
@@ -217,17 +236,7 @@ export class DeliveryQueue {
     this.pool = await this.store.connection();
     this.outcomes = new OutcomeWriter(this.pool, this.instanceId);
     if (this.stopping.signal.aborted) return;
-    try {
-      const { default: pg } = await import('pg');
-      const listener = new pg.Client({ connectionString: this.store.url });
-      listener.on('error', () => undefined); // the poll carries on; notifications are a speed-up
-      listener.on('notification', () => this.kick());
-      await listener.connect();
-      await listener.query(`LISTEN ${CHANNEL}`);
-      this.listener = listener;
-    } catch {
-      this.listener = null;
-    }
+    await this.listen();
     this.pollTimer = setInterval(() => this.kick(), this.limits.pollMs);
     // Claims being worked on are renewed, so a lease ends only for an instance that died (or
     // lost the database), not for one that is slow.
@@ -238,6 +247,56 @@ export class DeliveryQueue {
     this.renewTimer.unref?.();
     this.pollTimer.unref?.();
     this.kick();
+    // Retries kept before this instance started (by it before a restart, or by another).
+    await this.wakeForRetries().catch(() => undefined);
+  }
+
+  /**
+   * LISTENs for free work on a connection of its own. The poll carries on without it (a speed-up,
+   * not a need), but a listener lost with the database (a restart, a failover) is connected again,
+   * a second later and then up to every 30 s while it cannot be: after a PostgreSQL restart the
+   * instances listened no more, and found free work only by the poll.
+   */
+  private async listen(): Promise<void> {
+    if (this.stopping.signal.aborted) return;
+    const { default: pg } = await import('pg');
+    const listener = new pg.Client({ connectionString: this.store.url });
+    let lost = false;
+    const again = () => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === listener) this.listener = null;
+      void listener.end().catch(() => undefined);
+      if (this.stopping.signal.aborted) return;
+      const wait = Math.min(30_000, 1000 * 2 ** this.listenFailures++);
+      this.relisten = setTimeout(() => void this.listen(), wait);
+      this.relisten.unref?.();
+    };
+    listener.on('error', again);
+    listener.on('end', again);
+    listener.on('notification', () => this.kick());
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${CHANNEL}`);
+    } catch {
+      again();
+      return;
+    }
+    if (this.stopping.signal.aborted) {
+      lost = true;
+      await listener.end().catch(() => undefined);
+      return;
+    }
+    this.listener = listener;
+    this.listenFailures = 0;
+    this.kick(); // what was left free while no one listened
+  }
+  private relisten: NodeJS.Timeout | null = null;
+  private listenFailures = 0;
+
+  /** Connections listening for free work (0 or 1; tests). */
+  get listening(): boolean {
+    return this.listener !== null;
   }
 
   /** The pool once started (no await after the first: every ping comes through here). */
@@ -256,7 +315,7 @@ export class DeliveryQueue {
     const pool = await this.connected();
     const r = await pool.query<QueuedRow>({
       name: 'tidings-enqueue',
-      text: `WITH ${queueChangeCtes({ feed: '$1', content: '$2', contentType: '$3', now: '$4', batch: '$5', when: 'true', me: '$6', room: '$7::int', leaseMs: '$8' })}
+      text: `WITH ${queueChangeCtes({ feed: '$1', content: '$2', contentType: '$3', topicHash: 'NULL', now: '$4', batch: '$5', when: 'true', me: '$6', room: '$7::int', leaseMs: '$8' })}
       SELECT ${QUEUED_COLUMNS} FROM ${QUEUED_FROM}`,
       values: [feedUrl, content?.body ?? null, content?.contentType ?? null, now, ...this.queueParams()],
     });
@@ -278,7 +337,7 @@ export class DeliveryQueue {
     const r = await pool.query<QueuedRow & { changed: boolean | null }>({
       name: 'tidings-record-enqueue',
       text: `WITH ${RECORD_CONTENT_CTES},
-      ${queueChangeCtes({ feed: '$7', content: '$8', contentType: '$9', now: '$6', batch: '$10', when: 'EXISTS (SELECT 1 FROM rec WHERE changed)', me: '$11', room: '$12::int', leaseMs: '$13' })}
+      ${queueChangeCtes({ feed: '$7', content: '$8', contentType: '$9', topicHash: '$1', now: '$6', batch: '$10', when: 'EXISTS (SELECT 1 FROM rec WHERE changed)', me: '$11', room: '$12::int', leaseMs: '$13' })}
       SELECT (SELECT changed FROM rec) AS changed, ${QUEUED_COLUMNS} FROM ${QUEUED_FROM}`,
       values: [...recordContentParams(url, c, now), content.body, content.contentType, ...this.queueParams()],
     });
@@ -311,7 +370,15 @@ export class DeliveryQueue {
     if (!row?.id) return { changeId: 0, subscribers: 0 };
     const subscribers = row.n ?? 0;
     if (row.chunkId !== null) {
-      const chunk: Chunk = { id: row.chunkId, changeId: row.id, feedUrl, size: 0, targets: [] };
+      const chunk: Chunk = {
+        id: row.chunkId,
+        changeId: row.id,
+        feedUrl,
+        attempt: 0,
+        outdated: false,
+        size: 0,
+        targets: [],
+      };
       for (const t of rows) {
         chunk.size++;
         if (t.sid !== null) chunk.targets.push(targetOf(t.sid, t));
@@ -392,13 +459,15 @@ export class DeliveryQueue {
       delivered: number;
       failed: number;
     }>(
+      // The report is of the first delivery (attempt 0); a change with a retry kept stays (its
+      // body is the retry's) until the sweep finds all its chunks done.
       `WITH fin AS (
-        SELECT ch.id, ch.subscribers, COALESCE(SUM(c.delivered), 0)::int AS delivered,
-          COALESCE(SUM(c.failed), 0)::int AS failed
+        SELECT ch.id, ch.subscribers, COALESCE(SUM(c.delivered) FILTER (WHERE c.attempt = 0), 0)::int AS delivered,
+          COALESCE(SUM(c.failed) FILTER (WHERE c.attempt = 0), 0)::int AS failed, bool_and(c.done) IS NOT FALSE AS "allDone"
         FROM changes ch LEFT JOIN delivery_chunks c ON c.change_id = ch.id
-        WHERE ch.id = ANY($1::bigint[]) GROUP BY ch.id HAVING bool_and(c.done) IS NOT FALSE)
-      DELETE FROM changes USING fin WHERE changes.id = fin.id
-      RETURNING fin.id, fin.subscribers, fin.delivered, fin.failed`,
+        WHERE ch.id = ANY($1::bigint[]) GROUP BY ch.id HAVING bool_and(c.done OR c.attempt > 0) IS NOT FALSE),
+      gone AS (DELETE FROM changes USING fin WHERE changes.id = fin.id AND fin."allDone")
+      SELECT id, subscribers, delivered, failed FROM fin`,
       [ids],
     );
     for (const row of done.rows) {
@@ -493,8 +562,10 @@ export class DeliveryQueue {
     const r = await this.pool!.query<ClaimedRow>({
       name: 'tidings-claim',
       // The pick is materialized: run once, so a claim never takes more than it picked.
+      // A retry is claimable once due by the cloud's clock ($4), whichever instance kept it.
       text: `WITH picked AS MATERIALIZED (
         SELECT id, size FROM delivery_chunks WHERE NOT done AND (leased_until IS NULL OR leased_until < ${DB_NOW})
+          AND (not_before IS NULL OR not_before <= $4)
           ORDER BY id LIMIT ${CLAIM_LOOKAHEAD} FOR UPDATE SKIP LOCKED),
       fits AS (
         SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id) AS upto, row_number() OVER (ORDER BY id) AS nth FROM picked) p
@@ -502,19 +573,30 @@ export class DeliveryQueue {
       claimed AS (
         UPDATE delivery_chunks c SET leased_until = ${DB_NOW} + $1, leased_by = $2
         FROM fits WHERE c.id = fits.id
-        RETURNING c.id, c.change_id, c.subscription_ids)
-      SELECT c.id AS "chunkId", c.change_id AS "changeId", ch.feed_url AS "feedUrl", s.id,
+        RETURNING c.id, c.change_id, c.subscription_ids, c.attempt)
+      SELECT c.id AS "chunkId", c.change_id AS "changeId", ch.feed_url AS "feedUrl", c.attempt,
+        (c.attempt > 0 AND ch.topic_hash IS NOT NULL
+          AND ch.topic_hash IS DISTINCT FROM (SELECT last_hash FROM resources r WHERE r.url = ch.feed_url)) AS outdated,
+        s.id,
         s.callback_url AS "callbackUrl", s.protocol, s.notify_procedure AS "notifyProcedure", s.secret
       FROM claimed c JOIN changes ch ON ch.id = c.change_id
         CROSS JOIN LATERAL unnest(c.subscription_ids) AS u(sid)
         LEFT JOIN subscriptions s ON s.id = u.sid`,
-      values: [this.limits.leaseMs, this.instanceId, this.limits.batch],
+      values: [this.limits.leaseMs, this.instanceId, this.limits.batch, this.clock.now()],
     });
     const chunks = new Map<number, Chunk>();
     for (const row of r.rows) {
       let chunk = chunks.get(row.chunkId);
       if (!chunk) {
-        chunk = { id: row.chunkId, changeId: row.changeId, feedUrl: row.feedUrl, size: 0, targets: [] };
+        chunk = {
+          id: row.chunkId,
+          changeId: row.changeId,
+          feedUrl: row.feedUrl,
+          attempt: row.attempt,
+          outdated: row.outdated,
+          size: 0,
+          targets: [],
+        };
         chunks.set(row.chunkId, chunk);
       }
       chunk.size++;
@@ -531,7 +613,7 @@ export class DeliveryQueue {
    */
   private async runChunk(chunk: Chunk, only: boolean): Promise<ChunkEnd> {
     const results: DeliveryResult[] = [];
-    if (chunk.targets.length > 0) {
+    if (chunk.targets.length > 0 && !chunk.outdated) {
       // The body is only read for WebSub subscribers (rssCloud ones are told the URL).
       const content = chunk.targets.some((t) => t.protocol === 'websub')
         ? await this.contentOf(chunk.changeId)
@@ -547,8 +629,10 @@ export class DeliveryQueue {
       );
     }
     const reached = new Set(results.map((r) => r.id));
-    const remaining = chunk.targets.filter((t) => !reached.has(t.id)).map((t) => t.id);
-    const finished = only && remaining.length === 0;
+    const remaining = chunk.outdated ? [] : chunk.targets.filter((t) => !reached.has(t.id)).map((t) => t.id);
+    const retry = this.retryOf(chunk, results);
+    // The change goes with its only chunk unless a retry of it is kept (its body with it).
+    const finished = only && remaining.length === 0 && retry === null;
     await this.outcomes!.settle({
       chunkId: chunk.id,
       changeId: chunk.changeId,
@@ -556,10 +640,57 @@ export class DeliveryQueue {
       results,
       remaining,
       finished,
+      retry,
     });
+    if (retry) this.wakeAt(retry.notBefore);
     await bumpDelivered(this.store, results);
     const delivered = results.filter((r) => r.ok).length;
     return { delivered, failed: results.length - delivered, finished };
+  }
+
+  /**
+   * The WebSub deliveries of the chunk that failed (not 410), as a chunk of their own tried again
+   * after the next delay of the schedule; null when none failed or the tries are spent.
+   */
+  private retryOf(chunk: Chunk, results: readonly DeliveryResult[]): ChunkSettlement['retry'] {
+    const delay = this.retryDelaysMs[chunk.attempt];
+    if (delay === undefined) return null;
+    const websub = new Set(chunk.targets.filter((t) => t.protocol === 'websub').map((t) => t.id));
+    const ids = results.filter((r) => !r.ok && !r.gone && websub.has(r.id)).map((r) => r.id);
+    return ids.length === 0 ? null : { ids, attempt: chunk.attempt + 1, notBefore: this.clock.now() + delay };
+  }
+
+  /** Looks for work at `at` (a retry due then), besides the poll. */
+  private wakeAt(at: number): void {
+    if (this.stopping.signal.aborted || at >= this.wakeFor) return;
+    this.wakeTimer?.cancel();
+    this.wakeFor = at;
+    this.wakeTimer = this.clock.setTimer(Math.max(0, at - this.clock.now()), () => {
+      this.wakeTimer = null;
+      this.wakeFor = Number.POSITIVE_INFINITY;
+      this.kick();
+    });
+  }
+  private wakeTimer: TimerHandle | null = null;
+  private wakeFor = Number.POSITIVE_INFINITY;
+
+  /** When the first retry in the queue is due (any instance's), to wake for it. */
+  private async wakeForRetries(): Promise<void> {
+    const r = await this.pool!.query<{ at: number | null }>(
+      'SELECT MIN(not_before) AS at FROM delivery_chunks WHERE NOT done AND not_before IS NOT NULL',
+    );
+    const at = r.rows[0]?.at;
+    if (at !== null && at !== undefined) this.wakeAt(at);
+  }
+
+  /** A pump or a chunk of this instance is under way. */
+  get busy(): boolean {
+    return this.pumping || this.inFlight.size > 0;
+  }
+
+  /** Resolves when this instance has nothing under way: no pump, no chunk in flight (tests, idle()). */
+  async settled(): Promise<void> {
+    while (this.pumping || this.inFlight.size > 0) await Promise.allSettled([this.pumpRun, ...this.inFlight]);
   }
 
   private async contentOf(changeId: number): Promise<TopicContent | null> {
@@ -596,11 +727,15 @@ export class DeliveryQueue {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.renewTimer) clearInterval(this.renewTimer);
     if (this.waitTimer) clearTimeout(this.waitTimer);
+    this.wakeTimer?.cancel();
     await this.started?.catch(() => undefined);
     await this.pumpRun;
     await Promise.allSettled([...this.inFlight]);
     await this.handBack(null);
-    await this.listener?.end().catch(() => undefined);
+    if (this.relisten) clearTimeout(this.relisten);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     for (const [, w] of this.waiters)
       w.resolve({ feedUrl: '', subscribers: 0, delivered: 0, failed: 0, elapsedMs: 0 });
     this.waiters.clear();

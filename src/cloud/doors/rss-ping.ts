@@ -10,9 +10,9 @@
  * (core/site-changes.ts), the feed read once and compared, its subscribers told by their protocol.
  */
 import { createHash } from 'node:crypto';
-import { decodeEntities } from '../../feed/text.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import { maskUrl } from '../../net/mask.ts';
+import { childNamed, readXmlSliced, type XmlNode, type XmlReadProblem } from '../../wire/xml-tree.ts';
 import { type SiteChangeDeps, siteChanged } from '../core/site-changes.ts';
 import { plain } from './answers.ts';
 import { isHttpUrl } from './params.ts';
@@ -29,61 +29,76 @@ export interface RssPingDocument {
 
 /** Feeds one document may name (each is a read). */
 export const MAX_FEEDS_PER_PING = 10;
+/** A document is a few names and one item: larger ones are refused before they are read (413). */
+export const MAX_RSS_PING_BYTES = 256 * 1024;
+/** rss_ping > payload > item > ... : deeper than any item needs. */
+const MAX_DEPTH = 64;
 
-function elementText(xml: string, name: string): string[] {
-  const out: string[] = [];
-  const re = new RegExp(`<${name}(\\s[^>]*)?>([\\s\\S]*?)</${name}\\s*>`, 'g');
-  for (const m of xml.matchAll(re)) out.push(textOf(m[2] ?? ''));
-  return out;
-}
-
-/** Element content as text: CDATA kept as is, entities decoded. */
-function textOf(inner: string): string {
-  const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(inner);
-  return cdata ? cdata[1]! : decodeEntities(inner);
-}
-
-export function parseRssPing(xml: string): RssPingDocument | { error: string } {
-  const root = /<rss_ping(\s[^>]*)?>/.exec(xml);
-  if (!root) return { error: 'This is not an RSS Ping document (no <rss_ping> element).' };
-  const version = /\bversion\s*=\s*["']([^"']*)["']/.exec(root[1] ?? '')?.[1];
+/**
+ * The document read by a real XML parser (src/wire/xml-tree.ts: strict, linear, a slice at a time),
+ * or the reason it is not an RSS Ping v2 document.
+ */
+export async function parseRssPing(xml: string): Promise<RssPingDocument | { error: string }> {
+  if (/<!DOCTYPE/i.test(xml)) return { error: 'An RSS Ping document may not contain a DOCTYPE.' };
+  const read = await readXmlSliced(xml, { maxDepth: MAX_DEPTH, budgetMs: 1000 });
+  if (!read.ok) return { error: `This is not a well-formed RSS Ping document: ${problemText(read.problem)}` };
+  const root = read.root;
+  if (root?.name !== 'rss_ping')
+    return { error: 'This is not an RSS Ping document (no <rss_ping> element).' };
+  const version = root.attributes.version;
   if (version !== undefined && version.trim() !== '2')
-    return { error: `RSS Ping version ${version} is not supported (version 2 is).` };
-  const feedUris = [...new Set(elementText(xml, 'feed_uri').map((s) => s.trim()))].filter(Boolean);
+    return { error: `RSS Ping version ${clip(version)} is not supported (version 2 is).` };
+  const texts = (name: string) => root.children.filter((c) => c.name === name).map((c) => c.text.trim());
+  const feedUris = [...new Set(texts('feed_uri'))].filter(Boolean);
   if (feedUris.length === 0) return { error: 'The RSS Ping names no feed_uri.' };
   if (feedUris.length > MAX_FEEDS_PER_PING)
     return { error: `The RSS Ping names ${feedUris.length} feeds; at most ${MAX_FEEDS_PER_PING} are read.` };
   for (const u of feedUris)
-    if (!isHttpUrl(u)) return { error: `The feed_uri "${u}" is not an http or https address.` };
-  const hashEl = /<payload_hash(\s[^>]*)?>([\s\S]*?)<\/payload_hash\s*>/.exec(xml);
-  const type =
-    /\btype\s*=\s*["']([^"']*)["']/
-      .exec(hashEl?.[1] ?? '')?.[1]
-      ?.trim()
-      .toLowerCase() ?? 'sha1';
+    if (!isHttpUrl(u)) return { error: `The feed_uri "${clip(u)}" is not an http or https address.` };
+  const hashEl = childNamed(root, 'payload_hash');
+  const type = (hashEl?.attributes.type ?? 'sha1').trim().toLowerCase();
   if (type !== 'sha1' && type !== 'md5')
-    return { error: `The payload hash type ${type} is not supported (SHA1 or MD5).` };
-  const payload = /<payload(\s[^>]*)?>([\s\S]*?)<\/payload\s*>/.exec(xml);
-  const siteUri = elementText(xml, 'site_uri')[0]?.trim() ?? '';
+    return { error: `The payload hash type ${clip(type)} is not supported (SHA1 or MD5).` };
+  const payload = childNamed(root, 'payload');
+  const siteUri = texts('site_uri')[0] ?? '';
   return {
-    siteName: elementText(xml, 'site_name')[0]?.trim() ?? '',
+    siteName: texts('site_name')[0] ?? '',
     siteUri: isHttpUrl(siteUri) ? siteUri : feedUris[0]!,
     feedUris,
-    payload: payload ? payloadText(payload[2] ?? '') : null,
-    payloadHash: hashEl
-      ? textOf(hashEl[2] ?? '')
-          .trim()
-          .toLowerCase()
-      : null,
+    payload: payload ? payloadText(xml, payload) : null,
+    payloadHash: hashEl ? hashEl.text.trim().toLowerCase() : null,
     hashType: type,
-    payloadHashUri: elementText(xml, 'payload_hash_uri')[0]?.trim() || null,
+    payloadHashUri: texts('payload_hash_uri')[0] || null,
   };
 }
 
-/** Escaped text (Tidings' writer), CDATA, or inline markup kept as written. */
-function payloadText(inner: string): string {
-  if (/^\s*<!\[CDATA\[/.test(inner) || !inner.includes('<')) return textOf(inner);
-  return inner;
+function problemText(p: XmlReadProblem): string {
+  switch (p.kind) {
+    case 'malformed':
+      return `${p.detail} (line ${p.line}).`;
+    case 'unknownEntity':
+      return `it names an unknown entity (line ${p.line}).`;
+    case 'tooDeep':
+      return `its elements are nested more than ${p.maxDepth} deep.`;
+    case 'tooSlow':
+      return `it could not be read within ${p.budgetMs} ms.`;
+  }
+}
+
+const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}...` : s);
+
+/**
+ * The payload as its hash was taken: escaped text (Tidings' writer) decoded, one CDATA section's
+ * content, or inline markup kept as written.
+ */
+function payloadText(xml: string, el: XmlNode): string {
+  const raw = xml.slice(el.contentFrom, el.contentTo);
+  if (el.children.length > 0) return raw;
+  const trimmed = raw.trim();
+  // One CDATA section (with blank lines around it): its content exactly.
+  if (trimmed.startsWith('<![CDATA[') && trimmed.indexOf(']]>') === trimmed.length - 3)
+    return trimmed.slice(9, -3);
+  return el.text;
 }
 
 const digest = (type: 'sha1' | 'md5', data: string | Uint8Array) =>
@@ -117,7 +132,7 @@ export async function checkPayload(http: HttpClient, doc: RssPingDocument): Prom
 
 /** POST /rssPing. */
 export async function handleRssPing(deps: SiteChangeDeps, body: Buffer): Promise<Response> {
-  const doc = parseRssPing(body.toString('utf8'));
+  const doc = await parseRssPing(body.toString('utf8'));
   if ('error' in doc) {
     deps.log.add({ kind: 'rssPingFailed', detail: doc.error });
     return plain(400, doc.error);

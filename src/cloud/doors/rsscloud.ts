@@ -5,8 +5,8 @@
  * (params.ts), checked against the caller's budget, handed to the core, and its outcome written
  * in the reference cloud's form (answers.ts).
  */
-import { decodeMethodCall } from '../../wire/xmlrpc.ts';
-import type { CloudCore } from '../core/core.ts';
+import { decodeMethodCallAsync } from '../../wire/xmlrpc.ts';
+import { type CloudCore, unavailable } from '../core/core.ts';
 import type { CloudLog } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import type { SaveRssOutcome } from '../core/saverss.ts';
@@ -37,6 +37,9 @@ export interface RssCloudDoorDeps {
   siteChanged(signal: SiteSignal): Promise<SignalOutcome>;
 }
 
+/** Characters of an unknown method's name told back (the longest real one has 33). */
+const MAX_NAME_SHOWN = 100;
+
 const RPC_NAMES = {
   hello: 'rsscloud.hello',
   pleaseNotify: 'rsscloud.pleasenotify',
@@ -53,7 +56,7 @@ export async function handlePleaseNotify(
   body: Buffer,
   source: string,
 ): Promise<Response> {
-  const parsed = parseRestPleaseNotify(formOf(req, body), source);
+  const parsed = parseRestPleaseNotify(await formOf(req, body), source);
   const refused = parsed.ok ? d.refusal(source, parsed.value.urls.length) : null;
   const outcome = !parsed.ok
     ? { success: false, msg: parsed.message }
@@ -70,7 +73,7 @@ export async function handlePing(
   body: Buffer,
   source: string,
 ): Promise<Response> {
-  const parsed = parseRestPing(formOf(req, body));
+  const parsed = parseRestPing(await formOf(req, body));
   if (!parsed.ok) d.log.add({ kind: 'pingFailed', detail: parsed.message });
   const refused = parsed.ok ? d.refusal(source, null) : null;
   const outcome = !parsed.ok
@@ -87,17 +90,21 @@ export async function handleRpc(
   body: Buffer,
   source: string,
 ): Promise<Response> {
-  const call = decodeMethodCall(body, { maxBytes: d.maxBodyBytes });
+  // A slice at a time: a megabyte of XML-RPC (saveRss carries a whole feed) never holds up the
+  // other callers for more than a few milliseconds at once.
+  const call = await decodeMethodCallAsync(body, { maxBytes: d.maxBodyBytes });
   if (!call.ok) {
     d.log.add({ kind: 'xmlrpc', detail: call.error.message });
     return rpcFault(call.error.message);
   }
   const { methodName, params } = call.value;
   const name = methodName.toLowerCase();
+  // The name as told back (a fault, the log): a caller's megabyte of name is not sent back whole.
+  const shown = methodName.length > MAX_NAME_SHOWN ? `${methodName.slice(0, MAX_NAME_SHOWN)}...` : methodName;
   // saveRss parameters carry a password: only the method name is logged.
   d.log.add({
     kind: 'xmlrpc',
-    detail: `${methodName} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
+    detail: `${shown} (${params.length} parameter${params.length === 1 ? '' : 's'})`,
   });
   switch (name) {
     case RPC_NAMES.hello:
@@ -116,14 +123,17 @@ export async function handleRpc(
       if (!parsed.ok) return rpcFault(parsed.message);
       const refused = d.refusal(source, null);
       if (refused) return rpcFault(refused);
-      // As the reference cloud: the XML-RPC ping answers true whether or not the read worked.
-      await d.core.ping(parsed.value);
-      return rpcAnswer(true);
+      // As the reference cloud: the XML-RPC ping answers true whether or not the read worked
+      // (only the cloud's own failure is a fault: nothing was read at all).
+      const pinged = await d.core.ping(parsed.value);
+      return pinged.unavailable ? rpcFault(pinged.msg) : rpcAnswer(true);
     }
     case RPC_NAMES.saveRss: {
       const parsed = parseRpcSaveRss(params);
       if (!parsed.ok) return rpcFault(parsed.message);
-      const saved = await d.saveRss(parsed.value, req);
+      const saved = await d
+        .saveRss(parsed.value, req)
+        .catch((e: unknown): SaveRssOutcome => ({ ok: false, message: unavailable(d.log, 'saveRss', e) }));
       return saved.ok ? rpcAnswer(saved.url) : rpcFault(saved.message);
     }
     case RPC_NAMES.weblogPing:
@@ -135,6 +145,6 @@ export async function handleRpc(
       return rpcAnswer(weblogUpdatesAnswer(await d.siteChanged(signal)));
     }
     default:
-      return rpcFault(messages.notDefined(methodName));
+      return rpcFault(messages.notDefined(shown));
   }
 }

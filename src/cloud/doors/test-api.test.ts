@@ -99,6 +99,7 @@ describe('the test API', () => {
 
   it('removeExpired drops expired and failing subscriptions, and resources unused and unchanged for 7 days', async () => {
     cloud = await startCloud({ testApi: true, clock: realClock });
+    await cloud.cloud.idle(); // the start-up sweep is done before anything is seeded
     const now = Date.now();
     const feeds = {
       expired: 'http://a.test/1',
@@ -136,6 +137,45 @@ describe('the test API', () => {
     expect(((await found(feeds.live))!.subscriptions as { url: string }[]).map((s) => s.url)).toEqual([
       'http://r.test/a',
     ]);
+  });
+
+  it('removeExpired forgets a resource nobody subscribes to however lately it was read, as the reference', async () => {
+    // The reference suite's RemoveExpiredSubscriptions cases: a resource with no subscription is
+    // kept only when it changed within 7 days; reading it (whenLastCheck) keeps nothing.
+    cloud = await startCloud({ testApi: true, clock: realClock });
+    await cloud.cloud.idle(); // the start-up sweep is done before anything is seeded
+    const now = Date.now();
+    const hour = 3_600_000;
+    const cases = [
+      { feedUrl: 'http://a.test/checked-48h', resource: { whenLastCheck: now - 48 * hour }, kept: false },
+      { feedUrl: 'http://a.test/checked-1h', resource: { whenLastCheck: now - hour }, kept: false },
+      { feedUrl: 'http://a.test/checked-now', resource: { whenLastCheck: now }, kept: false },
+      { feedUrl: 'http://a.test/updated-1d', resource: { whenLastUpdate: now - day }, kept: true },
+      { feedUrl: 'http://a.test/updated-8d', resource: { whenLastUpdate: now - 8 * day }, kept: false },
+    ];
+    for (const c of cases) {
+      const when = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
+      await post('/test/setResource', {
+        feedUrl: c.feedUrl,
+        resource: {
+          lastHash: 'abc',
+          lastSize: 100,
+          ctChecks: 1,
+          ctUpdates: 0,
+          whenLastCheck: when(c.resource.whenLastCheck),
+          whenLastUpdate: when(c.resource.whenLastUpdate),
+        },
+      });
+    }
+    // One with an expired subscription, last checked 48 h ago: both go.
+    await post('/test/setSubscriptions', {
+      feedUrl: cases[0]!.feedUrl,
+      subscriptions: [sub('http://r.test/cb', now - 1000)],
+    });
+    const swept = await post('/test/removeExpired', {});
+    expect(swept.json).toEqual({ success: true, result: { subscriptionsRemoved: 1, resourcesRemoved: 4 } });
+    const data = (await post('/test/getData', {})).json!.data as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(cases.filter((c) => c.kept).map((c) => c.feedUrl));
   });
 
   it('answers a bad request with the reference envelope and HTTP 500', async () => {

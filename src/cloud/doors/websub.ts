@@ -12,7 +12,7 @@
  * /ping reaches them and a publish reaches rssCloud subscribers: fan-out delivers each by its own
  * protocol (fanout.ts).
  */
-import type { CloudCore } from '../core/core.ts';
+import { type CloudCore, unavailable } from '../core/core.ts';
 import type { CloudLog } from '../core/log.ts';
 import type { NewWebSub } from '../core/types.ts';
 import type { WebSubHub } from '../core/websub-hub.ts';
@@ -51,25 +51,28 @@ function absoluteHttpUrl(value: string | null): string | null {
   return v && isHttpUrl(v) ? v : null;
 }
 
+const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}...` : s);
+
 /** The form's hub.* fields checked: what to do, or the reason for a 400. */
 export function parseHubRequest(form: URLSearchParams, leases: LeasePolicy): Parsed<HubRequest> {
   const mode = (form.get('hub.mode') ?? '').trim().toLowerCase();
   if (mode === 'publish') {
     const named = [...form.getAll('hub.topic'), ...form.getAll('hub.url')].filter((t) => t.trim() !== '');
     if (named.length === 0) return { ok: false, message: 'hub.topic (or hub.url) is required to publish.' };
-    const topics: string[] = [];
+    const topics = new Set<string>();
     for (const t of named) {
       const url = absoluteHttpUrl(t);
-      if (!url) return { ok: false, message: `hub.topic must be an absolute http or https URL, not "${t}".` };
-      if (!topics.includes(url)) topics.push(url);
+      if (!url)
+        return { ok: false, message: `hub.topic must be an absolute http or https URL, not "${clip(t)}".` };
+      topics.add(url);
     }
-    return { ok: true, value: { mode: 'publish', topics } };
+    return { ok: true, value: { mode: 'publish', topics: [...topics] } };
   }
   if (mode !== 'subscribe' && mode !== 'unsubscribe') {
     return {
       ok: false,
       message: mode
-        ? `hub.mode "${mode}" is not supported (subscribe, unsubscribe or publish).`
+        ? `hub.mode "${clip(mode)}" is not supported (subscribe, unsubscribe or publish).`
         : 'hub.mode is required (subscribe, unsubscribe or publish).',
     };
   }
@@ -121,6 +124,15 @@ export async function answerHub(
   form: URLSearchParams,
   budget: HubBudget,
 ): Promise<Response> {
+  try {
+    return await answer(deps, form, budget);
+  } catch (e) {
+    // The hub's own failure (its store away): a 503 in neutral words, the cause logged.
+    return plain(503, unavailable(deps.log, 'websub', e), { 'retry-after': '60' });
+  }
+}
+
+async function answer(deps: WebSubDoorDeps, form: URLSearchParams, budget: HubBudget): Promise<Response> {
   const { core, hub, log } = deps;
   const parsed = parseHubRequest(form, deps.leases);
   if (!parsed.ok) {

@@ -1,10 +1,17 @@
 /**
  * Writing the cloud's HTML pages and escaped text: one page frame (a small inline style, a CSP
- * that allows nothing else), and the escaping every page, form and XML answer uses.
+ * that allows nothing else), and the escaping every page, form and XML answer uses. Characters
+ * XML 1.0 cannot hold are dropped by src/feed/xml-escape.ts' stripInvalidXmlChars, the one owner.
  */
+import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
 
+/**
+ * Escaped for an attribute value between double quotes. What XML 1.0 cannot hold at all (C0
+ * controls, lone surrogates) is dropped: these escapes write XML too (changes.xml, answers), and one
+ * such character makes the whole document unreadable.
+ */
 export function escapeAttr(s: string): string {
-  return s
+  return stripInvalidXmlChars(s)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -14,8 +21,13 @@ export function escapeAttr(s: string): string {
     .replace(/\t/g, '&#9;');
 }
 
+/** Escaped for text (and attributes) of a page; what XML 1.0 cannot hold is dropped, as escapeAttr. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return stripInvalidXmlChars(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 export function htmlResponse(html: string, status = 200): Response {

@@ -205,6 +205,24 @@ INSERT INTO log_batches (entries, n)
   SELECT jsonb_agg(entry ORDER BY id), COUNT(*) FROM log_entries HAVING COUNT(*) > 0;
 `,
   },
+  {
+    // Registrations under way (a resource is read before its subscription is stored: the sweep
+    // keeps it meanwhile). WebSub deliveries that failed are tried again as chunks of their change
+    // (delivery/queue.ts): `attempt` counts the tries, `not_before` (the cloud's clock, ms) says
+    // when a retry may be claimed; the change keeps the resource's hash it was read with, so a
+    // retry of a topic that changed since is dropped.
+    version: 6,
+    sql: `
+CREATE TABLE registrations (
+  id BIGSERIAL PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  until BIGINT NOT NULL
+);
+CREATE INDEX registrations_feed ON registrations(feed_url);
+ALTER TABLE changes ADD COLUMN topic_hash TEXT;
+ALTER TABLE delivery_chunks ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0, ADD COLUMN not_before BIGINT;
+`,
+  },
 ];
 
 /** Log entries kept across the cloud (the sweep trims the rest). */
@@ -453,21 +471,25 @@ export class PgCloudStore implements CloudStore {
    * The sweep, once across the cloud: an instance that finds another sweeping (the advisory
    * lock taken) leaves it to that one and reports nothing removed.
    */
-  async sweep(now: number, retainMs: number): Promise<SweepResult> {
+  async sweep(now: number, retainMs: number, opts: { wait?: boolean } = {}): Promise<SweepResult> {
     return this.transaction(async (c) => {
-      const locked = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [
-        ...LOCKS.sweep,
-      ]);
-      if (!locked.rows[0]?.ok) return { subscriptionsRemoved: 0, resourcesRemoved: 0 };
+      if (opts.wait) await c.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.sweep]);
+      else {
+        const locked = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [
+          ...LOCKS.sweep,
+        ]);
+        if (!locked.rows[0]?.ok) return { subscriptionsRemoved: 0, resourcesRemoved: 0 };
+      }
       const subs = await c.query(
         `DELETE FROM subscriptions WHERE when_expires <= $1 OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
         [now],
       );
+      await c.query('DELETE FROM registrations WHERE until <= $1', [now]);
       const resources = await c.query(
         `DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < $1)
-          AND (when_last_check IS NULL OR when_last_check < $1)
           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
-          AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`,
+          AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)
+          AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.feed_url = resources.url)`,
         [now - retainMs],
       );
       // The newest writes holding LOG_KEPT entries are kept.
@@ -486,6 +508,19 @@ export class PgCloudStore implements CloudStore {
       );
       return { subscriptionsRemoved: subs.rowCount ?? 0, resourcesRemoved: resources.rowCount ?? 0 };
     });
+  }
+
+  async beginRegistration(feedUrl: string, until: number): Promise<number> {
+    const rows = await this.q<{ id: number }>(
+      'INSERT INTO registrations (feed_url, until) VALUES ($1, $2) RETURNING id',
+      [feedUrl, until],
+      'tidings-begin-registration',
+    );
+    return rows[0]!.id;
+  }
+
+  async endRegistration(id: number): Promise<void> {
+    await this.q('DELETE FROM registrations WHERE id = $1', [id], 'tidings-end-registration');
   }
 
   async addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean> {

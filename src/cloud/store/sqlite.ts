@@ -7,6 +7,7 @@
  * INSERT .. ON CONFLICT DO UPDATE: concurrent registrations for one feed never overwrite each
  * other (the reference cloud read-modified-wrote one list per feed and kept 63 of 1,000).
  */
+import { createHash } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { type Migration, openDatabase, transaction } from '../../store/sqlite.ts';
 import type { NewWebSub } from '../core/types.ts';
@@ -27,16 +28,21 @@ import {
   type CounterName,
   type DeliveryResult,
   type DeliveryTarget,
+  type DueRetry,
   MAX_CONSECUTIVE_ERRORS,
   type NewSubscription,
   type RecentChange,
   type ResourceRow,
+  type RetryPlan,
+  type RetryStore,
   type SavedFeedRow,
   type SeedSubscription,
   type StoreCounts,
   type SubscriptionRow,
   type SweepResult,
 } from './store.ts';
+
+const sha256 = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -131,12 +137,43 @@ ALTER TABLE resources ADD COLUMN site_url TEXT;
 CREATE INDEX resources_updated ON resources(when_last_update);
 `,
   },
+  {
+    // Registrations under way (a resource read before its subscription is stored: the sweep keeps
+    // it meanwhile), and WebSub deliveries waiting to be tried again (delivery/retries.ts): one
+    // row per subscription (the newest content it is owed), the content kept once per feed and body.
+    version: 3,
+    sql: `
+CREATE TABLE registrations (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  until INTEGER NOT NULL
+);
+CREATE INDEX registrations_feed ON registrations(feed_url);
+CREATE TABLE retry_contents (
+  id INTEGER PRIMARY KEY,
+  feed_url TEXT NOT NULL,
+  body BLOB NOT NULL,
+  content_type TEXT,
+  hash TEXT NOT NULL,
+  topic_hash TEXT,
+  UNIQUE (feed_url, hash)
+);
+CREATE TABLE delivery_retries (
+  subscription_id INTEGER PRIMARY KEY REFERENCES subscriptions(id) ON DELETE CASCADE,
+  content_id INTEGER NOT NULL REFERENCES retry_contents(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  due_at INTEGER NOT NULL
+);
+CREATE INDEX delivery_retries_due ON delivery_retries(due_at);
+CREATE INDEX delivery_retries_content ON delivery_retries(content_id);
+`,
+  },
 ];
 
 /** Delivered to: verified, not expired, fewer than 3 failures in a row. */
 const LIVE = `state = 'active' AND when_expires > ? AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
 
-export class SqliteCloudStore implements CloudStore {
+export class SqliteCloudStore implements CloudStore, RetryStore {
   readonly kind = 'sqlite';
   readonly db: DatabaseSync;
   private readonly s: Statements;
@@ -225,18 +262,88 @@ export class SqliteCloudStore implements CloudStore {
   /** Delivery outcomes of a fan-out, written in one transaction (10,000 single-row commits would not be). */
   async recordDeliveries(results: readonly DeliveryResult[]): Promise<void> {
     if (results.length === 0) return;
+    transaction(this.db, () => this.recordOutcomes(results));
+  }
+
+  private recordOutcomes(results: readonly DeliveryResult[]): void {
     let ok = 0;
+    for (const r of results) {
+      if (r.ok) {
+        ok++;
+        this.s.ok.run(r.at, r.id);
+      } else if (r.gone) this.s.deleteById.run(r.id);
+      else this.s.failed.run(r.at, r.error ?? null, r.id);
+    }
+    if (ok > 0) this.s.bump.run('notifications', ok);
+    if (results.length - ok > 0) this.s.bump.run('notificationsFailed', results.length - ok);
+  }
+
+  async recordWithRetries(results: readonly DeliveryResult[], plan: RetryPlan): Promise<void> {
+    if (results.length === 0) return;
     transaction(this.db, () => {
-      for (const r of results) {
-        if (r.ok) {
-          ok++;
-          this.s.ok.run(r.at, r.id);
-        } else if (r.gone) this.s.deleteById.run(r.id);
-        else this.s.failed.run(r.at, r.error ?? null, r.id);
+      this.recordOutcomes(results);
+      const failed = plan.next ? results.filter((r) => !r.ok && !r.gone && plan.retryIds.has(r.id)) : [];
+      if (plan.retried !== null) for (const r of results) this.s.settleRetry.run(r.id, plan.retried);
+      if (failed.length > 0 && plan.next) {
+        const c = plan.content;
+        const { id } = this.s.keepContent.get(
+          c.feedUrl,
+          c.body,
+          c.contentType,
+          sha256(c.body),
+          c.topicHash,
+        ) as { id: number };
+        for (const r of failed) this.s.retryLater.run(r.id, id, plan.next.attempt, plan.next.dueAt);
       }
-      if (ok > 0) this.s.bump.run('notifications', ok);
-      if (results.length - ok > 0) this.s.bump.run('notificationsFailed', results.length - ok);
+      if (plan.retried !== null) this.s.dropContentIfUnused.run(plan.retried);
     });
+  }
+
+  async dueRetries(now: number, limit: number): Promise<DueRetry[]> {
+    return transaction(this.db, () => {
+      const rows = this.s.dueRetries.all(now, now, limit) as unknown as {
+        subscriptionId: number;
+        contentId: number;
+        attempt: number;
+        owed: number;
+        callbackUrl: string;
+        protocol: DeliveryTarget['protocol'];
+        notifyProcedure: string | null;
+        secret: string | null;
+      }[];
+      const groups = new Map<string, DueRetry>();
+      for (const r of rows) {
+        if (!r.owed) {
+          this.s.dropRetry.run(r.subscriptionId);
+          continue;
+        }
+        const key = `${r.contentId}/${r.attempt}`;
+        let g = groups.get(key);
+        if (!g) {
+          const c = this.s.retryContent.get(r.contentId) as {
+            feedUrl: string;
+            body: Uint8Array;
+            contentType: string | null;
+            topicHash: string | null;
+          };
+          g = { contentId: r.contentId, feedUrl: c.feedUrl, content: c, attempt: r.attempt, targets: [] };
+          groups.set(key, g);
+        }
+        g.targets.push({
+          id: r.subscriptionId,
+          callbackUrl: r.callbackUrl,
+          protocol: r.protocol,
+          notifyProcedure: r.notifyProcedure,
+          secret: r.secret,
+        });
+      }
+      this.s.removeUnusedContents.run();
+      return [...groups.values()];
+    });
+  }
+
+  async nextRetryAt(): Promise<number | null> {
+    return (this.s.nextRetry.get() as { at: number | null }).at;
   }
 
   async removeExpired(now: number): Promise<number> {
@@ -245,15 +352,25 @@ export class SqliteCloudStore implements CloudStore {
 
   /**
    * Housekeeping as the reference cloud's removeExpired: subscriptions expired or failing 3 times
-   * in a row go, then resources nobody subscribes to that have not changed or been read within
-   * `retainMs` (one read for a first registration has no subscriber until its test call is done).
+   * in a row go, then resources nobody subscribes to that have not changed within `retainMs`,
+   * unless a registration of theirs is under way (its read comes before its subscription).
    */
-  async sweep(now: number, retainMs: number): Promise<SweepResult> {
+  async sweep(now: number, retainMs: number, _opts?: { wait?: boolean }): Promise<SweepResult> {
     return transaction(this.db, () => {
       const subscriptionsRemoved = Number(this.s.removeExpiredOrExhausted.run(now).changes);
+      this.s.removeLapsedRegistrations.run(now);
       const resourcesRemoved = Number(this.s.removeOrphanResources.run(now - retainMs).changes);
+      this.s.removeUnusedContents.run();
       return { subscriptionsRemoved, resourcesRemoved };
     });
+  }
+
+  async beginRegistration(feedUrl: string, until: number): Promise<number> {
+    return Number(this.s.beginRegistration.run(feedUrl, until).lastInsertRowid);
+  }
+
+  async endRegistration(id: number): Promise<void> {
+    this.s.endRegistration.run(id);
   }
 
   /** A WebSub subscribe asked for: a pending row unless the callback already has one (a renewal). */
@@ -456,9 +573,39 @@ function prepareStatements(db: DatabaseSync) {
       `DELETE FROM subscriptions WHERE when_expires <= ? OR ct_consecutive_errors >= ${MAX_CONSECUTIVE_ERRORS}`,
     ),
     removeOrphanResources: p(`DELETE FROM resources WHERE (when_last_update IS NULL OR when_last_update < ?1)
-      AND (when_last_check IS NULL OR when_last_check < ?1)
       AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_url = resources.url)
-      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)`),
+      AND NOT EXISTS (SELECT 1 FROM saved_feeds f WHERE f.public_url = resources.url)
+      AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.feed_url = resources.url)`),
+    removeLapsedRegistrations: p('DELETE FROM registrations WHERE until <= ?'),
+    beginRegistration: p('INSERT INTO registrations (feed_url, until) VALUES (?, ?)'),
+    endRegistration: p('DELETE FROM registrations WHERE id = ?'),
+    keepContent:
+      p(`INSERT INTO retry_contents (feed_url, body, content_type, hash, topic_hash) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (feed_url, hash) DO UPDATE SET topic_hash = COALESCE(retry_contents.topic_hash, excluded.topic_hash)
+      RETURNING id`),
+    retryLater:
+      p(`INSERT INTO delivery_retries (subscription_id, content_id, attempt, due_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (subscription_id) DO UPDATE SET content_id = excluded.content_id, attempt = excluded.attempt,
+        due_at = excluded.due_at`),
+    settleRetry: p('DELETE FROM delivery_retries WHERE subscription_id = ? AND content_id = ?'),
+    dropRetry: p('DELETE FROM delivery_retries WHERE subscription_id = ?'),
+    dropContentIfUnused: p(
+      'DELETE FROM retry_contents WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM delivery_retries r WHERE r.content_id = ?1)',
+    ),
+    // Owed: the subscription still live, and the topic not read with another hash since.
+    dueRetries: p(`SELECT r.subscription_id AS subscriptionId, r.content_id AS contentId, r.attempt,
+        (s.state = 'active' AND s.when_expires > ? AND s.ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}
+          AND (c.topic_hash IS NULL OR c.topic_hash IS (SELECT last_hash FROM resources WHERE url = c.feed_url))) AS owed,
+        s.callback_url AS callbackUrl, s.protocol, s.notify_procedure AS notifyProcedure, s.secret
+      FROM delivery_retries r JOIN subscriptions s ON s.id = r.subscription_id
+        JOIN retry_contents c ON c.id = r.content_id
+      WHERE r.due_at <= ? ORDER BY r.due_at LIMIT ?`),
+    retryContent: p(`SELECT feed_url AS feedUrl, body, content_type AS contentType, topic_hash AS topicHash
+      FROM retry_contents WHERE id = ?`),
+    nextRetry: p('SELECT MIN(due_at) AS at FROM delivery_retries'),
+    removeUnusedContents: p(
+      'DELETE FROM retry_contents WHERE NOT EXISTS (SELECT 1 FROM delivery_retries r WHERE r.content_id = retry_contents.id)',
+    ),
     deleteById: p('DELETE FROM subscriptions WHERE id = ?'),
     deleteSub: p('DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ?'),
     dropPending: p(`DELETE FROM subscriptions WHERE feed_url = ? AND callback_url = ? AND state = 'pending'`),

@@ -94,6 +94,59 @@ export interface DeliveryResult {
   gone?: boolean;
 }
 
+/** A body delivered to WebSub subscribers, kept for those whose delivery is tried again. */
+export interface RetryContent {
+  feedUrl: string;
+  body: Uint8Array;
+  contentType: string | null;
+  /**
+   * The resource's hash when this body was read (null: not read by the cloud, as a body handed
+   * to notifyChanged): a retry of a topic read since with another hash is dropped.
+   */
+  topicHash: string | null;
+}
+
+/** What a fan-out's outcomes mean for retries (RetryStore.recordWithRetries). */
+export interface RetryPlan {
+  content: RetryContent;
+  /** Subscriptions whose failure is tried again (WebSub, not 410). */
+  retryIds: ReadonlySet<number>;
+  /** Their next try; null: this was the last one. */
+  next: { attempt: number; dueAt: number } | null;
+  /** The fan-out was itself a retry of this content: its rows are settled by these outcomes. */
+  retried: number | null;
+}
+
+/** Retries due, one group per content and attempt, with the subscribers still live. */
+export interface DueRetry {
+  contentId: number;
+  feedUrl: string;
+  content: RetryContent;
+  attempt: number;
+  targets: DeliveryTarget[];
+}
+
+/**
+ * Failed WebSub deliveries waiting to be tried again, kept in the store so they survive a restart
+ * (delivery/retries.ts; SQLite). A cloud on PostgreSQL keeps them in its shared queue instead.
+ */
+export interface RetryStore {
+  /** recordDeliveries, and the retries the outcomes call for, in one transaction. */
+  recordWithRetries(results: readonly DeliveryResult[], plan: RetryPlan): Promise<void>;
+  /**
+   * Up to `limit` retries due at `now`. Those no longer owed (the subscription is gone or no longer
+   * live, or the topic was read with another hash since) are dropped instead.
+   */
+  dueRetries(now: number, limit: number): Promise<DueRetry[]>;
+  /** When the next retry is due (null: none waits). */
+  nextRetryAt(): Promise<number | null>;
+}
+
+/** The store's retries, when it keeps them (SQLite). */
+export function retryStoreOf(store: CloudStore): RetryStore | null {
+  return 'recordWithRetries' in store ? (store as CloudStore & RetryStore) : null;
+}
+
 /** What a sweep removed. */
 export interface SweepResult {
   subscriptionsRemoved: number;
@@ -171,8 +224,19 @@ export interface CloudStore {
   /** Delivery outcomes of a fan-out, written in one transaction. */
   recordDeliveries(results: readonly DeliveryResult[]): Promise<void>;
   removeExpired(now: number): Promise<number>;
-  /** Expired or exhausted subscriptions, then orphan resources neither changed nor read within `retainMs`. */
-  sweep(now: number, retainMs: number): Promise<SweepResult>;
+  /**
+   * Expired or exhausted subscriptions, then resources nobody subscribes to that did not change
+   * within `retainMs` and have no registration under way (beginRegistration). `wait`: on a store
+   * shared by instances, wait for another instance's sweep to end instead of leaving it the work
+   * (the test API, whose caller reads what was removed).
+   */
+  sweep(now: number, retainMs: number, opts?: { wait?: boolean }): Promise<SweepResult>;
+  /**
+   * A registration of the feed starts (its resource is read before its subscription is stored):
+   * the sweep keeps the resource until endRegistration, or until `until` should the process die.
+   */
+  beginRegistration(feedUrl: string, until: number): Promise<number>;
+  endRegistration(id: number): Promise<void>;
   /** A WebSub subscribe asked for: a pending row unless the callback already has one. */
   addPendingWebSub(sub: NewWebSub, now: number, expiresAt: number): Promise<boolean>;
   /** A WebSub subscription whose intent was verified: active with its secret and lease. */
