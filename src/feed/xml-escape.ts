@@ -18,6 +18,29 @@ export function stripInvalidXmlChars(s: string): string {
 }
 
 /**
+ * An XML document without character references to what XML 1.0 cannot hold (`&#1;`,
+ * `&#xFFFE;`): a reader's parser refuses them as it refuses the raw characters.
+ */
+export function dropInvalidCharRefs(xml: string): string {
+  return xml.replace(/&#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g, (ref, hex?: string, dec?: string) => {
+    const cp = hex ? Number.parseInt(hex, 16) : Number.parseInt(dec ?? '', 10);
+    return isXmlChar(cp) ? ref : '';
+  });
+}
+
+/** XML 1.0's Char production. */
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+/**
  * Escapes character data (element content). `>` is escaped too, so `]]>` can never appear;
  * CR becomes `&#13;` because a parser would otherwise fold it into LF.
  */

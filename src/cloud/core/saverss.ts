@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../common/clock.ts';
 import type { ParseResult } from '../../feed/parse-types.ts';
-import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
+import { dropInvalidCharRefs, stripInvalidXmlChars } from '../../feed/xml-escape.ts';
 import type { CloudStore } from '../store/store.ts';
 import { checkLogin } from './accounts.ts';
 import type { CloudCore } from './core.ts';
@@ -81,29 +81,6 @@ export async function saveRss(
   // Read back through the same check as a ping: hash compare, then fan-out only on change.
   await deps.core.ping(url, { enforceInterval: false });
   return { ok: true, url };
-}
-
-/**
- * An XML document without character references to what XML 1.0 cannot hold (`&#1;`,
- * `&#xFFFE;`): a reader's parser refuses them as it refuses the raw characters.
- */
-function dropInvalidCharRefs(xml: string): string {
-  return xml.replace(/&#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g, (ref, hex?: string, dec?: string) => {
-    const cp = hex ? Number.parseInt(hex, 16) : Number.parseInt(dec ?? '', 10);
-    return isXmlChar(cp) ? ref : '';
-  });
-}
-
-/** XML 1.0's Char production. */
-function isXmlChar(cp: number): boolean {
-  return (
-    cp === 0x9 ||
-    cp === 0xa ||
-    cp === 0xd ||
-    (cp >= 0x20 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) ||
-    (cp >= 0x10000 && cp <= 0x10ffff)
-  );
 }
 
 async function safeParse(
