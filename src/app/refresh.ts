@@ -14,6 +14,7 @@ import type { CacheHints, FeedFetchResult } from '../net/types.ts';
 import { nextDue } from '../poll/due.ts';
 import { type LinkHeaderRefs, parseLinkHeader } from '../realtime/websub/link-header.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
+import type { Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -34,6 +35,8 @@ interface Trip {
   status: number | null;
   bytes: number | null;
   message: string | null;
+  /** The feed's row as the trip wrote it (its status already sent), null when it wrote none. */
+  feed: FeedRow | null;
 }
 
 /**
@@ -79,7 +82,7 @@ function takeHandedOver(ctx: AppContext, feedId: number) {
 /** One fetch, logged (status, bytes, new items, time) in the log of every fetch (issue 17). */
 export async function refreshFeed(ctx: AppContext, feedId: number): Promise<RefreshOutcome> {
   const started = ctx.clock.now();
-  const trip: Trip = { url: '', status: null, bytes: null, message: null };
+  const trip: Trip = { url: '', status: null, bytes: null, message: null, feed: null };
   const outcome = await fetchAndStore(ctx, feedId, trip);
   if (outcome.kind === 'skipped') return outcome;
   const at = ctx.clock.now();
@@ -95,9 +98,10 @@ export async function refreshFeed(ctx: AppContext, feedId: number): Promise<Refr
     message: trip.message,
     ok: outcome.kind !== 'error' && outcome.kind !== 'parseError' && outcome.kind !== 'gone',
   });
-  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
-  // The feed's status carries its last success: send it again now that the log knows.
-  if (row.ok) emitStatus(ctx, feedId);
+  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row, trip.feed ?? ctx.store.getFeed(feedId)));
+  // The feed's status carries its last success: send it now that the log knows. A trip that wrote
+  // the row sent it already, and a feed whose row says 'ok' takes its last success from the row.
+  if (row.ok && trip.feed?.status !== 'ok') emitStatus(ctx, feedId);
   return outcome;
 }
 
@@ -109,7 +113,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
   if (first) {
     trip.status = first.status;
     trip.bytes = first.doc.body.byteLength;
-    const stored = await storeDocument(ctx, feed, first.doc, false);
+    const stored = await storeDocument(ctx, feed, first.doc, false, trip);
     if (stored.message) trip.message = stored.message;
     return stored;
   }
@@ -118,7 +122,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
     url: feed.url,
     etag: feed.etag,
     lastModified: feed.lastModified,
-    credentials: ctx.store.getCredentials(feedId),
+    credentials: feed.hasCredentials ? ctx.store.getCredentials(feedId) : null,
     subscribers: 1,
   });
   // The subscription may have been removed while the request was in flight: the answer belongs
@@ -137,6 +141,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
         feedId,
         { status: 'ok', lastError: null, lastErrorCode: null, consecutiveErrors: 0 },
         result.cache,
+        trip,
       );
       return { feedId, kind: 'notModified', newItems: 0 };
     case 'gone':
@@ -144,13 +149,13 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
       return { feedId, kind: 'gone', newItems: 0 };
     case 'error':
-      recordError(ctx, feed, result.error.code, result.error.message, result.cache);
+      recordError(ctx, feed, result.error.code, result.error.message, result.cache, trip);
       return { feedId, kind: 'error', newItems: 0 };
     case 'ok':
       break;
   }
 
-  const stored = await storeDocument(ctx, feed, result, false);
+  const stored = await storeDocument(ctx, feed, result, false, trip);
   if (stored.message) trip.message = stored.message;
   return stored;
 }
@@ -179,6 +184,7 @@ export async function storeDocument(
   feed: FeedRow,
   doc: FeedDocument,
   pushed: boolean,
+  trip?: Trip,
 ): Promise<RefreshOutcome> {
   const feedId = feed.id;
   if (doc.bodyHash === feed.bodyHash && feed.status === 'ok') {
@@ -188,6 +194,7 @@ export async function storeDocument(
       feedId,
       { status: 'ok', etag: doc.etag, lastModified: doc.lastModified, consecutiveErrors: 0 },
       doc.cache,
+      trip,
     );
     return { feedId, kind: 'unchanged', newItems: 0 };
   }
@@ -206,7 +213,7 @@ export async function storeDocument(
   if (parsed.kind === 'error' && pushed) return { feedId, kind: 'parseError', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
-    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache);
+    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache, trip);
     return { feedId, kind: 'parseError', newItems: 0, message: parsed.error.message };
   }
   if (parsed.kind === 'redirect') {
@@ -232,28 +239,34 @@ export async function storeDocument(
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
   const fresh = own ? 0 : inserted.length - muted.length;
   try {
-    ctx.store.setParseNotes(feedId, parsed.notes);
-    if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
-    ctx.store.updateFeedMeta(feedId, {
-      title: feed.title ?? parsed.feed.title ?? null,
-      siteUrl: parsed.feed.link ?? feed.siteUrl,
-      description: parsed.feed.description,
-      meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+    const settings = ctx.settings();
+    // The bookkeeping is one commit (it was four: notes, meta, fetch state, next due time).
+    const written = ctx.store.atomically(() => {
+      ctx.store.setParseNotes(feedId, parsed.notes);
+      if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
+      ctx.store.updateFeedMeta(feedId, {
+        title: feed.title ?? parsed.feed.title ?? null,
+        siteUrl: parsed.feed.link ?? feed.siteUrl,
+        description: parsed.feed.description,
+        meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+      });
+      return recordFetch(
+        ctx,
+        feedId,
+        {
+          status: 'ok',
+          lastError: null,
+          lastErrorCode: null,
+          etag: doc.etag,
+          lastModified: doc.lastModified,
+          bodyHash: doc.bodyHash,
+          consecutiveErrors: 0,
+        },
+        doc.cache,
+        settings,
+      );
     });
-    finish(
-      ctx,
-      feedId,
-      {
-        status: 'ok',
-        lastError: null,
-        lastErrorCode: null,
-        etag: doc.etag,
-        lastModified: doc.lastModified,
-        bodyHash: doc.bodyHash,
-        consecutiveErrors: 0,
-      },
-      doc.cache,
-    );
+    if (written) announce(ctx, written, settings, trip);
   } finally {
     // The items are committed: an open river hears of them (changed ones, an edited post, are
     // re-read in place) even when the bookkeeping above fails (issue 36).
@@ -270,8 +283,7 @@ export async function storeDocument(
  * creation time guards a database restored from an older copy.
  */
 function sameSubscription(ctx: AppContext, started: FeedRow): boolean {
-  const now = ctx.store.getFeed(started.id);
-  return now !== null && now.createdAt === started.createdAt;
+  return ctx.store.feedCreatedAt(started.id) === started.createdAt;
 }
 
 /**
@@ -306,20 +318,44 @@ export function metaOf(feed: Feed, link: LinkHeaderRefs = { hubs: [], self: null
 type FetchStatePatch = Parameters<AppContext['store']['updateFetchState']>[1];
 
 /** Records the fetch, decides the next due time (the one place: src/poll/due.ts) and tells the UI. */
-function finish(ctx: AppContext, feedId: number, patch: FetchStatePatch, cache: CacheHints | null): void {
+function finish(
+  ctx: AppContext,
+  feedId: number,
+  patch: FetchStatePatch,
+  cache: CacheHints | null,
+  trip?: Trip,
+): void {
+  const settings = ctx.settings();
+  const written = recordFetch(ctx, feedId, patch, cache, settings);
+  if (written) announce(ctx, written, settings, trip);
+}
+
+/**
+ * Writes the fetch's state and the next due time in one statement (an all-304 cycle at 10,000
+ * feeds is mostly these writes) and returns the row as it now stands; null when the feed is gone.
+ */
+function recordFetch(
+  ctx: AppContext,
+  feedId: number,
+  patch: FetchStatePatch,
+  cache: CacheHints | null,
+  settings: Settings,
+): FeedRow | null {
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed) return null;
   const now = ctx.clock.now();
-  // One commit for both writes: at 10,000 feeds an all-304 cycle is mostly commits.
-  const due = ctx.store.atomically(() => {
-    ctx.store.updateFetchState(feedId, { ...patch, lastFetchedAt: now });
-    const feed = ctx.store.getFeed(feedId);
-    if (!feed) return null;
-    const next = nextDue(dueInputFor(feed, ctx.settings(), cache, realtimeOf(ctx, feedId)), now, ctx.random);
-    ctx.store.updateFetchState(feedId, { nextDueAt: next.at, dueReason: next.reason });
-    return next;
-  });
-  if (!due) return;
-  ctx.scheduler.schedule(feedId, due.at);
-  emitStatus(ctx, feedId);
+  const fetched: FeedRow = { ...feed, ...patch, lastFetchedAt: now };
+  const next = nextDue(dueInputFor(fetched, settings, cache, realtimeOf(ctx, feedId)), now, ctx.random);
+  const state = { ...patch, lastFetchedAt: now, nextDueAt: next.at, dueReason: next.reason };
+  ctx.store.updateFetchState(feedId, state);
+  return { ...fetched, ...state };
+}
+
+/** The next run is planned and the UI told, from the row recordFetch wrote. */
+function announce(ctx: AppContext, feed: FeedRow, settings: Settings, trip: Trip | undefined): void {
+  ctx.scheduler.schedule(feed.id, feed.nextDueAt!);
+  ctx.events.emit('feed.status', feedViewOf(ctx, feed, settings));
+  if (trip) trip.feed = feed;
 }
 
 function recordError(
@@ -328,6 +364,7 @@ function recordError(
   code: string,
   message: string,
   cache: CacheHints | null,
+  trip?: Trip,
 ): void {
   finish(
     ctx,
@@ -339,6 +376,7 @@ function recordError(
       consecutiveErrors: feed.consecutiveErrors + 1,
     },
     cache,
+    trip,
   );
 }
 
