@@ -8,6 +8,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type LeanLane, leanConnection } from './lean-lane.ts';
 import {
   type ConnectionStats,
   guardConnections,
@@ -90,7 +91,10 @@ function readRequestBody(
   done: (err: Error | null, body: Buffer) => void,
 ): void {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return done(new BodyTooLarge(), EMPTY);
+  if (Number.isFinite(declared) && declared > max) {
+    done(new BodyTooLarge(), EMPTY);
+    return;
+  }
   let first: Buffer | null = null;
   let chunks: Buffer[] | null = null;
   let size = 0;
@@ -106,7 +110,10 @@ function readRequestBody(
     // client gets to read our answer instead of a reset.
     if (size > max) settle(new BodyTooLarge(), EMPTY);
     else if (first === null) first = chunk;
-    else (chunks ??= [first]).push(chunk);
+    else {
+      chunks ??= [first];
+      chunks.push(chunk);
+    }
   });
   req.once('end', () => settle(null, chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY)));
   req.once('error', (err) => settle(err, EMPTY));
@@ -194,6 +201,30 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
     },
     (req, res) => handle(req, res),
   );
+  // Sockets in the fast lane (lean-lane.ts) until a request needs node:http: node's own
+  // connection listener is called only then, so node does not know them (close() must).
+  const laneSockets = new Set<Socket>();
+  if (opts.raw) {
+    const nodeConnection = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    const raw = opts.raw;
+    const lane: LeanLane = {
+      raw,
+      capFor: (url) => opts.maxBodyBytesFor?.(url) ?? maxBodyBytes,
+      keepAliveTimeoutMs: limits.keepAliveTimeoutMs,
+      onError: opts.onError,
+      handOver: (socket) => {
+        laneSockets.delete(socket);
+        for (const listener of nodeConnection) listener.call(server, socket);
+      },
+    };
+    server.on('connection', (socket: Socket) => {
+      if (socket.destroyed) return; // refused by the guard (below, it runs first)
+      laneSockets.add(socket);
+      socket.once('close', () => laneSockets.delete(socket));
+      leanConnection(socket, lane);
+    });
+  }
   const guard = guardConnections(server, limits);
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -274,6 +305,7 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of laneSockets) socket.destroy();
       }),
   };
 }
