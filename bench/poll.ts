@@ -116,15 +116,21 @@ const figures = {
   first_fetch_cpu_s: cpuSeconds[0],
   all304_cpu_s: cpuSeconds[1],
   allchanged_cpu_s: cpuSeconds[2],
+  // CPU per feed: the same at FEEDS=1000 and 10,000 when the cycle grows linearly.
+  first_fetch_cpu_ms_per_feed: round((cpuSeconds[0]! * 1000) / FEEDS),
+  all304_cpu_ms_per_feed: round((cpuSeconds[1]! * 1000) / FEEDS),
+  allchanged_cpu_ms_per_feed: round((cpuSeconds[2]! * 1000) / FEEDS),
   load_avg: round(Math.max(loadBefore, loadavg()[0]!)),
 };
 console.log(
   `poll cycle over ${FEEDS} feeds on ${HOSTS} loopback hosts (50 items each; validators ${VALIDATORS}` +
     `${GZIP ? ', gzip' : ''}${FOLDERS > 0 ? `, in ${FOLDERS} folders` : ''})`,
 );
-console.log(`  first fetch (all new):   ${figures.first_fetch_s} s (CPU ${cpuSeconds[0]} s)`);
-console.log(`  all 304 Not Modified:    ${figures.all304_s} s (CPU ${cpuSeconds[1]} s)   (goal < 5 s)`);
-console.log(`  all changed (50 new):    ${figures.allchanged_s} s (CPU ${cpuSeconds[2]} s)   (goal < 60 s)`);
+console.log(`  first fetch (all new):   ${figures.first_fetch_s} s (CPU ${cpuSeconds[0]} s)   (goal < 60 s)`);
+console.log(
+  `  all 304 Not Modified:    ${figures.all304_s} s (CPU ${cpuSeconds[1]} s)   (goal < 4 s, CPU < 4 s)`,
+);
+console.log(`  all changed (50 new):    ${figures.allchanged_s} s (CPU ${cpuSeconds[2]} s)   (goal < 45 s)`);
 console.log(`  load average (1 min):    ${figures.load_avg} on ${cpus().length} cores`);
 console.log(`  peak RSS:                ${figures.peak_rss_mb} MB   (goal < 500 MB)`);
 console.log(`  feeds not ok:            ${errors}${items1 ? '' : ' (no items stored!)'}`);
