@@ -43,6 +43,7 @@ export function leanConnection(socket: Socket, lane: LeanLane): void {
   const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(lane.keepAliveTimeoutMs / 1000)}\r\n`;
   const onTimeout = () => socket.destroy();
   const onError = () => {}; // a reset peer: 'close' follows, nothing to answer
+  const onDrain = () => socket.resume();
   const onData = (chunk: Buffer) => {
     let out = '';
     let at = 0;
@@ -65,13 +66,19 @@ export function leanConnection(socket: Socket, lane: LeanLane): void {
       out += responseText(answer, keepAlive);
       at = request.end;
     }
-    if (out !== '') socket.write(out);
+    // A client that sends and never reads must not make us buffer answers without end: read
+    // nothing more until it has taken these (node:http pauses its parser alike).
+    if (out !== '' && !socket.write(out)) {
+      socket.pause();
+      socket.once('drain', onDrain);
+    }
     if (at < chunk.length) handOver(at === 0 ? chunk : chunk.subarray(at));
   };
   const handOver = (rest: Buffer) => {
     socket.removeListener('data', onData);
     socket.removeListener('timeout', onTimeout);
     socket.removeListener('error', onError);
+    socket.removeListener('drain', onDrain);
     socket.setTimeout(0);
     socket.pause();
     socket.unshift(rest);
