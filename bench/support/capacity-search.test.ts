@@ -7,7 +7,11 @@ const LADDER = [500, 1000, 2000, 4000, 6000, 8000, 10000, 12000, 14000, 16000];
 /** A receiver that holds every rate up to `limit`; records the rates it was offered. */
 function receiver(limit: number) {
   const offered: number[] = [];
-  return { offered, step: async (rate: number) => (offered.push(rate), rate <= limit) };
+  const step = async (rate: number) => {
+    offered.push(rate);
+    return rate <= limit;
+  };
+  return { offered, step };
 }
 
 describe('searchCapacity', () => {
