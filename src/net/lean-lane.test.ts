@@ -146,6 +146,19 @@ describe('the fast lane for raw routes', () => {
     bad.send('POST /raw/b HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\nContent-Length: 2\r\n\r\nhi');
     await bad.closed;
     expect(bad.answers.map((a) => a.head.split('\r\n')[0])).toEqual(['HTTP/1.1 400 Bad Request']);
+    // What node refuses stays refused: no Host, a control character in the target.
+    for (const text of [
+      'POST /raw/h HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi',
+      'POST /raw/\x01 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi',
+    ]) {
+      const refused = client(server.port);
+      refused.send(text);
+      await refused.closed;
+      expect(refused.answers[0]?.head.split('\r\n')[0], JSON.stringify(text)).toBe(
+        'HTTP/1.1 400 Bad Request',
+      );
+      expect(refused.answers.some((a) => a.body.startsWith('raw'))).toBe(false);
+    }
     for (const c of [big, chunked]) c.socket.destroy();
   });
 

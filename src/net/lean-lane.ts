@@ -9,8 +9,9 @@
  * Everything else goes to node:http, for the rest of the connection's life: the socket is handed
  * over with the bytes not answered put back, so node's parser, its time limits and its answers
  * (400, 413, 431, ...) apply exactly as before. "Plain" is narrow on purpose: POST, HTTP/1.1, a
- * Content-Length within the route's cap, no Transfer-Encoding, Expect, Upgrade or Connection
- * other than keep-alive, each header once, well-formed names and values, the whole body in hand.
+ * target of visible ASCII, a Host, a Content-Length within the route's cap, no Transfer-Encoding,
+ * Expect, Upgrade or Connection other than keep-alive, each header once, well-formed names and
+ * values, the whole body in hand.
  * A request split across packets (a slow client) is handed over at once: the lane never waits
  * for bytes, so it holds no half-sent request and needs no headers or request timeout. Between
  * requests a lane socket idles at most `keepAliveTimeoutMs`, as node's keep-alive sockets do.
@@ -33,6 +34,8 @@ export interface LeanLane {
 /** node's own limit on a request's head (--max-http-header-size): beyond it, node answers 431. */
 const MAX_HEAD_BYTES = 16 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A request target of visible ASCII only (no space, control or 8-bit byte). */
+const VISIBLE = /^[\x21-\x7e]+$/;
 // Any control character but a tab, or DEL: node's parser would refuse or read it otherwise.
 const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
 /** Headers that change how a request is framed or answered: node decides those. */
@@ -105,7 +108,7 @@ function readPlainRequest(chunk: Buffer, at: number, lane: LeanLane): PlainReque
   const first = lines[0]!;
   if (!first.startsWith('POST /') || !first.endsWith(' HTTP/1.1')) return null;
   const target = first.slice(5, -9);
-  if (target.includes(' ')) return null;
+  if (!VISIBLE.test(target)) return null; // node refuses what is not a plain request target
   const headers: Record<string, string> = {};
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -117,6 +120,7 @@ function readPlainRequest(chunk: Buffer, at: number, lane: LeanLane): PlainReque
     if (BAD_VALUE.test(value)) return null;
     headers[name] = value;
   }
+  if (headers.host === undefined) return null; // HTTP/1.1 without Host: node answers 400
   const declared = headers['content-length'];
   if (declared === undefined || !/^\d{1,9}$/.test(declared)) return null;
   const connection = headers.connection;
