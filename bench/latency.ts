@@ -15,21 +15,28 @@
  *    (callback checks, parse of the pushed body, store: no second fetch).
  * 3. capacity: notifications at the receiver for a live feed (each one queues a coalesced fetch
  *    and is logged), from 64 keep-alive connections, at offered rates stepped up (500/s, 1,000,
- *    2,000, 4,000, ... for STEP_SECONDS each) until a step has errors or p99 > 50 ms;
- *    `notify_max_per_s` is the rate answered by the last step that held, with memory sampled
- *    throughout (it must level off, not grow with the count).
+ *    2,000, 4,000, ... for STEP_SECONDS each) until a step has errors or p99 > 50 ms, then a
+ *    closer look between the last step that held and the one that failed (NOTIFY_REFINE steps,
+ *    halving the gap); NOTIFY_TRIALS (3) such trials in a row. A trial's capacity is the rate
+ *    answered by its highest step that held; `notify_max_per_s` is the median of the trials,
+ *    `notify_max_per_s_min` and `_max` the lowest and highest (the spread on this machine, on
+ *    this day), with memory sampled throughout (it must level off, not grow with the count).
+ *    LATENCY_PROFILE=<file> writes a CPU profile of this process over the capacity phase.
  *
  * Ends with one JSON line:
  * {"direct_p50_ms":..,"direct_p99_ms":..,"tunnel_p50_ms":..,"tunnel_p99_ms":..,"notify_max_per_s":..,
+ *  "notify_max_per_s_min":..,"notify_max_per_s_max":..,"notify_trials":[..],
  *  "websub_p50_ms":..,"websub_p99_ms":..,"websub_tunnel_p50_ms":..,"websub_tunnel_p99_ms":..,
  *  "notify_p99_ms":..,"notify_cpu_us":..,"notify_cpu_us_busiest":..,"notify_per_core_s":..,"peak_rss_mb":..,"errors":..}
  * (errors: in the ping runs and in the steps that held; notify_cpu_us: the receiver's CPU per
- * notification over all steps, _busiest: in the last step, per_core_s: 1e6 / that, the rate one
- * free core would answer whatever the neighbours on a shared machine do to the wall-clock steps)
+ * notification over all steps, _busiest: in the highest step that held, per_core_s: 1e6 / that,
+ * the rate one free core would answer whatever the neighbours on a shared machine do to the
+ * wall-clock steps)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -42,6 +49,9 @@ const WARMUP = 10;
 const RATES =
   process.env.RATES ?? '500,1000,2000,4000,6000,8000,10000,12000,14000,16000,20000,24000,28000,32000';
 const STEP_SECONDS = Number(process.env.STEP_SECONDS ?? 5);
+const TRIALS = Number(process.env.NOTIFY_TRIALS ?? 3);
+const REFINE = Number(process.env.NOTIFY_REFINE ?? 4);
+const PROFILE = process.env.LATENCY_PROFILE ?? null;
 const MAX_P99_MS = 50;
 const here = import.meta.dirname;
 
@@ -221,6 +231,12 @@ const websubTunnel = stats(
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const target = store.getFeedByUrl(`${feedHostUrl}/direct.xml`)!;
 await until('the direct feed to be live again', () => realtime.statusFor(target.id).live);
+const profiler = PROFILE ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const rssBefore = process.memoryUsage.rss();
 // The receiver's CPU per answered notification: what capacity one free core would give, whatever
 // the neighbours on a shared machine were doing to the wall-clock figures.
@@ -245,10 +261,13 @@ const load: ChildProcess = spawn(
     String(STEP_SECONDS),
     '64',
     String(MAX_P99_MS),
+    String(TRIALS),
+    String(REFINE),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 interface StepResult {
+  trial: number;
   rate: number;
   sent: number;
   ok: number;
@@ -261,26 +280,45 @@ interface StepResult {
   /** The generator's own CPU per request: it must stay well under the receiver's. */
   gen_cpu_us: number;
 }
+interface TrialResult {
+  trial: number;
+  /** The highest offered rate that held (0: none did), what it answered per second, its p99. */
+  held_rate: number;
+  held_per_s: number;
+  held_p99_ms: number | null;
+}
 const steps: StepResult[] = [];
+const trials: TrialResult[] = [];
 // An async iterator, not once('line') per line: the last step and "done" arrive together.
 // The receiver's CPU per answered notification in each step (from one step line to the next):
 // at low rates the fixed costs (timers, the sampler) weigh more, so the busiest step says most.
 let cpuAtStep = process.cpuUsage();
 const stepCpuUs: number[] = [];
 for await (const text of createInterface({ input: load.stdout! })) {
-  const line = JSON.parse(text) as StepResult | { done: true };
+  const line = JSON.parse(text) as StepResult | TrialResult | { done: true };
   if ('done' in line) break;
+  if ('held_rate' in line) {
+    trials.push(line);
+    console.log(
+      `  trial ${line.trial}: held ${line.held_per_s}/s (offered ${line.held_rate}/s, p99 ${line.held_p99_ms} ms)`,
+    );
+    continue;
+  }
   steps.push(line);
   const used = process.cpuUsage(cpuAtStep);
   cpuAtStep = process.cpuUsage();
   const perNotify = line.ok > 0 ? Math.round(((used.user + used.system) / line.ok) * 10) / 10 : 0;
   stepCpuUs.push(perNotify);
   console.log(
-    `  offered ${line.rate}/s: answered ${line.per_s}/s, ${line.errors} errors, p50 ${line.p50_ms} ms, p99 ${line.p99_ms} ms, max ${line.max_ms} ms; receiver ${perNotify} us CPU/notification, generator ${line.gen_cpu_us} us CPU/request`,
+    `  trial ${line.trial}, offered ${line.rate}/s: answered ${line.per_s}/s, ${line.errors} errors, p50 ${line.p50_ms} ms, p99 ${line.p99_ms} ms, max ${line.max_ms} ms; receiver ${perNotify} us CPU/notification, generator ${line.gen_cpu_us} us CPU/request`,
   );
 }
 clearInterval(sampler);
 const cpuUsed = process.cpuUsage(cpuBefore);
+if (profiler && PROFILE) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(PROFILE, JSON.stringify(profile));
+}
 const answered = steps.reduce((n, st) => n + st.ok, 0);
 const cpuUsPerNotify = answered > 0 ? Math.round(((cpuUsed.user + cpuUsed.system) / answered) * 10) / 10 : 0;
 await scheduler.idle();
@@ -289,10 +327,16 @@ const logged = realtime.activity(5_000).length;
 const held = steps.filter((st) => st.errors === 0 && st.p99_ms <= MAX_P99_MS);
 const best = held.reduce<StepResult | null>((b, st) => (b === null || st.per_s > b.per_s ? st : b), null);
 errors += held.reduce((n, st) => n + st.errors, 0);
+const perTrial = trials.map((t) => t.held_per_s).sort((a, b) => a - b);
+const middle = perTrial.length > 0 ? perTrial[(perTrial.length - 1) >> 1]! : 0;
+// The receiver's CPU in the busiest step that held: what the capacity is made of.
+const busiestAt = best ? steps.indexOf(best) : -1;
+const busiestCpuUs = busiestAt >= 0 ? stepCpuUs[busiestAt]! : 0;
+const worstHeldP99 = trials.reduce((m, t) => Math.max(m, t.held_p99_ms ?? 0), 0);
 console.log(`load memory (RSS/heap MB): ${timeline.join(', ')}`);
 console.log(
-  `capacity: ${best ? `${best.per_s}/s with 0 errors, p99 ${best.p99_ms} ms` : 'no step held'}` +
-    ` (stopped at offered ${steps.at(-1)?.rate}/s: ${steps.at(-1)?.errors} errors, p99 ${steps.at(-1)?.p99_ms} ms); ` +
+  `capacity over ${trials.length} trials: ${perTrial.join(', ')}/s (median ${middle}, lowest ${perTrial[0] ?? 0}), ` +
+    `0 errors in the steps that held, their p99 at most ${worstHeldP99} ms; ` +
     `${cpuUsPerNotify} us of receiver CPU per notification (~${cpuUsPerNotify > 0 ? Math.round(1e6 / cpuUsPerNotify) : 0}/s per free core); ` +
     `RSS ${mb(rssBefore)} -> peak ${mb(rssPeak)} -> ${mb(rssAfter)} MB; activity log holds ${logged} entries (bounded)`,
 );
@@ -319,12 +363,15 @@ console.log(
     websub_p99_ms: round(websub.p99),
     websub_tunnel_p50_ms: round(websubTunnel.p50),
     websub_tunnel_p99_ms: round(websubTunnel.p99),
-    notify_max_per_s: best?.per_s ?? 0,
-    notify_p99_ms: best?.p99_ms ?? null,
+    notify_max_per_s: middle,
+    notify_max_per_s_min: perTrial[0] ?? 0,
+    notify_max_per_s_max: perTrial.at(-1) ?? 0,
+    notify_trials: trials.map((t) => t.held_per_s),
+    notify_p99_ms: trials.length > 0 ? worstHeldP99 : null,
     notify_cpu_us: cpuUsPerNotify,
-    // The busiest step's (see above), and the rate one free core would answer at that cost.
-    notify_cpu_us_busiest: stepCpuUs.at(-1) ?? 0,
-    notify_per_core_s: (stepCpuUs.at(-1) ?? 0) > 0 ? Math.round(1e6 / stepCpuUs.at(-1)!) : 0,
+    // The busiest step's that held (see above), and the rate one free core would answer at that cost.
+    notify_cpu_us_busiest: busiestCpuUs,
+    notify_per_core_s: busiestCpuUs > 0 ? Math.round(1e6 / busiestCpuUs) : 0,
     load_avg: Math.round(loadavg()[0]! * 10) / 10,
     peak_rss_mb: Math.round(rssPeak / 1024 / 1024),
     errors,

@@ -8,20 +8,29 @@
  * behind shows it in p99 (no coordinated omission). Raw sockets with one request in flight per
  * connection, not node:http's client, so the generator is not the bottleneck it measures.
  *
- * Steps up through `rates` and stops after the first step with errors or p99 > `maxP99Ms`.
- * Prints one JSON line per step {"rate","sent","ok","errors","seconds","per_s","p50_ms","p99_ms","max_ms",
- * "gen_cpu_us"} (the generator's own CPU per request, to show it is not the bottleneck)
- * and a last line {"done":true}.
+ * A trial steps up through `rates` until a step fails (errors, or p99 > `maxP99Ms`), then looks
+ * closer between the last step that held and the one that failed (capacity-search.ts).
+ * `trials` trials in a row, each from the bottom.
+ * Prints one JSON line per step {"trial","rate","sent","ok","errors","seconds","per_s","p50_ms",
+ * "p99_ms","max_ms","gen_cpu_us"} (the generator's own CPU per request, to show it is not the
+ * bottleneck), one per trial {"trial","held_rate","held_per_s","held_p99_ms"} (the highest
+ * offered rate held, what it answered per second and its p99; 0 when none held) and a last
+ * line {"done":true}.
  *
- * Usage: node notify-load.ts <url> <feedUrl> <rate,rate,...> <secondsPerStep> [concurrency=64] [maxP99Ms=50]
+ * Usage: node notify-load.ts <url> <feedUrl> <rate,rate,...> <secondsPerStep> [concurrency=64]
+ *        [maxP99Ms=50] [trials=3] [refine=4]
  */
 import net from 'node:net';
+import { searchCapacity } from './capacity-search.ts';
 
-const [target, feedUrl, ratesArg, secondsArg, concurrencyArg, maxP99Arg] = process.argv.slice(2);
+const [target, feedUrl, ratesArg, secondsArg, concurrencyArg, maxP99Arg, trialsArg, refineArg] =
+  process.argv.slice(2);
 const rates = (ratesArg ?? '2000').split(',').map(Number);
 const seconds = Number(secondsArg ?? 10);
 const concurrency = Number(concurrencyArg ?? 64);
 const maxP99Ms = Number(maxP99Arg ?? 50);
+const trials = Number(trialsArg ?? 3);
+const refine = Number(refineArg ?? 4);
 const url = new URL(target!);
 const body = `url=${encodeURIComponent(feedUrl!)}`;
 const request = Buffer.from(
@@ -165,10 +174,20 @@ async function runStep(rate: number): Promise<Record<string, number>> {
   };
 }
 
-for (const rate of rates) {
-  const result = await runStep(rate);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  if (result.errors! > 0 || result.p99_ms! > maxP99Ms) break;
+const holds = (r: Record<string, number>) => r.errors === 0 && r.p99_ms! <= maxP99Ms;
+
+for (let trial = 1; trial <= trials; trial++) {
+  const results = new Map<number, Record<string, number>>();
+  const heldRate = await searchCapacity(rates, refine, async (rate) => {
+    const result = await runStep(rate);
+    process.stdout.write(`${JSON.stringify({ trial, ...result })}\n`);
+    results.set(rate, result);
+    return holds(result);
+  });
+  const top = results.get(heldRate);
+  process.stdout.write(
+    `${JSON.stringify({ trial, held_rate: heldRate, held_per_s: top?.per_s ?? 0, held_p99_ms: top?.p99_ms ?? null })}\n`,
+  );
 }
 for (const c of conns) c.close();
 process.stdout.write(`${JSON.stringify({ done: true })}\n`);

@@ -1,15 +1,21 @@
 /** The fetch log as the API shows it: ISO times and the feed's display title. */
 import type { FetchLogRow } from '../store/fetch-log.ts';
+import type { FeedRow } from '../store/store.ts';
 import type { FetchLogEntry, FetchLogQuery } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedTitleOf } from './river.ts';
 
-export function fetchLogEntryOf(ctx: AppContext, row: FetchLogRow): FetchLogEntry {
+/** `feed`: the entry's feed row when the caller has it in hand (else it is read). */
+export function fetchLogEntryOf(
+  ctx: AppContext,
+  row: FetchLogRow,
+  feed: FeedRow | null = ctx.store.getFeed(row.feedId),
+): FetchLogEntry {
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
     feedId: row.feedId,
-    feedTitle: feedTitleOf(ctx.store.getFeed(row.feedId) ?? undefined),
+    feedTitle: feedTitleOf(feed ?? undefined),
     url: row.url,
     outcome: row.outcome,
     status: row.status,

@@ -10,6 +10,7 @@ import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { discoverFeed, type FetchTextResult, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { Credentials, FeedFetchResult } from '../net/types.ts';
+import type { FeedRow } from '../store/types.ts';
 import type { FeedView } from './api.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -52,11 +53,18 @@ export async function moveFeed(ctx: AppContext, feedId: number, address: string)
   const row = ctx.store.getFeed(feedId);
   if (!row) return fail(tidingsError('feed.notFound', 'That feed is not followed any more.', { feedId }));
   // The one path into the river: parse, store new items, plan the next poll, tell the river.
-  const outcome = await storeDocument(ctx, row, doc, false, true);
+  const marks: { asked: boolean; feed: FeedRow | null } = { asked: true, feed: null };
+  const outcome = await storeDocument(ctx, row, doc, false, marks);
   logFetch(
     ctx,
     started,
-    { url: maskUrl(url), status: doc.status, bytes: doc.wireBytes, message: outcome.message ?? null },
+    {
+      url: maskUrl(url),
+      status: doc.status,
+      bytes: doc.wireBytes,
+      message: outcome.message ?? null,
+      feed: marks.feed,
+    },
     outcome,
   );
   ctx.events.emit('notice', {

@@ -15,6 +15,7 @@ import { type Due, dueAfterAskedFailure, nextDue } from '../poll/due.ts';
 import type { RunReason } from '../poll/scheduler.ts';
 import { type LinkHeaderRefs, parseLinkHeader } from '../realtime/websub/link-header.ts';
 import type { FeedMeta, FeedRow } from '../store/store.ts';
+import type { Settings } from './api.ts';
 import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -29,14 +30,20 @@ export interface RefreshOutcome {
   message?: string;
 }
 
+/** What the steps that store a document learn of its trip, and tell it back. */
+interface TripMarks {
+  /** The person asked for this fetch (Retry now, Refresh, Edit address). */
+  asked: boolean;
+  /** The feed's row as the trip wrote it (its status already sent), null when it wrote none. */
+  feed?: FeedRow | null;
+}
+
 /** What one trip brought back, for the fetch log (filled in as the trip goes). */
-interface Trip {
+interface Trip extends TripMarks {
   url: string;
   status: number | null;
   bytes: number | null;
   message: string | null;
-  /** The person asked for this fetch (Retry now, Refresh). */
-  asked: boolean;
 }
 
 /**
@@ -89,7 +96,7 @@ export async function refreshFeed(
   why: RunReason = { asked: false },
 ): Promise<RefreshOutcome> {
   const started = ctx.clock.now();
-  const trip: Trip = { url: '', status: null, bytes: null, message: null, asked: why.asked };
+  const trip: Trip = { url: '', status: null, bytes: null, message: null, asked: why.asked, feed: null };
   const outcome = await fetchAndStore(ctx, feedId, trip);
   if (outcome.kind !== 'skipped') logFetch(ctx, started, trip, outcome);
   return outcome;
@@ -99,7 +106,7 @@ export async function refreshFeed(
 export function logFetch(
   ctx: AppContext,
   started: number,
-  trip: Pick<Trip, 'url' | 'status' | 'bytes' | 'message'>,
+  trip: Pick<Trip, 'url' | 'status' | 'bytes' | 'message'> & { feed?: FeedRow | null },
   outcome: RefreshOutcome,
 ): void {
   const at = ctx.clock.now();
@@ -115,9 +122,10 @@ export function logFetch(
     message: trip.message,
     ok: outcome.kind !== 'error' && outcome.kind !== 'parseError' && outcome.kind !== 'gone',
   });
-  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row));
-  // The feed's status carries its last success: send it again now that the log knows.
-  if (row.ok) emitStatus(ctx, outcome.feedId);
+  ctx.events.emit('fetch', fetchLogEntryOf(ctx, row, trip.feed ?? ctx.store.getFeed(outcome.feedId)));
+  // The feed's status carries its last success: send it now that the log knows. A trip that wrote
+  // the row sent it already, and a feed whose row says 'ok' takes its last success from the row.
+  if (row.ok && trip.feed?.status !== 'ok') emitStatus(ctx, outcome.feedId);
 }
 
 async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promise<RefreshOutcome> {
@@ -128,7 +136,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
   if (first) {
     trip.status = first.status;
     trip.bytes = first.doc.body.byteLength;
-    const stored = await storeDocument(ctx, feed, first.doc, false);
+    const stored = await storeDocument(ctx, feed, first.doc, false, trip);
     if (stored.message) trip.message = stored.message;
     return stored;
   }
@@ -137,7 +145,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
     url: feed.url,
     etag: feed.etag,
     lastModified: feed.lastModified,
-    credentials: ctx.store.getCredentials(feedId),
+    credentials: feed.hasCredentials ? ctx.store.getCredentials(feedId) : null,
     subscribers: 1,
   });
   // The subscription may have been removed while the request was in flight: the answer belongs
@@ -156,6 +164,7 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
         feedId,
         { status: 'ok', lastError: null, lastErrorCode: null, consecutiveErrors: 0 },
         result.cache,
+        trip,
       );
       return { feedId, kind: 'notModified', newItems: 0 };
     case 'gone':
@@ -163,13 +172,13 @@ async function fetchAndStore(ctx: AppContext, feedId: number, trip: Trip): Promi
       markGone(ctx, feed, 'The server says this feed is gone for good (410 Gone); polling stopped.');
       return { feedId, kind: 'gone', newItems: 0 };
     case 'error':
-      recordError(ctx, feed, result.error.code, result.error.message, result.cache, trip.asked);
+      recordError(ctx, feed, result.error.code, result.error.message, result.cache, trip);
       return { feedId, kind: 'error', newItems: 0 };
     case 'ok':
       break;
   }
 
-  const stored = await storeDocument(ctx, feed, result, false, trip.asked);
+  const stored = await storeDocument(ctx, feed, result, false, trip);
   if (stored.message) trip.message = stored.message;
   return stored;
 }
@@ -191,15 +200,15 @@ export interface FeedDocument {
 /**
  * Parse -> store new items -> events -> next due time: the one path into the river, for a fetched
  * document and for one a WebSub hub delivered (`pushed`: no second fetch). A pushed body that is
- * not a feed records no error on the feed: the caller fetches instead. `asked`: the person asked
- * for the fetch (a document that does not parse then leaves the back-off as it was).
+ * not a feed records no error on the feed: the caller fetches instead. `trip.asked`: the person
+ * asked for the fetch (a document that does not parse then leaves the back-off as it was).
  */
 export async function storeDocument(
   ctx: AppContext,
   feed: FeedRow,
   doc: FeedDocument,
   pushed: boolean,
-  asked = false,
+  trip?: TripMarks,
 ): Promise<RefreshOutcome> {
   const feedId = feed.id;
   if (doc.bodyHash === feed.bodyHash && feed.status === 'ok') {
@@ -209,6 +218,7 @@ export async function storeDocument(
       feedId,
       { status: 'ok', etag: doc.etag, lastModified: doc.lastModified, consecutiveErrors: 0 },
       doc.cache,
+      trip,
     );
     return { feedId, kind: 'unchanged', newItems: 0 };
   }
@@ -227,7 +237,7 @@ export async function storeDocument(
   if (parsed.kind === 'error' && pushed) return { feedId, kind: 'parseError', newItems: 0 };
   if (parsed.kind === 'error') {
     // Validators are kept only after a good parse, so the next fetch gets the full body again.
-    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache, asked);
+    recordError(ctx, feed, parsed.error.code, parsed.error.message, doc.cache, trip);
     return { feedId, kind: 'parseError', newItems: 0, message: parsed.error.message };
   }
   if (parsed.kind === 'redirect') {
@@ -253,28 +263,35 @@ export async function storeDocument(
   // Items a mute filter caught are not news: no notification, no "new items" count for them.
   const fresh = own ? 0 : inserted.length - muted.length;
   try {
-    ctx.store.setParseNotes(feedId, parsed.notes);
-    if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
-    ctx.store.updateFeedMeta(feedId, {
-      title: feed.title ?? parsed.feed.title ?? null,
-      siteUrl: parsed.feed.link ?? feed.siteUrl,
-      description: parsed.feed.description,
-      meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+    const settings = ctx.settings();
+    // The bookkeeping is one commit (it was four: notes, meta, fetch state, next due time).
+    const written = ctx.store.atomically(() => {
+      ctx.store.setParseNotes(feedId, parsed.notes);
+      if (own && inserted.length > 0) ctx.store.markRead(inserted, true);
+      ctx.store.updateFeedMeta(feedId, {
+        title: feed.title ?? parsed.feed.title ?? null,
+        siteUrl: parsed.feed.link ?? feed.siteUrl,
+        description: parsed.feed.description,
+        meta: metaOf(parsed.feed, linkRefs(feed, parsed.feed, doc, pushed)),
+      });
+      return recordFetch(
+        ctx,
+        feedId,
+        {
+          status: 'ok',
+          lastError: null,
+          lastErrorCode: null,
+          etag: doc.etag,
+          lastModified: doc.lastModified,
+          bodyHash: doc.bodyHash,
+          consecutiveErrors: 0,
+        },
+        doc.cache,
+        settings,
+        null,
+      );
     });
-    finish(
-      ctx,
-      feedId,
-      {
-        status: 'ok',
-        lastError: null,
-        lastErrorCode: null,
-        etag: doc.etag,
-        lastModified: doc.lastModified,
-        bodyHash: doc.bodyHash,
-        consecutiveErrors: 0,
-      },
-      doc.cache,
-    );
+    if (written) announce(ctx, written, settings, trip);
   } finally {
     // The items are committed: an open river hears of them (changed ones, an edited post, are
     // re-read in place) even when the bookkeeping above fails (issue 36).
@@ -291,8 +308,7 @@ export async function storeDocument(
  * creation time guards a database restored from an older copy.
  */
 function sameSubscription(ctx: AppContext, started: FeedRow): boolean {
-  const now = ctx.store.getFeed(started.id);
-  return now !== null && now.createdAt === started.createdAt;
+  return ctx.store.feedCreatedAt(started.id) === started.createdAt;
 }
 
 /**
@@ -335,24 +351,44 @@ function finish(
   feedId: number,
   patch: FetchStatePatch,
   cache: CacheHints | null,
+  trip?: TripMarks,
   keepPlan: Due | null = null,
 ): void {
+  const settings = ctx.settings();
+  const written = recordFetch(ctx, feedId, patch, cache, settings, keepPlan);
+  if (written) announce(ctx, written, settings, trip);
+}
+
+/**
+ * Writes the fetch's state and the next due time in one statement (an all-304 cycle at 10,000
+ * feeds is mostly these writes) and returns the row as it now stands; null when the feed is gone.
+ */
+function recordFetch(
+  ctx: AppContext,
+  feedId: number,
+  patch: FetchStatePatch,
+  cache: CacheHints | null,
+  settings: Settings,
+  keepPlan: Due | null,
+): FeedRow | null {
+  const feed = ctx.store.getFeed(feedId);
+  if (!feed) return null;
   const now = ctx.clock.now();
-  // One commit for both writes: at 10,000 feeds an all-304 cycle is mostly commits.
-  const due = ctx.store.atomically(() => {
-    ctx.store.updateFetchState(feedId, { ...patch, lastFetchedAt: now });
-    const feed = ctx.store.getFeed(feedId);
-    if (!feed) return null;
-    const input = dueInputFor(feed, ctx.settings(), cache, realtimeOf(ctx, feedId));
-    const next = keepPlan
-      ? dueAfterAskedFailure(input, keepPlan, now, ctx.random)
-      : nextDue(input, now, ctx.random);
-    ctx.store.updateFetchState(feedId, { nextDueAt: next.at, dueReason: next.reason });
-    return next;
-  });
-  if (!due) return;
-  ctx.scheduler.schedule(feedId, due.at);
-  emitStatus(ctx, feedId);
+  const fetched: FeedRow = { ...feed, ...patch, lastFetchedAt: now };
+  const input = dueInputFor(fetched, settings, cache, realtimeOf(ctx, feedId));
+  const next = keepPlan
+    ? dueAfterAskedFailure(input, keepPlan, now, ctx.random)
+    : nextDue(input, now, ctx.random);
+  const state = { ...patch, lastFetchedAt: now, nextDueAt: next.at, dueReason: next.reason };
+  ctx.store.updateFetchState(feedId, state);
+  return { ...fetched, ...state };
+}
+
+/** The next run is planned and the UI told, from the row recordFetch wrote. */
+function announce(ctx: AppContext, feed: FeedRow, settings: Settings, trip: TripMarks | undefined): void {
+  ctx.scheduler.schedule(feed.id, feed.nextDueAt!);
+  ctx.events.emit('feed.status', feedViewOf(ctx, feed, settings));
+  if (trip) trip.feed = feed;
 }
 
 /**
@@ -366,8 +402,9 @@ function recordError(
   code: string,
   message: string,
   cache: CacheHints | null,
-  asked = false,
+  trip?: TripMarks,
 ): void {
+  const asked = trip?.asked ?? false;
   const planned: Due | null =
     feed.nextDueAt === null ? null : { at: feed.nextDueAt, reason: feed.dueReason ?? 'as planned' };
   finish(
@@ -380,6 +417,7 @@ function recordError(
       consecutiveErrors: asked ? feed.consecutiveErrors : feed.consecutiveErrors + 1,
     },
     cache,
+    trip,
     asked ? planned : null,
   );
 }

@@ -9,6 +9,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type LeanLane, leanConnection } from './lean-lane.ts';
 import {
   type ConnectionStats,
   guardConnections,
@@ -88,44 +89,66 @@ export const DEFAULT_SERVE_MAX_BODY_BYTES = 1024 * 1024;
 class BodyTooLarge extends Error {}
 
 /**
- * The body, up to `max` bytes. Past the cap (or declared past it) `over` is called at once, so the
- * 413 goes out while the rest is read and dropped, up to `discardMax`, and only then refused: a
- * client that reads once it has sent everything (curl, most libraries) reads our answer, where a
- * close mid-upload reset its connection (EPIPE) and it never saw why; and a client that reads as
- * it goes has the answer without sending the rest. Beyond `discardMax` (or declared so) it is cut
- * off at once.
+ * The body, up to `max` bytes, to `done` once (a callback, not a promise: a storm of small
+ * notifications paid for the promise and its continuation on every call, bench:latency). Past the
+ * cap (or declared past it) `over` is called at once, so the 413 goes out while the rest is read
+ * and dropped, up to `discardMax`, and only then refused: a client that reads once it has sent
+ * everything (curl, most libraries) reads our answer, where a close mid-upload reset its
+ * connection (EPIPE) and it never saw why; and a client that reads as it goes has the answer
+ * without sending the rest. Beyond `discardMax` (or declared so) it is cut off at once.
  */
 function readRequestBody(
   req: IncomingMessage,
   max: number,
   discardMax: number,
   over: () => void,
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > Math.max(max, discardMax)) return reject(new BodyTooLarge());
-    let dropping = Number.isFinite(declared) && declared > max;
-    if (dropping) over();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max && !dropping) {
-        dropping = true;
-        chunks.length = 0;
-        over();
-      }
-      if (!dropping) chunks.push(chunk);
-      else if (size > discardMax) reject(new BodyTooLarge());
-    });
-    req.once('end', () => (dropping ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks, size))));
-    req.once('error', reject);
-    // A client that goes away mid-body: nothing to answer.
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('request aborted'));
-    });
+  done: (err: Error | null, body: Buffer) => void,
+): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > Math.max(max, discardMax)) {
+    done(new BodyTooLarge(), EMPTY);
+    return;
+  }
+  let dropping = Number.isFinite(declared) && declared > max;
+  if (dropping) over();
+  let first: Buffer | null = null;
+  let chunks: Buffer[] | null = null;
+  let size = 0;
+  let settled = false;
+  const settle = (err: Error | null, body: Buffer) => {
+    if (settled) return;
+    settled = true;
+    done(err, body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (!dropping && size > max) {
+      dropping = true;
+      first = null;
+      chunks = null;
+      over();
+    }
+    if (dropping) {
+      if (size > discardMax) settle(new BodyTooLarge(), EMPTY);
+    } else if (first === null) first = chunk;
+    else {
+      chunks ??= [first];
+      chunks.push(chunk);
+    }
+  });
+  req.once('end', () =>
+    dropping
+      ? settle(new BodyTooLarge(), EMPTY)
+      : settle(null, chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY)),
+  );
+  req.once('error', (err) => settle(err, EMPTY));
+  // A client that goes away mid-body: nothing to answer.
+  req.once('close', () => {
+    if (!req.complete) settle(new Error('request aborted'), EMPTY);
   });
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function toWebRequest(req: IncomingMessage, body: Buffer | null, fallbackOrigin: string): Request {
   let url: URL;
@@ -216,14 +239,40 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
     },
-    (req, res) => {
-      void handle(req, res);
-    },
+    (req, res) => handle(req, res),
   );
+  // Sockets in the fast lane (lean-lane.ts) until a request needs node:http: node's own
+  // connection listener is called only then, so node does not know them (close() must).
+  const laneSockets = new Set<Socket>();
+  if (opts.raw) {
+    const nodeConnection = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    const raw = opts.raw;
+    const lane: LeanLane = {
+      raw,
+      capFor: (url) => opts.maxBodyBytesFor?.(url) ?? maxBodyBytes,
+      keepAliveTimeoutMs: limits.keepAliveTimeoutMs,
+      onError: opts.onError,
+      handOver: (socket) => {
+        laneSockets.delete(socket);
+        for (const listener of nodeConnection) listener.call(server, socket);
+      },
+    };
+    server.on('connection', (socket: Socket) => {
+      if (socket.destroyed) return; // refused by the guard (below, it runs first)
+      laneSockets.add(socket);
+      socket.once('close', () => laneSockets.delete(socket));
+      leanConnection(socket, lane);
+    });
+  }
   const guard = guardConnections(server, limits);
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let body: Buffer | null = null;
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      req.resume();
+      void answer(req, res, null);
+      return;
+    }
     let refused = false;
     const tooLarge = () => {
       if (refused) return;
@@ -231,24 +280,22 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       startTooLarge(res);
       opts.onTooLarge?.({ url: req.url ?? '/', remoteAddress: req.socket.remoteAddress ?? '' });
     };
-    try {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        body = await readRequestBody(
-          req,
-          opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes,
-          opts.maxDiscardBytes ?? DEFAULT_MAX_DISCARD_BYTES,
-          tooLarge,
-        );
-      else req.resume();
-    } catch (err) {
-      if (err instanceof BodyTooLarge) {
-        tooLarge();
-        res.end();
-      } else res.destroy();
-      return;
-    }
-    // Received whole: from now on the connection is working, not lingering (serve-limits.ts).
-    res.once('close', guard.busy(req.socket));
+    readRequestBody(
+      req,
+      opts.maxBodyBytesFor?.(req.url ?? '/') ?? maxBodyBytes,
+      opts.maxDiscardBytes ?? DEFAULT_MAX_DISCARD_BYTES,
+      tooLarge,
+      (err, body) => {
+        if (err instanceof BodyTooLarge) {
+          tooLarge();
+          res.end();
+        } else if (err) res.destroy();
+        else void answer(req, res, body);
+      },
+    );
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, body: Buffer | null): Promise<void> {
     try {
       const quick = opts.raw?.({
         method: req.method ?? 'GET',
@@ -258,9 +305,12 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
         body,
       });
       if (quick) {
+        // Answered at once: no turn of the loop in which the connection could be evicted.
         writeRawResponse(res, quick, req.method === 'HEAD');
         return;
       }
+      // Received whole: from now on the connection is working, not lingering (serve-limits.ts).
+      res.once('close', guard.busy(req.socket));
       const request = toWebRequest(req, body, origin);
       const response = await handler(request, { remoteAddress: req.socket.remoteAddress ?? '' });
       await writeWebResponse(res, response, req.method === 'HEAD');
@@ -308,6 +358,7 @@ export async function serve(handler: Handler, opts: ServeOptions = {}): Promise<
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of laneSockets) socket.destroy();
       }),
   };
 }

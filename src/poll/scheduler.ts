@@ -45,6 +45,65 @@ interface QueueEntry {
   host: string;
 }
 
+/** (at, seq) order: the due time first, then arrival. */
+const before = (a: { at: number; seq: number }, b: { at: number; seq: number }) =>
+  a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/**
+ * A host whose head entry may start: the heap below orders hosts by their head (at, seq). Kept
+ * lazily: an entry whose host has since started that head, or filled its slots, is dropped when
+ * it comes up.
+ */
+interface ReadyHost {
+  host: string;
+  at: number;
+  seq: number;
+}
+
+/** A binary min-heap of ready hosts by their head's (at, seq). */
+class ReadyHeap {
+  private readonly items: ReadyHost[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: ReadyHost): void {
+    const a = this.items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (!before(a[i]!, a[p]!)) break;
+      [a[i], a[p]] = [a[p]!, a[i]!];
+      i = p;
+    }
+  }
+
+  pop(): ReadyHost | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && before(a[l]!, a[m]!)) m = l;
+        if (r < a.length && before(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  clear(): void {
+    this.items.length = 0;
+  }
+}
+
 /**
  * The timer never sleeps longer than this: after a laptop wakes, monotonic timers fire late, so a
  * regular wake-up bounds how late overdue feeds start. Also keeps under setTimeout's 24.8-day limit.
@@ -61,8 +120,15 @@ export class Scheduler {
 
   /** Future (or not yet promoted) due times. */
   private readonly due = new Map<number, number>();
-  /** Waiting for a free slot, sorted by (at, seq). */
-  private queue: QueueEntry[] = [];
+  /**
+   * Waiting for a free slot: one list per host, each sorted by (at, seq), and a heap of the hosts
+   * that have a free slot by their first entry. Starting the next run looks at one host, not at
+   * every waiting feed: with one list for all, a few busy hosts (two feeds each at a time) made
+   * each start skip over thousands of their waiting feeds.
+   */
+  private readonly waiting = new Map<string, QueueEntry[]>();
+  private readonly ready = new ReadyHeap();
+  private queuedCount = 0;
   private readonly queued = new Set<number>();
   /** feedId -> host, for the runs in flight. */
   private readonly running = new Map<number, string>();
@@ -132,7 +198,7 @@ export class Scheduler {
     this.due.delete(feedId);
     this.followUps.delete(feedId);
     this.asked.delete(feedId);
-    if (this.queued.delete(feedId)) this.queue = this.queue.filter((e) => e.feedId !== feedId);
+    if (this.queued.delete(feedId)) this.unqueue(feedId);
     if (this.running.has(feedId)) this.removedWhileRunning.add(feedId);
     this.arm();
     this.dispatch();
@@ -160,7 +226,7 @@ export class Scheduler {
   }
 
   stats(): { active: number; queued: number } {
-    return { active: this.running.size, queued: this.queue.length };
+    return { active: this.running.size, queued: this.queuedCount };
   }
 
   isRunning(feedId: number): boolean {
@@ -228,17 +294,43 @@ export class Scheduler {
       // An unknown host still runs, under the shared '' host.
     }
     const entry: QueueEntry = { feedId, at, seq: this.seq++, host };
-    // Binary search for the insertion point: after every entry with (at, seq) <= this one.
+    let list = this.waiting.get(host);
+    if (!list) {
+      list = [];
+      this.waiting.set(host, list);
+    }
+    // Binary search for the insertion point: after every entry with at <= this one (seq grows).
     let lo = 0;
-    let hi = this.queue.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.queue[mid]!.at <= at) lo = mid + 1;
+      if (list[mid]!.at <= at) lo = mid + 1;
       else hi = mid;
     }
-    this.queue.splice(lo, 0, entry);
+    list.splice(lo, 0, entry);
     this.queued.add(feedId);
+    this.queuedCount++;
+    if (lo === 0) this.offer(host);
     this.progress();
+  }
+
+  /** The host's first entry, if it has one and a free slot, may start: into the heap with it. */
+  private offer(host: string): void {
+    const head = this.waiting.get(host)?.[0];
+    if (head && (this.perHost.get(host) ?? 0) < this.hostLimit)
+      this.ready.push({ host, at: head.at, seq: head.seq });
+  }
+
+  private unqueue(feedId: number): void {
+    for (const [host, list] of this.waiting) {
+      const i = list.findIndex((e) => e.feedId === feedId);
+      if (i < 0) continue;
+      list.splice(i, 1);
+      this.queuedCount--;
+      if (list.length === 0) this.waiting.delete(host);
+      else if (i === 0) this.offer(host);
+      return;
+    }
   }
 
   /** Starts queued runs, oldest due first, skipping (not blocking on) hosts at their limit. */
@@ -253,16 +345,17 @@ export class Scheduler {
       do {
         this.dispatchAgain = false;
         if (!this.started) break;
-        for (let i = 0; i < this.queue.length && this.running.size < this.globalLimit; ) {
-          const entry = this.queue[i]!;
-          if ((this.perHost.get(entry.host) ?? 0) >= this.hostLimit) {
-            i++;
-            continue;
-          }
-          this.queue.splice(i, 1);
+        while (this.running.size < this.globalLimit && this.ready.size > 0) {
+          const { host, seq } = this.ready.pop()!;
+          const list = this.waiting.get(host);
+          // Stale: that head started already (or left), or the host filled its slots since.
+          if (list?.[0]?.seq !== seq || (this.perHost.get(host) ?? 0) >= this.hostLimit) continue;
+          const entry = list.shift()!;
+          if (list.length === 0) this.waiting.delete(host);
           this.queued.delete(entry.feedId);
+          this.queuedCount--;
           this.begin(entry);
-          if (this.dispatchAgain) break; // the queue may have changed under us: rescan
+          this.offer(host);
         }
       } while (this.dispatchAgain);
     } finally {
@@ -298,6 +391,7 @@ export class Scheduler {
     const left = (this.perHost.get(host) ?? 1) - 1;
     if (left > 0) this.perHost.set(host, left);
     else this.perHost.delete(host);
+    if (left === this.hostLimit - 1) this.offer(host); // a slot freed: its first waiting feed may go
     const removed = this.removedWhileRunning.delete(feedId);
     if (this.followUps.delete(feedId) && !removed && !this.queued.has(feedId)) {
       this.enqueue(feedId, this.clock.now());
@@ -306,7 +400,7 @@ export class Scheduler {
   }
 
   private isIdle(): boolean {
-    return this.running.size === 0 && (this.queue.length === 0 || !this.started);
+    return this.running.size === 0 && (this.queuedCount === 0 || !this.started);
   }
 
   private progress(): void {

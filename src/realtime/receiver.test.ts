@@ -5,7 +5,7 @@ import type { RunningServer } from '../net/serve.ts';
 import { Scheduler } from '../poll/scheduler.ts';
 import type { ActivityInput } from '../store/realtime.ts';
 import { decodeMethodResponse, encodeMethodCall } from '../wire/xmlrpc.ts';
-import { createReceiver, peerOf, type Receiver } from './receiver.ts';
+import { createReceiver, onlyUrlParam, peerOf, type Receiver } from './receiver.ts';
 import { startReceiverServer } from './receiver-server.ts';
 
 const TOKEN = 'tok_0123456789abcdef';
@@ -421,5 +421,41 @@ describe('the receiver on a socket', () => {
     await scheduler.idle();
     expect(runs).toBe(2);
     await scheduler.stop();
+  });
+});
+
+describe('onlyUrlParam, the fast read of a notification body', () => {
+  const bodies = [
+    `url=${encodeURIComponent('https://example.com/feed.xml?a=1&b=ü')}`,
+    'url=http://example.com/a+b%2Bc',
+    'url=http%3A%2F%2Fexample.com%2F%E2%82%AC',
+    'url=',
+    'url=%zz',
+    'url=%E2%82',
+    'url=%FF',
+    'url=a&url=b',
+    'url=a=b',
+    'uri=x',
+    'url',
+    ' url=x',
+    'URL=x',
+    'url=caf\u00e9',
+    'url=%00%09x',
+  ];
+
+  it('reads what URLSearchParams reads, or leaves the body to it', () => {
+    let fast = 0;
+    for (const text of bodies) {
+      const got = onlyUrlParam(Buffer.from(text));
+      if (got === null) continue;
+      fast++;
+      expect(got, text).toBe(new URLSearchParams(text).get('url'));
+    }
+    expect(fast).toBeGreaterThanOrEqual(4); // the plain forms take the fast read
+  });
+
+  it('leaves bodies with more parameters, odd escapes or raw non-ASCII to the general parser', () => {
+    for (const text of ['url=a&url=b', 'url=a=b', 'url=%zz', 'url=%FF', 'url=caf\u00e9', 'uri=x'])
+      expect(onlyUrlParam(Buffer.from(text)), text).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { Credentials } from '../net/types.ts';
 import { num, type StoreContext, str } from './context.ts';
-import { ensureFolderPath, type FolderNames, folderNames } from './folders.ts';
+import { ensureFolderPath, type FolderNames, folderNames, folderNamesOf } from './folders.ts';
 import { transaction } from './sqlite.ts';
 import {
   type AddFeedInput,
@@ -34,9 +34,10 @@ function parseMeta(text: unknown): FeedMeta {
   }
 }
 
-function toFeedRow(r: Raw, folders: Map<number, FolderNames>): FeedRow {
+/** `folderOf`: a folder's names by id (from a list of all for many rows, looked up for one). */
+function toFeedRow(r: Raw, folderOf: (id: number) => FolderNames | null | undefined): FeedRow {
   const folderId = num(r.folder_id);
-  const folder = folderId === null ? undefined : folders.get(folderId);
+  const folder = folderId === null ? undefined : (folderOf(folderId) ?? undefined);
   return {
     id: r.id as number,
     url: r.url as string,
@@ -106,21 +107,34 @@ export function feedsWithNote(ctx: StoreContext, code: string): number[] {
   return rows.map((r) => r.id);
 }
 
+// One row reads its own folder (and its parents), not every folder: a fetch reads its feed's row
+// a few times (bench:poll).
 export function getFeed(ctx: StoreContext, id: number): FeedRow | null {
   const r = ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds WHERE id = ?`).get(id) as Raw | undefined;
-  return r ? toFeedRow(r, folderNames(ctx)) : null;
+  return r ? toFeedRow(r, (folderId) => folderNamesOf(ctx, folderId)) : null;
 }
 
 export function getFeedByUrl(ctx: StoreContext, url: string): FeedRow | null {
   const r = ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds WHERE url = ?`).get(url) as Raw | undefined;
-  return r ? toFeedRow(r, folderNames(ctx)) : null;
+  return r ? toFeedRow(r, (folderId) => folderNamesOf(ctx, folderId)) : null;
+}
+
+/**
+ * When the subscription with this id was made (null: there is none): whether a row is still the
+ * one a fetch started for, without reading the whole row.
+ */
+export function feedCreatedAt(ctx: StoreContext, id: number): number | null {
+  const r = ctx.stmt('SELECT created_at FROM feeds WHERE id = ?').get(id) as
+    | { created_at: number }
+    | undefined;
+  return r ? r.created_at : null;
 }
 
 /** Feeds without a folder first, then by folder path, then by title (case-insensitive). */
 export function listFeeds(ctx: StoreContext): FeedRow[] {
   const folders = folderNames(ctx);
   const rows = (ctx.stmt(`SELECT ${FEED_COLUMNS} FROM feeds`).all() as Raw[]).map((r) =>
-    toFeedRow(r, folders),
+    toFeedRow(r, (folderId) => folders.get(folderId)),
   );
   const key = (f: FeedRow) => (f.customTitle ?? f.title ?? f.url).toLowerCase();
   return rows.sort((a, b) => {

@@ -69,6 +69,25 @@ export function folderNames(ctx: StoreContext): Map<number, FolderNames> {
   return out;
 }
 
+/**
+ * One folder's title and full path, walking up its parents: what folderNames gives for that id,
+ * without reading every folder (a feed's row is read several times per fetch).
+ */
+export function folderNamesOf(ctx: StoreContext, id: number): FolderNames | null {
+  const parentOf = ctx.stmt('SELECT title, parent_id FROM folders WHERE id = ?');
+  const own = parentOf.get(id) as { title: string; parent_id: number | null } | undefined;
+  if (!own) return null;
+  const titles = [own.title];
+  // depth guard as in folderNames: a corrupted parent cycle must not loop forever
+  for (let parent = own.parent_id, depth = 0; parent !== null && depth < 64; depth++) {
+    const row = parentOf.get(parent) as { title: string; parent_id: number | null } | undefined;
+    if (!row) break;
+    titles.push(row.title);
+    parent = row.parent_id;
+  }
+  return { title: own.title, path: titles.reverse().join('/') };
+}
+
 // Editing the tree (issue 9). Errors are values: these are fed by what a person typed.
 
 const MAX_TITLE = 200;

@@ -93,6 +93,10 @@ export class Store {
   getFeedByUrl(url: string): FeedRow | null {
     return feeds.getFeedByUrl(this.ctx, url);
   }
+  /** When the subscription with this id was made; null when there is none. */
+  feedCreatedAt(id: number): number | null {
+    return feeds.feedCreatedAt(this.ctx, id);
+  }
   /** The only way credentials leave the store (for the fetcher; never for display). */
   getCredentials(id: number): Credentials | null {
     return feeds.getCredentials(this.ctx, id);
