@@ -135,7 +135,8 @@ export const NOT_SECRET: Readonly<Record<string, string>> = {
   'cloud.resources.last_hash': "a hash of a feed's last document, to see changes",
   'cloud.saved_feeds.hash': 'a hash of a saved feed, for its ETag',
   'cloud.retry_contents.hash': 'a hash of a WebSub content waiting for its retry, to see it changed',
-  'cloud.retry_contents.topic_hash': "a hash of the topic's content when it was read, to drop an outdated retry",
+  'cloud.retry_contents.topic_hash':
+    "a hash of the topic's content when it was read, to drop an outdated retry",
   'publish.kv.key': 'the name of a setting',
   'reader.settings.key': 'the name of a setting',
   'reader.items.pub_key': "the item's date, as the river sorts it",
