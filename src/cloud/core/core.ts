@@ -22,6 +22,7 @@ import { targetPages } from '../store/rows.ts';
 import type { CloudStore, DeliveryResult, DeliveryTarget } from '../store/store.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
+import { type CloudObserver, outcomeOf, pingOutcomeOf } from './observer.ts';
 import { checkResource, type ResourceCheck } from './resource.ts';
 import type { Outcome, PleaseNotifyParams } from './types.ts';
 
@@ -57,12 +58,14 @@ export interface CoreDeps {
   contentRetryMs?: readonly number[];
   /** Several instances on PostgreSQL: changes go through the shared queue (delivery/queue.ts). */
   queue?: DeliveryQueue;
+  /** Told each registration's, ping's and delivery's outcome (`tidings cloud`'s /metrics). */
+  observer?: CloudObserver;
 }
 
 export class CloudCore {
   private readonly deps: CoreDeps;
-  /** Running fan-outs, so close() and idle() can wait for them. */
-  private readonly running = new Set<Promise<FanoutReport>>();
+  /** Running fan-outs with when each started, so close() and idle() can wait for them. */
+  private readonly running = new Map<Promise<FanoutReport>, number>();
   /** Per-feed chains: two pings of one feed read and compare one after the other, never both "changed". */
   private readonly checks = new Map<string, Promise<unknown>>();
   /** The newest read queued or under way per feed, for registrations to share. */
@@ -94,6 +97,7 @@ export class CloudCore {
     const check = await this.readForSubscriber(feedUrl);
     if (check.kind === 'unreadable') {
       await store.bump('registrationsFailed');
+      this.deps.observer?.registered(p.protocol, check.timedOut ? 'timedOut' : 'failed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
       throw new Error(messages.subscriptionReadResource(feedUrl));
     }
@@ -110,6 +114,7 @@ export class CloudCore {
         p.diffDomain,
         this.deliveryOptions(),
       );
+      this.deps.observer?.registered(p.protocol, outcomeOf(verified));
       if (verified.ok) {
         await store.upsertSubscription(
           { ...target, feedUrl },
@@ -123,6 +128,7 @@ export class CloudCore {
       reason = verified.error.message;
     }
     await store.bump('registrationsFailed');
+    if (refusal) this.deps.observer?.registered(p.protocol, 'failed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
     throw new Error(messages.failedHandler);
   }
@@ -168,6 +174,7 @@ export class CloudCore {
     const started = clock.now();
     await store.bump('pings');
     const check = await this.check(feedUrl, opts.enforceInterval ?? true);
+    this.deps.observer?.pinged(pingOutcomeOf(check));
     if (check.kind === 'tooRecent') {
       log.add({ kind: 'pingRefused', feedUrl, detail: 'too soon after the last ping' });
       return {
@@ -201,8 +208,15 @@ export class CloudCore {
   /** Resolves when no fan-out, read or verification is running (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0 || this.checks.size > 0 || this.side.size > 0) {
-      await Promise.allSettled([...this.running, ...this.checks.values(), ...this.side]);
+      await Promise.allSettled([...this.running.keys(), ...this.checks.values(), ...this.side]);
     }
+  }
+
+  /** Fan-outs under way on this instance, and when the oldest of them started (/metrics). */
+  underway(): { fanouts: number; oldestStartedAt: number | null } {
+    let oldest: number | null = null;
+    for (const at of this.running.values()) if (oldest === null || at < oldest) oldest = at;
+    return { fanouts: this.running.size, oldestStartedAt: oldest };
   }
 
   /**
@@ -318,7 +332,7 @@ export class CloudCore {
       }
       return report;
     });
-    this.running.add(tracked);
+    this.running.set(tracked, clock.now());
     void tracked.finally(() => this.running.delete(tracked)).catch(() => undefined);
     return { report: tracked, listed };
   }
@@ -352,6 +366,7 @@ export class CloudCore {
         clock,
         record,
         onDelivery: (sub, r) => {
+          this.deps.observer?.delivered(sub.protocol, r.ok ? 'ok' : r.timedOut ? 'timedOut' : 'failed');
           if (!r.ok) {
             log.add({
               kind: 'notifyFailed',
