@@ -132,9 +132,12 @@ const figures = {
   size_kb: Math.round(statSync(tarball).size / 102.4) / 10,
   unpacked_kb: Math.round(packed.unpackedSize / 102.4) / 10,
   files: packed.entryCount,
-  bundle_kb: Math.round(statSync(join(stage, 'lib', 'tidings-cloud.mjs')).size / 102.4) / 10,
+  bundle_kb: Math.round(packed.files.find((f) => f.path === 'lib/tidings-cloud.mjs').size / 102.4) / 10,
   dependencies_copied: copied.size,
 };
+// What was staged is in the tarball: the folder left holds the tarball and the list of inputs
+// (a container's build context, packaging/container/Containerfile).
+rmSync(stage, { recursive: true, force: true });
 if (process.argv.includes('--json')) console.log(JSON.stringify(figures));
 else
   console.log(
