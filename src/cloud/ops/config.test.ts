@@ -3,6 +3,7 @@
  * refused naming where it came from, --print-config shows what is in force with secrets masked,
  * and --help lists the common options apart from the advanced and cluster ones.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, cloudConfig, printedConfig, readSettings } from './config.ts';
 import { serverHelp } from './help.ts';
@@ -149,6 +150,18 @@ describe('--print-config', () => {
     expect(lines.find((l) => l.startsWith('TIDINGS_CLOUD_METRICS='))).toMatch(
       /^TIDINGS_CLOUD_METRICS=true +# --metrics, default$/,
     );
+  });
+});
+
+describe('the operator guide', () => {
+  it('docs/cloud-operations.md names every setting with its variable, flag and default', () => {
+    const guide = readFileSync(new URL('../../../docs/cloud-operations.md', import.meta.url), 'utf8');
+    for (const spec of OPTIONS) {
+      const row = guide.split('\n').find((l) => l.startsWith(`| \`${spec.env}\` |`));
+      expect(row, spec.env).toBeDefined();
+      expect(row, spec.env).toContain(`\`--${spec.flag}`);
+      if (typeof spec.fallback === 'string') expect(row, spec.env).toContain(` ${spec.fallback} |`);
+    }
   });
 });
 
