@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import rootPkg from '../package.json' with { type: 'json' };
-import { Peer, postForm } from '../src/testing/cloud-kit.ts';
-import { startLoggedCloud } from '../src/testing/logged-cloud.ts';
+import { Peer } from '../src/testing/cloud-kit.ts';
+import { registerThenPing, startLoggedCloud } from '../src/testing/logged-cloud.ts';
 import { olderNode } from '../src/testing/older-node.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -161,14 +161,6 @@ describe('the tidings-cloud package', () => {
     });
     expect(added.status).toBe(0);
     const peer = await new Peer().start();
-    let version = 1;
-    peer.route(
-      'GET',
-      '/rss.xml',
-      200,
-      () => `<rss version="2.0"><channel><title>v${version}</title></channel></rss>`,
-    );
-    peer.route('POST', '/cb', 200, 'ok');
     const cloud = await startLoggedCloud([], {
       command: bin,
       env: {
@@ -180,15 +172,7 @@ describe('the tidings-cloud package', () => {
     });
     try {
       expect(cloud.started).toMatchObject({ store: 'sqlite', version: rootPkg.version });
-      const reg = await postForm(
-        `${cloud.url}/pleaseNotify`,
-        { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` },
-        'application/json',
-      );
-      expect(JSON.parse(reg.text).success).toBe(true);
-      version++;
-      await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
-      await cloud.waitFor((l) => l.msg === 'fan-out done');
+      expect(await (await registerThenPing(cloud, peer)).json()).toMatchObject({ success: true });
       expect(peer.hits('POST', '/cb')).toHaveLength(2);
       const metrics = await (await fetch(`${cloud.url}/metrics`)).text();
       expect(metrics).toContain('tidings_cloud_notifications_total{protocol="http-post",outcome="ok"} 1');

@@ -10,9 +10,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import rootPkg from '../../package.json' with { type: 'json' };
-import { Peer, postForm } from '../../src/testing/cloud-kit.ts';
+import { Peer } from '../../src/testing/cloud-kit.ts';
 import { freePort } from '../../src/testing/free-port.ts';
-import { type LoggedCloud, startLoggedCloud } from '../../src/testing/logged-cloud.ts';
+import { type LoggedCloud, registerThenPing, startLoggedCloud } from '../../src/testing/logged-cloud.ts';
 
 const HERE = import.meta.dirname;
 const cache =
@@ -97,7 +97,9 @@ describe.skipIf(why !== null)('the container image', () => {
     expect(config.User).toBe('10001:10001');
     expect(Object.keys(config.Volumes)).toEqual(['/var/lib/tidings-cloud']);
     expect(config.Env).toContain('TIDINGS_CLOUD_DATA=/var/lib/tidings-cloud');
-    const health = JSON.parse(podman('inspect', '--type', 'image', '--format', '{{json .HealthCheck}}', tag).stdout) as {
+    const health = JSON.parse(
+      podman('inspect', '--type', 'image', '--format', '{{json .HealthCheck}}', tag).stdout,
+    ) as {
       Test: string[];
     };
     expect(health.Test).toEqual(['CMD', 'tidings-cloud', 'healthcheck']);
@@ -105,14 +107,6 @@ describe.skipIf(why !== null)('the container image', () => {
 
   it('answers a ping with a delivered notification, counts it in /metrics, and stops cleanly on SIGTERM', async () => {
     expect(built.status, built.output).toBe(0);
-    let version = 1;
-    peer.route(
-      'GET',
-      '/rss.xml',
-      200,
-      () => `<rss version="2.0"><channel><title>v${version}</title></channel></rss>`,
-    );
-    peer.route('POST', '/cb', 200, 'ok');
     const port = await freePort();
     const name = `tidings-cloud-test-${suffix}`;
     const cloud = await run(name, {
@@ -129,16 +123,8 @@ describe.skipIf(why !== null)('the container image', () => {
     expect(podman('exec', name, 'id', '-u').stdout.trim()).toBe('10001');
     expect(podman('healthcheck', 'run', name).status).toBe(0);
 
-    const reg = await postForm(
-      `${cloud.url}/pleaseNotify`,
-      { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` },
-      'application/json',
-    );
-    expect(JSON.parse(reg.text)).toMatchObject({ success: true });
-    version++;
-    const ping = await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` }, 'application/json');
-    expect(JSON.parse(ping.text)).toMatchObject({ success: true });
-    await cloud.waitFor((l) => l.msg === 'fan-out done');
+    const ping = await registerThenPing(cloud, peer);
+    expect(await ping.json()).toMatchObject({ success: true });
     const notified = peer.hits('POST', '/cb');
     expect(notified).toHaveLength(2); // the handler test, then the notification
     expect(notified[1]!.form.url).toBe(`${peer.url}/rss.xml`);

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type Peer, postForm } from './cloud-kit.ts';
 
 export interface LogLine {
   level: string;
@@ -103,4 +104,35 @@ export function startLoggedCloud(
       return exited;
     },
   }));
+}
+
+/**
+ * The round every operator test makes: a feed on `peer` (/rss.xml) and a subscriber of it
+ * (POST /cb, http-post) registered with `cloud`; then the feed changes, is pinged, and the
+ * fan-out's log line is waited for. Resolves with the ping's answer (its X-Request-Id...).
+ */
+export async function registerThenPing(cloud: LoggedCloud, peer: Peer): Promise<Response> {
+  let version = 1;
+  peer.route(
+    'GET',
+    '/rss.xml',
+    200,
+    () => `<rss version="2.0"><channel><title>v${version}</title></channel></rss>`,
+  );
+  peer.route('POST', '/cb', 200, 'ok');
+  const feedUrl = `${peer.url}/rss.xml`;
+  const reg = await postForm(
+    `${cloud.url}/pleaseNotify`,
+    { port: peer.port, path: '/cb', protocol: 'http-post', url1: feedUrl },
+    'application/json',
+  );
+  if (!(JSON.parse(reg.text) as { success: boolean }).success) throw new Error(`not registered: ${reg.text}`);
+  version++;
+  const ping = await fetch(`${cloud.url}/ping`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ url: feedUrl }),
+  });
+  await cloud.waitFor((l) => l.msg === 'fan-out done' && l.feedUrl === feedUrl);
+  return ping;
 }

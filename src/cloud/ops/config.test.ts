@@ -193,6 +193,7 @@ describe('--help', () => {
     }
     expect(help.split('\n').filter((l) => l.length > 100)).toEqual([]);
     expect(help).toContain('Usage: tidings-cloud [options]');
-    expect(help).toContain('Accounts for rssCloud.saveRss: tidings-cloud user --help');
+    expect(help).toMatch(/Commands \(tidings-cloud COMMAND\):\n {2}healthcheck {13}Exit 0 when/);
+    expect(help).toContain('Accounts for rssCloud.saveRss (tidings-cloud user --help)');
   });
 });

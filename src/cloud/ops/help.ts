@@ -68,5 +68,8 @@ ${sections.join('\n\n')}
   -v, --version           Print the version and exit
   -h, --help              This text
 
-Accounts for rssCloud.saveRss: ${program} user --help`;
+Commands (${program} COMMAND):
+  healthcheck             Exit 0 when the server these settings describe answers /healthz
+                          (its --admin-port when set): a container's HEALTHCHECK
+  user ...                Accounts for rssCloud.saveRss (${program} user --help)`;
 }

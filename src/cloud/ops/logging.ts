@@ -48,7 +48,6 @@ export function createLogger(level: LogLevel, out?: Writable): Logger {
   return pino(
     {
       level,
-      base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pkg from '../../../package.json' with { type: 'json' };
 import { Peer, postForm, rpcCall } from '../../testing/cloud-kit.ts';
-import { CLOUD_CLI, type LoggedCloud, startLoggedCloud } from '../../testing/logged-cloud.ts';
+import {
+  CLOUD_CLI,
+  type LoggedCloud,
+  registerThenPing,
+  startLoggedCloud,
+} from '../../testing/logged-cloud.ts';
 
 let dir: string;
 let peer: Peer;
@@ -40,13 +45,12 @@ async function sample(metricsUrl: string, series: string): Promise<number | unde
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-let version = 1;
+const version = 1;
 const feed = () =>
   `<rss version="2.0"><channel><title>t</title><item><title>v${version}</title></item></channel></rss>`;
 
 describe('tidings cloud for operators', () => {
   it('counts a registration, a ping and its notification in /metrics, logs them under the ping request id, and says its real version', async () => {
-    peer.route('GET', '/rss.xml', 200, () => feed()).route('POST', '/cb', 200, 'ok');
     const cloud = await start('--log-level', 'debug');
     expect(cloud.started).toMatchObject({
       level: 'info',
@@ -56,20 +60,8 @@ describe('tidings cloud for operators', () => {
       metrics: `${cloud.url}/metrics`,
       version: pkg.version,
     });
-
-    const reg = await postForm(
-      `${cloud.url}/pleaseNotify`,
-      { port: peer.port, path: '/cb', protocol: 'http-post', url1: `${peer.url}/rss.xml` },
-      'application/json',
-    );
-    expect(JSON.parse(reg.text).success).toBe(true);
-    version++;
-    const ping = await fetch(`${cloud.url}/ping`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ url: `${peer.url}/rss.xml` }),
-    });
-    expect(await ping.text()).toContain('success="true"');
+    const ping = await registerThenPing(cloud, peer);
+    expect(await ping.json()).toMatchObject({ success: true });
     const id = ping.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
     // The fan-out the ping set going is logged under the ping's id.
