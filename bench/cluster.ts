@@ -25,7 +25,7 @@
  * 2026-11-27.
  *
  * Metrics: instances count for /metrics as `tidings cloud` does by default, and the bench scrapes
- * each every 5 s (three times as often as Prometheus' default). BENCH_CLUSTER_METRICS=off starts
+ * each every 15 s (Prometheus' default). BENCH_CLUSTER_METRICS=off starts
  * them with --no-metrics; =both sets up each configuration twice, with and without (`pg3` and
  * `pg3_nometrics`), taking turns like the others, and gives `metrics_cost_<name>_pings` and
  * `metrics_cost_<name>_fanout` (1 - with / without, for pings/s; with / without - 1, for the
@@ -262,7 +262,7 @@ interface Instance {
   child: ChildProcess;
   url: string;
   exited: Promise<unknown>;
-  /** Scrapes /metrics every 5 s while the instance counts (cleared when it stops). */
+  /** Scrapes /metrics every 15 s while the instance counts (cleared when it stops). */
   scraper?: NodeJS.Timeout;
 }
 
@@ -431,7 +431,7 @@ async function setUp(name: string, location: string, count: number): Promise<Con
             (r) => r.text(),
             () => '',
           ),
-        5000,
+        15_000,
       );
   // The first read of each feed is its baseline (no delivery: nobody is owed the first version).
   await ping(instances[0]!.url, bigFeed);
