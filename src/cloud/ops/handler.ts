@@ -104,7 +104,12 @@ export function opsHandler(deps: OpsDeps, opts: { admin: boolean }): Handler {
       metrics?.answered(door, res.status);
       logRequest(
         logger,
-        { method: req.method, url, remoteAddress: info.remoteAddress },
+        {
+          method: req.method,
+          url,
+          remoteAddress: info.remoteAddress,
+          forwardedFor: trustProxy ? req.headers.get('x-forwarded-for') : null,
+        },
         res.status,
         performance.now() - started,
       );

@@ -87,7 +87,7 @@ export function logEntry(logger: Logger, entry: CloudLogEntry): void {
 /** One line per request (debug): what was asked, how it was answered, how long it took. */
 export function logRequest(
   logger: Logger,
-  req: { method: string; url: URL; remoteAddress: string },
+  req: { method: string; url: URL; remoteAddress: string; forwardedFor?: string | null },
   status: number,
   ms: number,
 ): void {
@@ -100,6 +100,8 @@ export function logRequest(
       status,
       ms: Math.round(ms * 10) / 10,
       remote: req.remoteAddress,
+      // Behind a trusted proxy, who it says it forwarded for (the cloud takes the last entry).
+      ...(req.forwardedFor ? { forwardedFor: req.forwardedFor } : {}),
     },
     'request',
   );

@@ -171,6 +171,28 @@ describe('tidings cloud for operators', () => {
     expect((await fetch(`${cloud.url}/`)).status).toBe(200);
   });
 
+  it("behind a trusted proxy, takes the proxy's request id and logs whom it forwarded for; otherwise makes its own", async () => {
+    const headers = { 'x-request-id': 'lb-7f3a9', 'x-forwarded-for': '203.0.113.9' };
+    const open = await start('--log-level', 'debug');
+    const own = await fetch(`${open.url}/`, { headers });
+    expect(own.headers.get('x-request-id')).not.toBe('lb-7f3a9');
+    const line = await open.waitFor((l) => l.msg === 'request' && l.path === '/');
+    expect(line.forwardedFor).toBeUndefined();
+    await open.stop();
+
+    const proxied = await start('--log-level', 'debug', '--trust-proxy');
+    const res = await fetch(`${proxied.url}/`, { headers });
+    expect(res.headers.get('x-request-id')).toBe('lb-7f3a9');
+    expect(await proxied.waitFor((l) => l.msg === 'request' && l.path === '/')).toMatchObject({
+      reqId: 'lb-7f3a9',
+      forwardedFor: '203.0.113.9',
+      remote: '127.0.0.1',
+    });
+    // An id that is not one (a header smuggled in it) is not taken.
+    const odd = await fetch(`${proxied.url}/docs`, { headers: { 'x-request-id': 'a b\tc' } });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+  });
+
   it('--no-metrics counts nothing and has no /metrics; health answers stay', async () => {
     const cloud = await start('--no-metrics');
     expect(cloud.started.metrics).toBeUndefined();
