@@ -96,7 +96,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'bin/**/*.test.ts', 'main/**/*.test.ts', 'bench/**/*.test.ts', 'packaging/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'bin/**/*.test.ts',
+            'main/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'packaging/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', 'src/cloud/cluster*.test.ts', 'src/cloud/**/*.pg.test.ts'],
           ...shared,
         },
