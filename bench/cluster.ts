@@ -29,7 +29,8 @@
  * them with --no-metrics; =both sets up each configuration twice, with and without (`pg3` and
  * `pg3_nometrics`), taking turns like the others, and gives `metrics_cost_<name>_pings` and
  * `metrics_cost_<name>_fanout` (1 - with / without, for pings/s; with / without - 1, for the
- * fan-out's seconds). Instances log at their default level (info) either way.
+ * fan-out's seconds). Instances log at their default level (info) either way;
+ * BENCH_CLUSTER_LOG_LEVEL sets theirs (e.g. warn: no line per ping).
  *
  * BENCH_CLUSTER_NODE_ARGS passes Node options to the instances alone, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
@@ -73,6 +74,7 @@ const METRICS_MODE = process.env.BENCH_CLUSTER_METRICS ?? 'on';
 if (!['on', 'off', 'both'].includes(METRICS_MODE))
   throw new Error('BENCH_CLUSTER_METRICS is on, off or both');
 const NO_METRICS = '_nometrics';
+const LOG_LEVEL = process.env.BENCH_CLUSTER_LOG_LEVEL;
 
 /**
  * Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery.
@@ -280,6 +282,7 @@ function startInstance(location: string[], metrics: boolean): Promise<Instance> 
       '--work-per-minute',
       '10000000',
       ...(metrics ? [] : ['--no-metrics']),
+      ...(LOG_LEVEL ? ['--log-level', LOG_LEVEL] : []),
       ...location,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
