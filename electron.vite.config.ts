@@ -10,10 +10,10 @@ export default defineConfig({
       externalizeDeps: { exclude: ['electron-store', 'conf'] },
       rollupOptions: {
         // Worker threads are entries of their own, found beside index.js: the feed parser's
-        // (src/app/parse-pool.ts) and the backup's SQLite work (src/backup/off-thread.ts).
+        // (src/feed/parse-pool.ts) and the backup's SQLite work (src/backup/off-thread.ts).
         input: {
           index: resolve(__dirname, 'main/index.ts'),
-          'parse-worker': resolve(__dirname, 'src/app/parse-worker.ts'),
+          'parse-worker': resolve(__dirname, 'src/feed/parse-worker.ts'),
           // The reader view's article extraction, likewise (src/fulltext/extract-pool.ts).
           'extract-worker': resolve(__dirname, 'src/fulltext/extract-worker.ts'),
           // A backup's and a restore's SQLite work (src/backup/off-thread.ts), likewise.

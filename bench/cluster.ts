@@ -24,6 +24,14 @@
  * BENCH_CLUSTER_PEERS=node uses node:http and fetch again, to compare with figures before
  * 2026-11-27.
  *
+ * Metrics: instances count for /metrics as `tidings cloud` does by default, and the bench scrapes
+ * each every 15 s (Prometheus' default). BENCH_CLUSTER_METRICS=off starts
+ * them with --no-metrics; =both sets up each configuration twice, with and without (`pg3` and
+ * `pg3_nometrics`), taking turns like the others, and gives `metrics_cost_<name>_pings` and
+ * `metrics_cost_<name>_fanout` (1 - with / without, for pings/s; with / without - 1, for the
+ * fan-out's seconds). Instances log at their default level (info) either way;
+ * BENCH_CLUSTER_LOG_LEVEL sets theirs (e.g. warn: no line per ping).
+ *
  * BENCH_CLUSTER_NODE_ARGS passes Node options to the instances alone, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of each (written when it stops).
  *
@@ -37,7 +45,7 @@
  * cores sleep and wake far more often than one (each is idle more often), which costs CPU.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +69,12 @@ const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3);
 const TRACE = Boolean(process.env.BENCH_CLUSTER_TRACE);
 /** Node options for the instances only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (profiles of the cloud, not the bench). */
 const INSTANCE_NODE_ARGS = (process.env.BENCH_CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** Instances with metrics (on), without (off), or each configuration both ways (both). */
+const METRICS_MODE = process.env.BENCH_CLUSTER_METRICS ?? 'on';
+if (!['on', 'off', 'both'].includes(METRICS_MODE))
+  throw new Error('BENCH_CLUSTER_METRICS is on, off or both');
+const NO_METRICS = '_nometrics';
+const LOG_LEVEL = process.env.BENCH_CLUSTER_LOG_LEVEL;
 
 /**
  * Subscribers and feeds on one loopback server: /feed/... serves a feed, POST counts a delivery.
@@ -250,9 +264,11 @@ interface Instance {
   child: ChildProcess;
   url: string;
   exited: Promise<unknown>;
+  /** Scrapes /metrics every 15 s while the instance counts (cleared when it stops). */
+  scraper?: NodeJS.Timeout;
 }
 
-function startInstance(location: string[]): Promise<Instance> {
+function startInstance(location: string[], metrics: boolean): Promise<Instance> {
   const child = spawn(
     process.execPath,
     [
@@ -265,6 +281,8 @@ function startInstance(location: string[]): Promise<Instance> {
       '10000000',
       '--work-per-minute',
       '10000000',
+      ...(metrics ? [] : ['--no-metrics']),
+      ...(LOG_LEVEL ? ['--log-level', LOG_LEVEL] : []),
       ...location,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -406,7 +424,18 @@ async function setUp(name: string, location: string, count: number): Promise<Con
   await seed(location, all);
   all.length = 0;
   const loc = location.startsWith('postgres') ? ['--database', location] : ['--data', join(location, '..')];
-  const instances = await Promise.all(Array.from({ length: count }, () => startInstance(loc)));
+  const metrics = !name.endsWith(NO_METRICS);
+  const instances = await Promise.all(Array.from({ length: count }, () => startInstance(loc, metrics)));
+  if (metrics)
+    for (const i of instances)
+      i.scraper = setInterval(
+        () =>
+          void fetch(`${i.url}/metrics`).then(
+            (r) => r.text(),
+            () => '',
+          ),
+        15_000,
+      );
   // The first read of each feed is its baseline (no delivery: nobody is owed the first version).
   await ping(instances[0]!.url, bigFeed);
   for (let r = 0; r < RESOURCES; r += CALLERS)
@@ -500,6 +529,7 @@ async function pingRound(c: Config, round: number): Promise<void> {
 /** Stops the instances and gives the configuration's figures. */
 async function finish(c: Config): Promise<Record<string, number>> {
   const peak = Math.max(...c.instances.map((i) => peakRssMb(i.child.pid!)));
+  for (const i of c.instances) clearInterval(i.scraper);
   for (const i of c.instances) i.child.kill('SIGTERM');
   await Promise.all(c.instances.map((i) => i.exited));
   const served = median(c.rounds.map((r) => r.servedPerS));
@@ -528,10 +558,27 @@ const pg = await startPostgres(
 if (TRACE) await pgRows(pg.adminUrl, 'CREATE EXTENSION pg_stat_statements');
 const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-cluster-'));
 const configs: Config[] = [];
+/** Each configuration's names: with metrics, without, or both (see BENCH_CLUSTER_METRICS). */
+const variants = (name: string) =>
+  METRICS_MODE === 'both'
+    ? [name, `${name}${NO_METRICS}`]
+    : [METRICS_MODE === 'on' ? name : `${name}${NO_METRICS}`];
 try {
-  if (wanted('sqlite1')) configs.push(await setUp('sqlite1', join(dir, 'cloud.sqlite'), 1));
-  if (wanted('pg1')) configs.push(await setUp('pg1', await pg.createDatabase('bench_pg1'), 1));
-  if (wanted('pg3')) configs.push(await setUp('pg3', await pg.createDatabase('bench_pg3'), 3));
+  for (const [base, count] of [
+    ['sqlite1', 1],
+    ['pg1', 1],
+    ['pg3', 3],
+  ] as const) {
+    if (!wanted(base)) continue;
+    for (const name of variants(base)) {
+      let location: string;
+      if (base === 'sqlite1') {
+        mkdirSync(join(dir, name));
+        location = join(dir, name, 'cloud.sqlite');
+      } else location = await pg.createDatabase(`bench_${name}`);
+      configs.push(await setUp(name, location, count));
+    }
+  }
   // The configurations take turns, in the opposite order each round, so that a machine that gets
   // busier or quieter meanwhile weighs on all of them alike (the figures are medians of rounds).
   for (let round = 0; round < ROUNDS; round++)
@@ -540,11 +587,26 @@ try {
       await pingRound(c, round);
     }
   for (const c of configs) Object.assign(out, await finish(c));
-  const pg1 = out.pg1_pings_per_s;
-  const pg3 = out.pg3_pings_per_s;
+  // Without metrics only: the names carry the suffix.
+  const pg1 = out.pg1_pings_per_s ?? out[`pg1${NO_METRICS}_pings_per_s`];
+  const pg3 = out.pg3_pings_per_s ?? out[`pg3${NO_METRICS}_pings_per_s`];
   if (pg1 && pg3) out.pg3_over_pg1_pings = Number((pg3 / pg1).toFixed(2));
+  for (const c of configs) {
+    const off = `${c.name}${NO_METRICS}`;
+    if (c.name.endsWith(NO_METRICS) || out[`${off}_pings_per_s`] === undefined) continue;
+    out[`metrics_cost_${c.name}_pings`] = Number(
+      (1 - out[`${c.name}_pings_per_s`]! / out[`${off}_pings_per_s`]!).toFixed(3),
+    );
+    out[`metrics_cost_${c.name}_fanout`] = Number(
+      (out[`${c.name}_fanout_100k_s`]! / out[`${off}_fanout_100k_s`]! - 1).toFixed(3),
+    );
+  }
 } finally {
-  for (const c of configs) for (const i of c.instances) i.child.kill('SIGTERM');
+  for (const c of configs)
+    for (const i of c.instances) {
+      clearInterval(i.scraper);
+      i.child.kill('SIGTERM');
+    }
   await pg.stop();
   rmSync(dir, { recursive: true, force: true });
   writers.destroy();

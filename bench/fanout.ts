@@ -13,13 +13,20 @@
  * Its peak RSS is sampled every 50 ms during that run only (the process's maxRSS covers every run).
  *
  * Run: npx node bench/fanout.ts   (ends with one JSON line; SIZES=10000 MIXED=0 to skip parts)
+ *
+ * Metrics: the cloud counts for /metrics as `tidings cloud` does (ops/metrics.ts, scraped every
+ * 15 s meanwhile, as Prometheus does by default); BENCH_METRICS=off runs it without,
+ * to measure what they cost (run both in turns: `metrics` in the JSON line says which).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { createCloud } from '../src/cloud/cloud.ts';
 import { SUBSCRIPTION_TTL_MS } from '../src/cloud/core/core.ts';
+import { opsHandler } from '../src/cloud/ops/handler.ts';
+import { CloudMetrics } from '../src/cloud/ops/metrics.ts';
 import { systemClock } from '../src/common/clock.ts';
 import { createHttpClient } from '../src/net/http-client.ts';
 import { serve } from '../src/net/serve.ts';
@@ -29,6 +36,7 @@ const SIZES = (process.env.SIZES ?? '10000,100000')
   .map(Number)
   .filter((n) => n > 0);
 const MIXED = Number(process.env.MIXED ?? '100000');
+const METRICS = (process.env.BENCH_METRICS ?? 'on') !== 'off';
 
 // The subscriber process: counts POSTs per batch, serves a feed that changes on every read.
 const SUBSCRIBER = `
@@ -91,13 +99,24 @@ async function main(): Promise<void> {
   const sub = await startSubscriber();
   const base = `http://127.0.0.1:${sub.port}`;
   const http = createHttpClient({ hostPolicy: { allowLoopback: true } });
+  const metrics = METRICS ? new CloudMetrics({ version: 'bench' }) : null;
   const cloud = createCloud({
     dbPath: join(dir, 'cloud.sqlite'),
     http,
     clock: systemClock,
     allow: { loopback: true },
+    ...(metrics ? { observer: metrics } : {}),
   });
-  const server = await serve((req, info) => cloud.handle(req, info));
+  metrics?.watch(cloud);
+  // Served as `tidings cloud` serves it (request ids, the operator's routes), its log discarded.
+  const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
+  const server = await serve(
+    opsHandler({ cloud, logger, metrics, trustProxy: false, startedAt: Date.now() }, { admin: true }),
+  );
+  // A scrape every 15 s, Prometheus' default.
+  const scraper = metrics
+    ? setInterval(() => void fetch(`${server.url}/metrics`).then((r) => r.text()), 15_000)
+    : undefined;
 
   let peakSampled = process.memoryUsage.rss();
   let peakHeap = 0;
@@ -184,6 +203,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    clearInterval(scraper);
     clearInterval(sampler);
     await server.close();
     await cloud.close();
@@ -207,6 +227,10 @@ async function main(): Promise<void> {
       ...results,
       peak_rss_mb: peakMb,
       delivered,
+      metrics: METRICS ? 1 : 0,
+      // The whole run's CPU (set-up included): what a scrape or a census costs lands here however
+      // it falls against the timed fan-outs.
+      process_cpu_s: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1e4) / 100,
       load_avg: Math.round(loadavg()[0]! * 10) / 10,
     }),
   );

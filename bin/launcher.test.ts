@@ -3,12 +3,13 @@
  * lookup. Real processes: the older Node is the machine's own (skipped, saying so, where every
  * Node on PATH is 24+).
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { olderNode } from '../src/testing/older-node.ts';
 
 const require = createRequire(import.meta.url);
 const { electronBinary, readableReason } = require('../scripts/electron-binary.cjs') as {
@@ -26,19 +27,6 @@ const { electronBinary, readableReason } = require('../scripts/electron-binary.c
 
 const BIN = resolve(import.meta.dirname, 'tidings.cjs');
 const ROOT = resolve(import.meta.dirname, '..');
-
-/** A Node older than 24 on this machine, as a user might have (the launcher's reason to exist). */
-function olderNode(): string | null {
-  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node', '/bin/node']) {
-    try {
-      const v = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
-      if (Number(v.split('.')[0]) < 24) return candidate;
-    } catch {
-      // not there
-    }
-  }
-  return null;
-}
 
 describe('bin/tidings.cjs on an older Node', () => {
   const node = olderNode();

@@ -13,13 +13,23 @@ const NEEDED_MAJOR = 24;
 /** The pinned Node's binary in node_modules (it may be missing). */
 const bundledNode = (root) => path.join(root, 'node_modules', 'node', 'bin', 'node');
 
+/**
+ * Null on Node 24 or later; else what is wrong, for a person, without advice (each caller knows
+ * its own: the repository's npm scripts, the cloud's package). Written for any Node (the cloud's
+ * launcher runs it before anything newer is loaded).
+ */
+function tooOldNode() {
+  if (Number(process.versions.node.split('.')[0]) >= NEEDED_MAJOR) return null;
+  return `needs Node ${NEEDED_MAJOR} or newer (this is ${process.version}, ${process.execPath})`;
+}
+
 /** Null when this process runs on Node 24 or later; else why not, for a person. */
 function nodeVersionProblem(root) {
   // Every `tidings` command starts here: on a new enough Node, nothing is read.
-  if (Number(process.versions.node.split('.')[0]) >= NEEDED_MAJOR) return null;
+  const here = tooOldNode();
+  if (here === null) return null;
   // The exact version pinned, for the advice (a packaged build's package.json may lack it).
   const pinned = require(path.join(root, 'package.json')).devDependencies?.node ?? String(NEEDED_MAJOR);
-  const here = `needs Node ${NEEDED_MAJOR} or newer (this is ${process.version}, ${process.execPath})`;
   if (fs.existsSync(bundledNode(root)))
     return `${here}. Node ${pinned} is installed in node_modules: run this through npm (npm start, npm test), which puts node_modules/.bin first on PATH.`;
   return (
@@ -28,4 +38,4 @@ function nodeVersionProblem(root) {
   );
 }
 
-module.exports = { nodeVersionProblem, bundledNode };
+module.exports = { nodeVersionProblem, bundledNode, tooOldNode, NEEDED_MAJOR };

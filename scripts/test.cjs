@@ -96,16 +96,26 @@ const hasPostgres = () =>
   fs.existsSync('/usr/lib/postgresql') &&
   fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'initdb')));
 
+/** The tools the container test builds and runs the cloud's image with (packaging/container/). */
+const CONTAINER_TOOLS = ['podman', 'buildah', 'runc', 'mmdebstrap'];
+const installed = (tool) =>
+  [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/sbin'].some(
+    (dir) => dir && fs.existsSync(path.join(dir, tool)),
+  );
+
 /**
  * Debian packages the tests need and this machine lacks: PostgreSQL for the cloud's `cloud-pg`
  * tests (they start a server of their own from its binaries, as the `postgres` user the package
- * creates) and Chromium's headless shell for e2e (else full Chromium). Installed as root, in
- * the background while the static checks run: apt mostly waits on the network and the disk, the
- * checks on the cores. Without root nothing is installed and the steps say what is missing.
+ * creates), Chromium's headless shell for e2e (else full Chromium), and podman, buildah, runc and
+ * mmdebstrap for the container test (about 15 s to install; the image then builds in about 80 s,
+ * its Debian base made with mmdebstrap). Installed as root, in the background while the static
+ * checks run: apt mostly waits on the network and the disk, the checks on the cores. Without root
+ * nothing is installed and the steps say what is missing (the container test skips, saying why).
  */
 function installMissing() {
   const installs = [];
   if (!process.env.TIDINGS_PG_BIN && !hasPostgres()) installs.push('apt-get install -y -qq postgresql');
+  if (!CONTAINER_TOOLS.every(installed)) installs.push(`apt-get install -y -qq ${CONTAINER_TOOLS.join(' ')}`);
   // The headless shell even where full Chromium is installed: the suite takes two thirds the time.
   if (!process.env.CHROMIUM_PATH && !fs.existsSync(HEADLESS_SHELL)) {
     installs.push(`{ apt-get install -y -qq chromium-headless-shell || ${findChromium() ? 'true' : 'apt-get install -y -qq chromium'}; }`);

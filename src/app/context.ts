@@ -5,6 +5,7 @@
 
 import type { Cloud } from '../cloud/cloud.ts';
 import type { Clock } from '../common/clock.ts';
+import type { ParsePool } from '../feed/parse-pool.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { Scheduler } from '../poll/scheduler.ts';
 import type { Realtime } from '../realtime/realtime.ts';
@@ -12,7 +13,6 @@ import type { FetchLog } from '../store/fetch-log.ts';
 import type { Store } from '../store/store.ts';
 import type { Settings, TidingsEvents } from './api.ts';
 import type { Emitter } from './emitter.ts';
-import type { ParsePool } from './parse-pool.ts';
 
 export interface AppContext {
   store: Store;

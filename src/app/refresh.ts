@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Feed } from '../feed/model.ts';
 import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
+import { PARSE_STOPPED } from '../feed/parse-pool.ts';
 import { cacheHints } from '../net/cache-hints.ts';
 import type { HttpResponse } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
@@ -20,7 +21,6 @@ import type { AppContext } from './context.ts';
 import { dueInputFor } from './due-input.ts';
 import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntryOf } from './fetch-log-view.ts';
-import { PARSE_STOPPED } from './parse-pool.ts';
 
 export interface RefreshOutcome {
   feedId: number;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
 import type { Result } from '../common/errors.ts';
 import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
+import { createParsePool, type ParsePoolOptions } from '../feed/parse-pool.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import type { HostPolicy } from '../net/types.ts';
@@ -29,7 +30,6 @@ import { feedViewOf } from './feed-view.ts';
 import { fetchLogEntries } from './fetch-log-view.ts';
 import { habitsApi } from './habits.ts';
 import { moveFeed } from './move-feed.ts';
-import { createParsePool, type ParsePoolOptions } from './parse-pool.ts';
 import { attachPublish } from './publish-wiring.ts';
 import { readingApi } from './reading.ts';
 import {

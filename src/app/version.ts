@@ -1,5 +1,2 @@
-/** The app's name, version and home, from package.json (one source of truth). */
-import pkg from '../../package.json' with { type: 'json' };
-
-export const APP_VERSION: string = pkg.version;
-export const PROJECT_URL: string = pkg.homepage;
+/** The app's version and home (src/common/version.ts reads them from package.json). */
+export { APP_VERSION, PROJECT_URL } from '../common/version.ts';

@@ -62,7 +62,17 @@ describe('tidings cloud (server)', () => {
     expect(hello.answer).toEqual({ kind: 'value', value: true });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(out).toBe('Stopping the cloud (closing connections and the database)...\nCloud stopped.\n');
+    // JSON lines (ops/logging.ts), each with its level and time.
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: string; msg: string; time: string });
+    expect(lines.map((l) => l.msg)).toEqual([
+      'SIGINT received',
+      'Stopping the cloud (closing connections and the database)...',
+      'Cloud stopped.',
+    ]);
+    expect(lines.every((l) => l.level === 'info' && !Number.isNaN(Date.parse(l.time)))).toBe(true);
   });
 
   it('--test-api mounts the test routes on loopback and says so; without it they are absent', async () => {
@@ -70,27 +80,27 @@ describe('tidings cloud (server)', () => {
     expect((await fetch(`${plain.url}/test/clear`, { method: 'POST', body: '{}' })).status).toBe(404);
     plain.child.kill('SIGTERM');
     await plain.exited;
-    let err = '';
+    let out = '';
     const withApi = spawn(process.execPath, [CLI, '--port', '0', '--data', dir, '--test-api'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(withApi);
     const url = await new Promise<string>((resolve) => {
-      let out = '';
       withApi.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /listening on (http:\/\/[^\s/]+)\//.exec(out);
         if (m) resolve(m[1]!);
       });
-      withApi.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-      });
     });
     const res = await fetch(`${url}/test/clear`, { method: 'POST', body: '{}' });
     expect(await res.json()).toEqual({ success: true });
-    await waitUntil(() => err.includes('test API'));
-    expect(err).toMatch(/the test API is mounted at http:\/\/127\.0\.0\.1:\d+\/test\//);
-    expect(err).not.toMatch(/WARNING/);
+    await waitUntil(() => out.includes('test API is mounted'));
+    const warning = out.split('\n').find((l) => l.includes('test API is mounted'))!;
+    expect(JSON.parse(warning)).toMatchObject({
+      level: 'warn',
+      msg: expect.stringMatching(/^the test API is mounted at http:\/\/127\.0\.0\.1:\d+\/test\//),
+    });
+    expect(warning).not.toMatch(/WARNING/);
     withApi.kill('SIGTERM');
     // Binding beyond loopback (not done here: tests bind 127.0.0.1) is what draws the warning.
     expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'].every(isLoopbackHost)).toBe(true);

@@ -1,35 +1,46 @@
 /**
- * `tidings cloud`: run the rssCloud server alone, and manage the saveRss accounts.
+ * `tidings cloud` (and `tidings-cloud`, the cloud's own package): run the rssCloud server alone,
+ * and manage the saveRss accounts.
  *
- *   tidings cloud [--port 5337] [--host 127.0.0.1] [--data DIR | --database postgres://...]
- *                 [--delivery-retries S,S,...]
- *                 [--allow-loopback] [--allow-private]
- *                 [--trust-proxy] [--public-url URL] [--min-ping-interval SECONDS]
- *                 [--max-resources N] [--work-per-minute N] [--pings-per-minute N]
- *                 [--subscription-lifetime S] [--lease-default S] [--lease-min S] [--lease-max S]
- *                 [--max-subscriptions-per-callback N] [--answer-after-delivery] [--test-api]
- *   tidings cloud user add NAME [--data DIR] [--password-stdin]
- *   tidings cloud user passwd NAME [--data DIR] [--password-stdin]
- *   tidings cloud user remove NAME [--data DIR]
- *   tidings cloud user list [--data DIR]
+ *   tidings cloud [options]            the server (--help lists the options, each with its
+ *                                      environment variable; --print-config shows what is in force)
+ *   tidings cloud healthcheck          exit 0 when the running server answers /healthz (containers)
+ *   tidings cloud user add NAME [--data DIR | --database URL] [--password-stdin]
+ *   tidings cloud user passwd NAME | remove NAME | list
  *
- * Prints one line with the URL once listening; SIGTERM or SIGINT says it is stopping, closes the
- * sockets and the database, says it stopped and resolves 0. Bad input: a one-line reason and a non-zero code. Also runnable
- * directly: `node src/cloud/cli.ts ...` (Node 24).
+ * The server logs JSON lines on stdout (ops/logging.ts): one when it listens (where, which store,
+ * which doors), one per thing it does, one when it stops. SIGTERM or SIGINT closes the sockets
+ * and the database and resolves 0. Bad input: a one-line reason on stderr and exit 2; a failure
+ * to start (port in use, database unreachable): one line and exit 1. Also runnable directly:
+ * `node src/cloud/cli.ts ...` (Node 24).
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../cli/paths.ts';
 import { systemClock } from '../common/clock.ts';
 import { describeError } from '../common/errors.ts';
 import { hashPassword } from '../common/password-hash.ts';
+import { APP_VERSION, PROJECT_URL } from '../common/version.ts';
 import { classifyAddress } from '../net/address-class.ts';
 import { createHttpClient } from '../net/http-client.ts';
-import { serve } from '../net/serve.ts';
+import { maskUrl } from '../net/mask.ts';
+import { type RunningServer, serve } from '../net/serve.ts';
 import { createCloud } from './cloud.ts';
 import { addAccount, MAX_PASSWORD_LENGTH, validateAccountName } from './core/accounts.ts';
-import { isPostgresUrl, openCloudStore } from './store/open.ts';
+import {
+  type CloudConfig,
+  ConfigError,
+  cloudConfig,
+  printedConfig,
+  readSettings,
+  type StoreLocation,
+  storeLocation,
+} from './ops/config.ts';
+import { adminHandler, type OpsDeps, opsHandler } from './ops/handler.ts';
+import { serverHelp } from './ops/help.ts';
+import { createLogger, flushLogger, type Logger, logEntry, logFailure } from './ops/logging.ts';
+import { CloudMetrics } from './ops/metrics.ts';
+import { OPTIONS } from './ops/options.ts';
+import { openCloudStore } from './store/open.ts';
 import type { PgStoreOptions } from './store/pg.ts';
 import type { CloudStore } from './store/store.ts';
 
@@ -39,57 +50,15 @@ export interface CliIo {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   /** Resolves when the server should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<void>;
+  /** Where settings' variables are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** How the command is named in its help and messages (default "tidings cloud"). */
+  program?: string;
 }
 
-const SERVER_HELP = `Usage: tidings cloud [options]
-
-Runs an rssCloud server and WebSub hub over one list of subscribers: REST /pleaseNotify and /ping,
-XML-RPC /RPC2 (rssCloud and weblogUpdates), WebSub /websub, /pingSiteForm, RSS Ping at /rssPing,
-/changes.xml, a status page at / and documentation at /docs.
-
-Options:
-  --port N                Port to listen on (default 5337; 0 picks a free one)
-  --host ADDR             Address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
-  --data DIR              Where the database lives (default: the Tidings data folder + /cloud)
-  --database URL          Keep everything in PostgreSQL instead (postgres://user:pass@host/db; also
-                          TIDINGS_CLOUD_DATABASE): every instance naming the same database is one
-                          cloud, so several can run behind a load balancer
-  --delivery-lease S      PostgreSQL: how long deliveries an instance claimed stay its own before
-                          another instance takes them over, if it died (default 60 s)
-  --delivery-batch N      PostgreSQL: subscribers per queued chunk and per claim (default 1000; a
-                          killed instance may repeat up to 4 batches)
-  --delivery-retries S,S  Seconds before each new try of a failed WebSub delivery (default
-                          60,300,1800; "none": no retries); kept in the database, so a restart loses none
-  --database-statements N PostgreSQL: statements the whole cloud runs at once, shared by the
-                          instances connected (default 8; about the database server's cores; give
-                          every instance the same)
-  --public-url URL        How peers reach this cloud, e.g. https://cloud.example.org (for saveRss URLs)
-  --allow-loopback        Let feeds and callbacks be on this machine (127.0.0.0/8, ::1)
-  --allow-private         Let feeds and callbacks be on private networks (10/8, 192.168/16, fc00::/7...)
-  --trust-proxy           A reverse proxy is in front: take the caller's address from X-Forwarded-For
-  --min-ping-interval S   Refuse pings of one feed closer together than S seconds (default 0: no limit)
-  --max-resources N       Resources one pleaseNotify may name (default 100)
-  --work-per-minute N     Feed reads and handler tests one caller's registrations may cause per
-                          minute, on average (default 1000; up to 5x that at once after a quiet spell)
-  --pings-per-minute N    Pings and publishes one caller may send per minute, a budget apart from
-                          registrations (default 1000; up to 5x that at once)
-  --subscription-lifetime S
-                          How long an rssCloud subscription lasts after it was made (default 90000 s,
-                          25 hours)
-  --lease-default S       WebSub lease when none is asked (default 86400 s, 1 day)
-  --lease-min S           Shortest WebSub lease granted (default 300 s)
-  --lease-max S           Longest WebSub lease granted (default 864000 s, 10 days)
-  --max-subscriptions-per-callback N
-                          WebSub subscriptions one callback URL may hold (default 10000)
-  --answer-after-delivery Answer a ping only after its notifications were delivered or timed out
-                          (at most 5 s), as the reference cloud does; default: answer at once
-  --test-api              Mount the reference cloud's test API under /test (for its e2e suite;
-                          anyone who reaches it can erase the subscriptions: loopback only)
-  -h, --help              This text
-
-Accounts for rssCloud.saveRss: tidings cloud user --help`;
-
-const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--data DIR | --database URL] [--password-stdin]
+const userHelp = (
+  program: string,
+) => `Usage: ${program} user <add|passwd|remove|list> [NAME] [--data DIR | --database URL] [--password-stdin]
 
   add NAME       Create an account for rssCloud.saveRss; the password is read from stdin
   passwd NAME    Set a new password
@@ -97,10 +66,9 @@ const USER_HELP = `Usage: tidings cloud user <add|passwd|remove|list> [NAME] [--
   list           Names, creation dates and saved feed URLs
 
 The password is read from stdin (first line), or typed at a prompt when stdin is a terminal.
-Only its scrypt hash is stored.`;
+Only its scrypt hash is stored. --data and --database also read TIDINGS_CLOUD_DATA and
+TIDINGS_CLOUD_DATABASE, as the server does.`;
 
-/** The command line is wrong: exit 2. */
-class CliError extends Error {}
 /** The command was right and the operation failed (port in use, no such account): exit 1. */
 class Failed extends Error {}
 
@@ -112,56 +80,23 @@ const HOW_TO_ALLOW = {
 
 export async function runCloudCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
   const out: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, ...io };
+  const program = out.program ?? 'tidings cloud';
   const args = argv[0] === 'cloud' ? argv.slice(1) : argv;
   try {
-    if (args[0] === 'user') return await runUser(args.slice(1), out);
-    return await runServer(args, out);
+    if (args[0] === 'user') return await runUser(args.slice(1), out, program);
+    if (args[0] === 'healthcheck') return await runHealthcheck(args.slice(1), out, program);
+    return await runServer(args, out, program);
   } catch (e) {
-    out.stderr.write(`tidings cloud: ${describeError(e)}\n`);
-    return e instanceof CliError ? 2 : 1;
+    out.stderr.write(`${program}: ${describeError(e)}\n`);
+    return e instanceof ConfigError ? 2 : 1;
   }
 }
 
-/** parseArgs with a one-line reason for bad input. */
-function parse<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    throw new CliError(describeError(e).replace(/\. To specify.*$/s, ''));
-  }
-}
-
-const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
-
-function dataDir(value: unknown): string {
-  return typeof value === 'string' && value !== '' ? resolve(value) : join(defaultDataDir(), 'cloud');
-}
-
-/**
- * Where the cloud keeps its state: --database (or TIDINGS_CLOUD_DATABASE), a PostgreSQL URL,
- * else the SQLite file in --data. `shown` is what the operator is told (no password).
- */
-function location(values: { data?: string | undefined; database?: string | undefined }): {
-  path: string;
-  shown: string;
-} {
-  const database = values.database ?? process.env.TIDINGS_CLOUD_DATABASE ?? '';
-  if (database !== '') {
-    if (values.data !== undefined) throw new CliError('give --data or --database, not both');
-    if (!isPostgresUrl(database))
-      throw new CliError(`--database must be a postgres:// or postgresql:// URL, not "${database}"`);
-    let shown = database;
-    try {
-      const u = new URL(database);
-      if (u.password) u.password = '***';
-      shown = u.href;
-    } catch {
-      throw new CliError('--database is not a valid URL');
-    }
-    return { path: database, shown: `database: ${shown}` };
-  }
-  const dir = dataDir(values.data);
-  return { path: join(dir, 'cloud.sqlite'), shown: `data: ${dir}` };
+/** The file or URL a store location opens, and how the operator is told of it (no password). */
+function opened(where: StoreLocation): { path: string; shown: string } {
+  return where.kind === 'postgres'
+    ? { path: where.url, shown: `database: ${maskUrl(where.url)}` }
+    : { path: join(where.dir, 'cloud.sqlite'), shown: `data: ${where.dir}` };
 }
 
 /** Opens the store and waits until it can be used (a PostgreSQL server reached and migrated). */
@@ -176,157 +111,179 @@ async function openReady(path: string, pg: PgStoreOptions = {}): Promise<CloudSt
   }
 }
 
-async function runServer(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...HELP_OPTION,
-        port: { type: 'string' },
-        host: { type: 'string' },
-        data: { type: 'string' },
-        database: { type: 'string' },
-        'delivery-lease': { type: 'string' },
-        'delivery-batch': { type: 'string' },
-        'delivery-retries': { type: 'string' },
-        'database-statements': { type: 'string' },
-        'public-url': { type: 'string' },
-        'allow-loopback': { type: 'boolean' },
-        'allow-private': { type: 'boolean' },
-        'trust-proxy': { type: 'boolean' },
-        'min-ping-interval': { type: 'string' },
-        'max-resources': { type: 'string' },
-        'work-per-minute': { type: 'string' },
-        'pings-per-minute': { type: 'string' },
-        'subscription-lifetime': { type: 'string' },
-        'lease-default': { type: 'string' },
-        'lease-min': { type: 'string' },
-        'lease-max': { type: 'string' },
-        'max-subscriptions-per-callback': { type: 'string' },
-        'answer-after-delivery': { type: 'boolean' },
-        'test-api': { type: 'boolean' },
-      },
-    }),
-  );
-  if (values.help) {
-    io.stdout.write(`${SERVER_HELP}\n`);
+/** The doors a cloud opens, for its first log line. */
+function doorsOf(config: CloudConfig): string[] {
+  return [
+    'rssCloud REST /pleaseNotify /ping',
+    'XML-RPC /RPC2 (rssCloud, weblogUpdates)',
+    'WebSub /websub',
+    'weblogUpdates /pingSiteForm',
+    'RSS Ping /rssPing',
+    ...(config.testApi ? ['the reference test API /test/*'] : []),
+  ];
+}
+
+async function runServer(args: string[], io: CliIo, program: string): Promise<number> {
+  const { settings, positionals, actions } = readSettings(args, io.env ?? process.env);
+  if (actions.has('help')) {
+    io.stdout.write(`${serverHelp(program)}\n`);
+    return 0;
+  }
+  if (actions.has('version')) {
+    io.stdout.write(`${APP_VERSION}\n`);
     return 0;
   }
   if (positionals.length > 0)
-    throw new CliError(`unexpected argument "${positionals[0]}" (try tidings cloud --help)`);
-  const port = integer(values.port ?? '5337', '--port', 0, 65535);
-  const minPingIntervalSec = integer(values['min-ping-interval'] ?? '0', '--min-ping-interval', 0, 86_400);
-  const maxUrlsPerRequest = integer(values['max-resources'] ?? '100', '--max-resources', 1, 100_000);
-  const perMinute = integer(values['work-per-minute'] ?? '1000', '--work-per-minute', 1, 10_000_000);
-  const pingsPerMinute = integer(values['pings-per-minute'] ?? '1000', '--pings-per-minute', 1, 10_000_000);
-  const lifetimeSec = integer(
-    values['subscription-lifetime'] ?? '90000',
-    '--subscription-lifetime',
-    1,
-    31 * 86_400,
-  );
-  const leaseMin = integer(values['lease-min'] ?? '300', '--lease-min', 1, 365 * 86_400);
-  const leaseMax = integer(values['lease-max'] ?? '864000', '--lease-max', 1, 365 * 86_400);
-  const leaseDefault = integer(values['lease-default'] ?? '86400', '--lease-default', 1, 365 * 86_400);
-  if (leaseMin > leaseMax)
-    throw new CliError(`--lease-min (${leaseMin}) is longer than --lease-max (${leaseMax})`);
-  const perCallback = integer(
-    values['max-subscriptions-per-callback'] ?? '10000',
-    '--max-subscriptions-per-callback',
-    1,
-    10_000_000,
-  );
-  const publicUrl = values['public-url'];
-  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
-    throw new CliError(`--public-url must be an http or https address, not "${publicUrl}"`);
+    throw new ConfigError(`unexpected argument "${positionals[0]}" (try ${program} --help)`);
+  const config = cloudConfig(settings);
+  if (actions.has('print-config')) {
+    io.stdout.write(printedConfig(settings, program));
+    return 0;
   }
-  const host = values.host ?? '127.0.0.1';
-  const leaseSec = integer(values['delivery-lease'] ?? '60', '--delivery-lease', 1, 3600);
-  const batch = integer(values['delivery-batch'] ?? '1000', '--delivery-batch', 1, 100_000);
-  const retries = values['delivery-retries'];
-  const contentRetryMs =
-    retries === undefined
-      ? undefined
-      : retries.trim() === 'none'
-        ? []
-        : retries.split(',').map((t) => integer(t.trim(), '--delivery-retries', 1, 86_400) * 1000);
-  const where = location(values);
-  const statements = values['database-statements'];
-  if (statements !== undefined && !isPostgresUrl(where.path))
-    throw new CliError('--database-statements applies to a PostgreSQL cloud (--database) only');
+  const where = opened(config.store);
   const store = await openReady(
     where.path,
-    statements === undefined
-      ? {}
-      : { cloudStatements: integer(statements, '--database-statements', 1, 1000) },
+    config.databaseStatements === null ? {} : { cloudStatements: config.databaseStatements },
   );
-  const allow = { loopback: values['allow-loopback'] === true, private: values['allow-private'] === true };
+  const logger = createLogger(config.logLevel, io.stdout);
+  try {
+    return await serveCloud(config, store, where, logger, io);
+  } finally {
+    flushLogger(logger);
+  }
+}
+
+async function serveCloud(
+  config: CloudConfig,
+  store: CloudStore,
+  where: { path: string; shown: string },
+  logger: Logger,
+  io: CliIo,
+): Promise<number> {
+  const allow = { loopback: config.allowLoopback, private: config.allowPrivate };
   const http = createHttpClient({
+    version: APP_VERSION,
+    projectUrl: PROJECT_URL,
     hostPolicy: { allowLoopback: allow.loopback, allowPrivate: allow.private, howToAllow: HOW_TO_ALLOW },
   });
+  const metrics = config.metrics ? new CloudMetrics({ version: APP_VERSION }) : null;
+  const { workPerMinute, pingsPerMinute } = config;
   const cloud = createCloud({
     dbPath: where.path,
     store,
-    queue: { leaseMs: leaseSec * 1000, batch },
-    ...(contentRetryMs ? { contentRetryMs } : {}),
+    queue: { leaseMs: config.deliveryLeaseSec * 1000, batch: config.deliveryBatch },
+    contentRetryMs: config.deliveryRetriesMs,
     http,
     clock: systemClock,
     allow,
     howToAllow: HOW_TO_ALLOW,
-    trustProxy: values['trust-proxy'] === true,
-    minPingIntervalSec,
-    callerLimits: { maxUrlsPerRequest, perMinute, burst: perMinute * 5 },
+    trustProxy: config.trustProxy,
+    minPingIntervalSec: config.minPingIntervalSec,
+    callerLimits: {
+      maxUrlsPerRequest: config.maxResources,
+      perMinute: workPerMinute,
+      burst: workPerMinute * 5,
+    },
     pingLimits: { perMinute: pingsPerMinute, burst: pingsPerMinute * 5 },
-    subscriptionTtlMs: lifetimeSec * 1000,
-    leases: { defaultSeconds: leaseDefault, minSeconds: leaseMin, maxSeconds: leaseMax },
-    maxSubscriptionsPerCallback: perCallback,
+    subscriptionTtlMs: config.subscriptionLifetimeSec * 1000,
+    leases: config.leases,
+    maxSubscriptionsPerCallback: config.maxSubscriptionsPerCallback,
     // The reference's timing: its per-notification budget (4 s) and a second for the answer.
-    ...(values['answer-after-delivery'] ? { pingWaitMs: ANSWER_AFTER_DELIVERY_MS } : {}),
-    testApi: values['test-api'] === true,
-    ...(publicUrl ? { publicBaseUrl: publicUrl } : {}),
+    ...(config.answerAfterDelivery ? { pingWaitMs: ANSWER_AFTER_DELIVERY_MS } : {}),
+    testApi: config.testApi,
+    ...(config.publicUrl ? { publicBaseUrl: config.publicUrl } : {}),
+    ...(metrics ? { observer: metrics } : {}),
   });
-  let server: Awaited<ReturnType<typeof serve>>;
+  const unlog = cloud.on('log', (entry) => logEntry(logger, entry));
+  const unwatch = metrics?.watch(cloud);
+  const deps: OpsDeps = { cloud, logger, metrics, trustProxy: config.trustProxy, startedAt: Date.now() };
+  const servers: RunningServer[] = [];
   try {
-    server = await serve((req, info) => cloud.handle(req, info), {
-      port,
-      host,
-      maxBodyBytes: 2 * 1024 * 1024,
-      // Behind a reverse proxy every connection comes from the proxy: a per-peer cap would be a
-      // cap on everyone. The total cap and the time limits still hold.
-      ...(values['trust-proxy'] === true
-        ? { limits: { maxConnectionsPerPeer: Number.POSITIVE_INFINITY } }
-        : {}),
-    });
+    servers.push(
+      await listen(config.port, config.host, '--port', () =>
+        serve(opsHandler(deps, { admin: config.adminPort === null }), {
+          port: config.port,
+          host: config.host,
+          maxBodyBytes: 2 * 1024 * 1024,
+          onError: (e) => logFailure(logger, 'request failed', e),
+          // Behind a reverse proxy every connection comes from the proxy: a per-peer cap would be a
+          // cap on everyone. The total cap and the time limits still hold.
+          ...(config.trustProxy ? { limits: { maxConnectionsPerPeer: Number.POSITIVE_INFINITY } } : {}),
+        }),
+      ),
+    );
+    if (config.adminPort !== null) {
+      const port = config.adminPort;
+      servers.push(
+        await listen(port, config.adminHost, '--admin-port', () =>
+          serve(adminHandler(deps), { port, host: config.adminHost }),
+        ),
+      );
+    }
   } catch (e) {
+    for (const s of servers) await s.close();
     await cloud.close();
     http.close();
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
-      throw new Failed(
-        `port ${port} on ${host} is already in use; choose another with --port N (0 takes any free one)`,
-      );
-    if (code === 'EADDRNOTAVAIL') throw new Failed(`cannot listen on ${host}: no such address here (--host)`);
     throw e;
   }
-  io.stdout.write(`Tidings cloud listening on ${server.url}/ (${where.shown})\n`);
-  if (values['test-api']) {
-    const exposed = !isLoopbackHost(host);
-    io.stderr.write(
-      `tidings cloud: the test API is mounted at ${server.url}/test/ (it can erase every subscription)${
-        exposed ? `; WARNING: ${host} is reachable beyond this machine, use it on loopback only` : ''
-      }\n`,
+  const [main, admin] = servers as [RunningServer, RunningServer | undefined];
+  const operator = admin?.url ?? main.url;
+  logger.info(
+    {
+      url: `${main.url}/`,
+      store: store.kind,
+      location: where.shown,
+      doors: doorsOf(config),
+      health: `${operator}/healthz`,
+      ready: `${operator}/readyz`,
+      ...(metrics ? { metrics: `${operator}/metrics` } : {}),
+      publicUrl: config.publicUrl,
+      version: APP_VERSION,
+      node: process.version,
+    },
+    `Tidings cloud listening on ${main.url}/ (${where.shown})`,
+  );
+  if (config.testApi) {
+    const exposed = !isLoopbackHost(config.host);
+    logger.warn(
+      `the test API is mounted at ${main.url}/test/ (it can erase every subscription)${
+        exposed ? `; WARNING: ${config.host} is reachable beyond this machine, use it on loopback only` : ''
+      }`,
     );
   }
 
-  await (io.stopSignal ?? untilSignal());
-  io.stdout.write('Stopping the cloud (closing connections and the database)...\n');
-  await server.close();
+  await (io.stopSignal ?? untilSignal(logger));
+  logger.info('Stopping the cloud (closing connections and the database)...');
+  for (const s of servers) await s.close();
   await cloud.close();
+  unlog();
+  unwatch?.();
   http.close();
-  io.stdout.write('Cloud stopped.\n');
+  logger.info('Cloud stopped.');
   return 0;
+}
+
+/** Listens, or a one-line reason naming the flag to change. */
+async function listen(
+  port: number,
+  host: string,
+  flag: string,
+  start: () => Promise<RunningServer>,
+): Promise<RunningServer> {
+  try {
+    return await start();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new Failed(
+        `port ${port} on ${host} is already in use; choose another with ${flag} N (0 takes any free one)`,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new Failed(
+        `cannot listen on ${host}: no such address here (${flag === '--port' ? '--host' : '--admin-host'})`,
+      );
+    throw e;
+  }
 }
 
 /**
@@ -334,16 +291,21 @@ async function runServer(args: string[], io: CliIo): Promise<number> {
  * instead of killing the process while the database closes. A stop stuck for 15 s ends the
  * process (SQLite's WAL keeps what was committed).
  */
-function untilSignal(): Promise<void> {
+function untilSignal(logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
-        process.stderr.write(`tidings cloud: already stopping (${signal} ignored)\n`);
+        logger.warn(`already stopping (${signal} ignored)`);
         return;
       }
       stopping = true;
-      setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
+      logger.info({ signal }, `${signal} received`);
+      setTimeout(() => {
+        logger.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s: exiting`);
+        flushLogger(logger);
+        process.exit(1);
+      }, STOP_DEADLINE_MS).unref();
       resolve();
     };
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
@@ -358,37 +320,52 @@ export function isLoopbackHost(host: string): boolean {
   return host.trim().toLowerCase() === 'localhost' || classifyAddress(host) === 'loopback';
 }
 
-async function runUser(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...HELP_OPTION,
-        data: { type: 'string' },
-        database: { type: 'string' },
-        'password-stdin': { type: 'boolean' },
-      },
-    }),
-  );
+/**
+ * `healthcheck`: asks the server this configuration describes (its port, or its admin port) for
+ * /healthz, as a container's HEALTHCHECK does; exit 0 when it answers 200 within 5 s.
+ */
+async function runHealthcheck(args: string[], io: CliIo, program: string): Promise<number> {
+  const { settings, positionals } = readSettings(args, io.env ?? process.env);
+  if (positionals.length > 0) throw new ConfigError(`unexpected argument "${positionals[0]}"`);
+  const config = cloudConfig(settings);
+  const host = config.adminPort !== null ? config.adminHost : config.host;
+  const port = config.adminPort ?? config.port;
+  // A server on every interface is asked on loopback.
+  const target =
+    host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${target}:${port}/healthz`;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    if (res.ok) return 0;
+    io.stderr.write(`${program}: ${url} answered ${res.status}\n`);
+  } catch (e) {
+    io.stderr.write(`${program}: ${url} did not answer: ${describeError(e)}\n`);
+  }
+  return 1;
+}
+
+async function runUser(args: string[], io: CliIo, program: string): Promise<number> {
+  const { settings, positionals, actions } = readSettings(args, io.env ?? process.env, {
+    specs: OPTIONS.filter((o) => o.flag === 'data' || o.flag === 'database'),
+    switches: ['password-stdin'],
+  });
   const [action, name, ...extra] = positionals;
-  if (values.help || action === undefined) {
-    io.stdout.write(`${USER_HELP}\n`);
-    return values.help ? 0 : 2;
+  if (actions.has('help') || action === undefined) {
+    io.stdout.write(`${userHelp(program)}\n`);
+    return actions.has('help') ? 0 : 2;
   }
   if (extra.length > 0)
-    throw new CliError(`unexpected argument "${extra[0]}" (try tidings cloud user --help)`);
+    throw new ConfigError(`unexpected argument "${extra[0]}" (try ${program} user --help)`);
   const needsName = action === 'add' || action === 'passwd' || action === 'remove';
   if (!['add', 'passwd', 'remove', 'list'].includes(action)) {
-    throw new CliError(`unknown user command "${action}" (try tidings cloud user --help)`);
+    throw new ConfigError(`unknown user command "${action}" (try ${program} user --help)`);
   }
-  if (needsName && !name) throw new CliError(`tidings cloud user ${action} needs a NAME`);
+  if (needsName && !name) throw new ConfigError(`${program} user ${action} needs a NAME`);
   if (needsName) {
     const valid = validateAccountName(name!);
-    if (!valid.ok) throw new CliError(valid.error.message);
+    if (!valid.ok) throw new ConfigError(valid.error.message);
   }
-  const store = await openReady(location(values).path);
+  const store = await openReady(opened(storeLocation(settings)).path);
   try {
     switch (action) {
       case 'list': {
@@ -466,13 +443,6 @@ async function readPassword(io: CliIo, prompt: string): Promise<string> {
     if (Buffer.concat(chunks).includes(10)) break;
   }
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
-}
-
-function integer(text: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`);
-  }
-  return Number(text);
 }
 
 if (import.meta.main) {

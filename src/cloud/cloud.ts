@@ -22,9 +22,9 @@
  * reference exactly). A publisher is never held up by slow subscribers.
  */
 
-import type { ParsePool } from '../app/parse-pool.ts';
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
 import type { CloudElement } from '../feed/model.ts';
+import type { ParsePool } from '../feed/parse-pool.ts';
 import type { ParseResult } from '../feed/parse-types.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
@@ -33,6 +33,7 @@ import { CallerBudget, type CallerLimits, cost, DEFAULT_PING_LIMITS } from './co
 import { CloudCore, RESOURCE_RETENTION_MS } from './core/core.ts';
 import { CloudLog, type CloudLogEntry } from './core/log.ts';
 import { messages } from './core/messages.ts';
+import type { CloudObserver } from './core/observer.ts';
 import { DEFAULT_MAX_FEED_BYTES, saveRss } from './core/saverss.ts';
 import { type SiteChangeDeps, siteChanged } from './core/site-changes.ts';
 import { WebSubHub } from './core/websub-hub.ts';
@@ -113,6 +114,8 @@ export interface CloudDeps {
   queue?: Partial<QueueLimits>;
   /** Mount the reference cloud's test API under /test (never on a public cloud). */
   testApi?: boolean;
+  /** Told each registration's, ping's, delivery's and refusal's outcome (`tidings cloud`'s /metrics). */
+  observer?: CloudObserver;
 }
 
 export interface Cloud {
@@ -131,6 +134,8 @@ export interface Cloud {
   idle(): Promise<void>;
   /** Removes expired subscriptions now (also done hourly). */
   sweep(): Promise<number>;
+  /** Fan-outs under way on this instance, and when the oldest started (/metrics on SQLite). */
+  underway(): { fanouts: number; oldestStartedAt: number | null };
   readonly store: CloudStore;
   close(): Promise<void>;
 }
@@ -239,6 +244,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     ...(deps.contentRetryMs ? { contentRetryMs: deps.contentRetryMs } : {}),
     ...(deps.fanout ? { fanout: deps.fanout } : {}),
     ...(deps.notifyTimeoutMs ? { notifyTimeoutMs: deps.notifyTimeoutMs } : {}),
+    ...(deps.observer ? { observer: deps.observer } : {}),
   });
   // On PostgreSQL the log is the cloud's, not this instance's: entries are written in batches
   // (a fan-out logs one per notification) and /viewLog reads them back from the database.
@@ -269,6 +275,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     log,
     maxPerCallback: deps.maxSubscriptionsPerCallback ?? DEFAULT_MAX_PER_CALLBACK,
     delivery: () => ({ ...(deps.notifyTimeoutMs ? { timeoutMs: deps.notifyTimeoutMs } : {}) }),
+    ...(deps.observer ? { observer: deps.observer } : {}),
   });
   const startedAt = clock.now();
   let parser = deps.parseFeed ?? null;
@@ -303,7 +310,7 @@ export function createCloud(deps: CloudDeps): Cloud {
   let parsePool: ParsePool | null = null;
   async function loadParser(): Promise<(body: string) => ParseResult | Promise<ParseResult>> {
     if (!parser) {
-      const pool = (await import('../app/parse-pool.ts')).createParsePool({ offThreadBytes: 16 * 1024 });
+      const pool = (await import('../feed/parse-pool.ts')).createParsePool({ offThreadBytes: 16 * 1024 });
       parsePool = pool;
       parser = (body) => pool.parse(Buffer.from(body), { maxParseMs: SAVE_RSS_PARSE_MS });
     }
@@ -317,11 +324,16 @@ export function createCloud(deps: CloudDeps): Cloud {
   function refusal(source: string, urls: number | null, pings = 1): string | null {
     const { maxUrlsPerRequest } = budget.limits;
     let msg: string | null = null;
-    if (urls !== null && urls > maxUrlsPerRequest) msg = messages.tooManyResources(maxUrlsPerRequest, urls);
-    else {
+    if (urls !== null && urls > maxUrlsPerRequest) {
+      msg = messages.tooManyResources(maxUrlsPerRequest, urls);
+      deps.observer?.refused('resources');
+    } else {
       const which = urls === null ? pingBudget : budget;
       const spent = which.spend(source, urls === null ? cost.ping * pings : cost.pleaseNotify(urls));
-      if (!spent.ok) msg = messages.overBudget(which.limits.perMinute, spent.retryAfterSec);
+      if (!spent.ok) {
+        msg = messages.overBudget(which.limits.perMinute, spent.retryAfterSec);
+        deps.observer?.refused(urls === null ? 'pings' : 'registrations');
+      }
     }
     if (msg) log.add({ kind: 'refused', detail: `${source}: ${msg}` });
     return msg;
@@ -441,6 +453,7 @@ export function createCloud(deps: CloudDeps): Cloud {
     notifyChanged: (feedUrl, content) => core.notifyChanged(feedUrl, content),
     idle: () => core.idle(),
     sweep: () => core.sweep(),
+    underway: () => core.underway(),
     store,
     async close() {
       if (closed) return;

@@ -34,9 +34,12 @@ interface ThrownError {
   errstr?: unknown;
 }
 
-/** NAME.js, else NAME.ts, beside the module whose import.meta.url is `base`; null when neither. */
+/**
+ * NAME.js (the app's build), NAME.mjs (the cloud's package) or NAME.ts (the source tree) beside
+ * the module whose import.meta.url is `base`; null when none.
+ */
 export function workerBeside(base: string, name: string): URL | null {
-  for (const file of [`${name}.js`, `${name}.ts`]) {
+  for (const file of [`${name}.js`, `${name}.mjs`, `${name}.ts`]) {
     const url = new URL(`./${file}`, base);
     if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
   }

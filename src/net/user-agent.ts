@@ -4,8 +4,11 @@
  * without counting requests.
  */
 
-export const DEFAULT_PROJECT_URL = 'https://github.com/tidings-app/tidings';
-export const DEFAULT_VERSION = '0.0.0-dev';
+import { APP_VERSION, PROJECT_URL } from '../common/version.ts';
+
+/** What a client says when not told otherwise: this package's version and home (the cloud, the CLI). */
+export const DEFAULT_PROJECT_URL = PROJECT_URL;
+export const DEFAULT_VERSION = APP_VERSION;
 
 /**
  * `Tidings/<version> (+<projectUrl>; N subscribers)`. Without `subscribers` (pings, pleaseNotify,

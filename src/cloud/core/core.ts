@@ -30,6 +30,7 @@ import {
 } from '../store/store.ts';
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
+import { type CloudObserver, outcomeOf, pingOutcomeOf } from './observer.ts';
 import { checkResource, type ResourceCheck, sha256 } from './resource.ts';
 import type { Outcome, PleaseNotifyParams } from './types.ts';
 
@@ -70,6 +71,8 @@ export interface CoreDeps {
   contentRetryMs?: readonly number[];
   /** Several instances on PostgreSQL: changes go through the shared queue (delivery/queue.ts). */
   queue?: DeliveryQueue;
+  /** Told each registration's, ping's and delivery's outcome (`tidings cloud`'s /metrics). */
+  observer?: CloudObserver;
 }
 
 /** A registration refused for a reason the caller is told (the reference's sentences). */
@@ -86,8 +89,8 @@ export function unavailable(log: CloudLog, what: string, cause: unknown): string
 
 export class CloudCore {
   private readonly deps: CoreDeps;
-  /** Running fan-outs, so close() and idle() can wait for them. */
-  private readonly running = new Set<Promise<FanoutReport>>();
+  /** Running fan-outs with when each started, so close() and idle() can wait for them. */
+  private readonly running = new Map<Promise<FanoutReport>, number>();
   /** Per-feed chains: two pings of one feed read and compare one after the other, never both "changed". */
   private readonly checks = new Map<string, Promise<unknown>>();
   /** The newest read queued or under way per feed, for registrations to share. */
@@ -137,6 +140,7 @@ export class CloudCore {
     const check = await this.readForSubscriber(feedUrl);
     if (check.kind === 'unreadable') {
       await store.bump('registrationsFailed');
+      this.deps.observer?.registered(p.protocol, check.timedOut ? 'timedOut' : 'failed');
       log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: check.reason });
       throw new Refused(messages.subscriptionReadResource(feedUrl));
     }
@@ -153,6 +157,7 @@ export class CloudCore {
         p.diffDomain,
         this.deliveryOptions(),
       );
+      this.deps.observer?.registered(p.protocol, outcomeOf(verified));
       if (verified.ok) {
         await store.upsertSubscription(
           { ...target, feedUrl },
@@ -166,6 +171,7 @@ export class CloudCore {
       reason = verified.error.message;
     }
     await store.bump('registrationsFailed');
+    if (refusal) this.deps.observer?.registered(p.protocol, 'failed');
     log.add({ kind: 'subscribeFailed', feedUrl, callbackUrl: p.callbackUrl, detail: reason ?? undefined });
     throw new Refused(messages.failedHandler);
   }
@@ -227,6 +233,7 @@ export class CloudCore {
     const started = clock.now();
     await store.bump('pings');
     const check = await this.check(feedUrl, opts.enforceInterval ?? true);
+    this.deps.observer?.pinged(pingOutcomeOf(check));
     if (check.kind === 'tooRecent') {
       log.add({ kind: 'pingRefused', feedUrl, detail: 'too soon after the last ping' });
       return {
@@ -261,8 +268,20 @@ export class CloudCore {
   async idle(): Promise<void> {
     const queue = this.deps.queue;
     while (this.running.size > 0 || this.checks.size > 0 || this.side.size > 0 || queue?.busy) {
-      await Promise.allSettled([...this.running, ...this.checks.values(), ...this.side, queue?.settled()]);
+      await Promise.allSettled([
+        ...this.running.keys(),
+        ...this.checks.values(),
+        ...this.side,
+        queue?.settled(),
+      ]);
     }
+  }
+
+  /** Fan-outs under way on this instance, and when the oldest of them started (/metrics). */
+  underway(): { fanouts: number; oldestStartedAt: number | null } {
+    let oldest: number | null = null;
+    for (const at of this.running.values()) if (oldest === null || at < oldest) oldest = at;
+    return { fanouts: this.running.size, oldestStartedAt: oldest };
   }
 
   /**
@@ -379,7 +398,7 @@ export class CloudCore {
       }
       return report;
     });
-    this.running.add(tracked);
+    this.running.set(tracked, clock.now());
     void tracked.finally(() => this.running.delete(tracked)).catch(() => undefined);
     return { report: tracked, listed };
   }
@@ -423,6 +442,7 @@ export class CloudCore {
         clock,
         record,
         onDelivery: (sub, r) => {
+          this.deps.observer?.delivered(sub.protocol, r.ok ? 'ok' : r.timedOut ? 'timedOut' : 'failed');
           if (!r.ok) {
             log.add({
               kind: 'notifyFailed',
@@ -536,7 +556,7 @@ export class CloudCore {
             return report;
           },
         );
-        this.running.add(job);
+        this.running.set(job, this.deps.clock.now());
         void job.finally(() => this.running.delete(job)).catch(() => undefined);
         return job;
       },

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import type { TopicContent } from '../delivery/deliver.ts';
 import type { CheckStart, CloudStore, ContentSeen } from '../store/store.ts';
+import { isTimeoutKey } from './observer.ts';
 
 export type ResourceCheck =
   /** `content`: the body as read, what WebSub subscribers receive (no second read). */
@@ -20,7 +21,8 @@ export type ResourceCheck =
     }
   | { kind: 'unchanged' }
   | { kind: 'tooRecent'; minSeconds: number; agoSeconds: number }
-  | { kind: 'unreadable'; reason: string };
+  /** `timedOut`: the feed's host did not answer in time (counted apart in /metrics). */
+  | { kind: 'unreadable'; reason: string; timedOut?: boolean };
 
 export interface ResourceDeps {
   http: HttpClient;
@@ -78,7 +80,8 @@ export async function checkResource(
         : res.kind === 'gone'
           ? 'HTTP 410 Gone'
           : 'HTTP 304 without a previous read';
-    return { kind: 'unreadable', reason };
+    const timedOut = res.kind === 'error' && isTimeoutKey(res.error.code);
+    return { kind: 'unreadable', reason, ...(timedOut ? { timedOut } : {}) };
   }
   return record(deps, url, before?.lastHash ?? null, {
     hash: res.bodyHash,

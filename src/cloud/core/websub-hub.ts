@@ -10,6 +10,7 @@ import { type DeliveryOptions, verifyIntent } from '../delivery/deliver.ts';
 import type { CloudStore } from '../store/store.ts';
 import type { CloudCore } from './core.ts';
 import type { CloudLog } from './log.ts';
+import { type CloudObserver, outcomeOf } from './observer.ts';
 import type { NewWebSub } from './types.ts';
 
 export interface HubDeps {
@@ -21,6 +22,8 @@ export interface HubDeps {
   log: CloudLog;
   maxPerCallback: number;
   delivery: () => DeliveryOptions;
+  /** Told each subscribe's outcome (`tidings cloud`'s /metrics). */
+  observer?: CloudObserver;
 }
 
 /** The subscribe/unsubscribe handshakes; each runs out of band after the 202. */
@@ -66,6 +69,7 @@ export class WebSubHub {
     // next ping compares with, and a topic the hub cannot read is denied (W3C WebSub 5.2).
     const check = await core.readForSubscriber(sub.feedUrl);
     if (check.kind === 'unreadable') {
+      this.deps.observer?.registered('websub', check.timedOut ? 'timedOut' : 'failed');
       await store.dropPending(sub.feedUrl, sub.callbackUrl);
       log.add({
         kind: 'websubFailed',
@@ -82,6 +86,7 @@ export class WebSubHub {
       { mode: 'subscribe', topic: sub.feedUrl, leaseSeconds: sub.leaseSeconds },
       this.deps.delivery(),
     );
+    this.deps.observer?.registered('websub', outcomeOf(verified));
     if (!verified.ok) {
       await store.dropPending(sub.feedUrl, sub.callbackUrl);
       await store.bump('registrationsFailed');

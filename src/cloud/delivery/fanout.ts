@@ -11,6 +11,7 @@ import type { Clock } from '../../common/clock.ts';
 import { fail, type Result, tidingsError } from '../../common/errors.ts';
 import type { HttpClient } from '../../net/http-client-types.ts';
 import type { HostPolicy } from '../../net/types.ts';
+import { isTimeoutKey } from '../core/observer.ts';
 import type { NotifyProtocol } from '../core/types.ts';
 import type { DeliveryResult, DeliveryTarget } from '../store/store.ts';
 import {
@@ -160,6 +161,7 @@ export async function fanOut(deps: FanoutDeps, feedUrl: string, source: TargetSo
             at: deps.clock.now(),
             error: r.error.message,
             ...(r.gone ? { gone: true } : {}),
+            ...(isTimeoutKey(r.error.code) ? { timedOut: true } : {}),
           };
     } catch (e) {
       outcome = {

@@ -50,6 +50,12 @@ export class StatementGate {
     return this.limit;
   }
 
+  /** Statements under way, those waiting their turn, and those that failed so far (/metrics). */
+  stats(): { running: number; waiting: number; failed: number } {
+    return { running: this.running, waiting: this.waiting.length, failed: this.failed };
+  }
+  private failed = 0;
+
   setLimit(limit: number): void {
     this.limit = Math.max(1, limit);
     while (this.running < this.limit && this.waiting.length > 0) {
@@ -71,6 +77,9 @@ export class StatementGate {
   private async settle<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
+    } catch (e) {
+      this.failed++;
+      throw e;
     } finally {
       // The slot passes straight to the next waiter (no newcomer can take it in between),
       // unless the limit came down meanwhile.

@@ -45,6 +45,7 @@ import {
   type ResourceRow,
   type SavedFeedRow,
   type SeedSubscription,
+  type StoreCensus,
   type StoreCounts,
   type SubscriptionRow,
   type SweepResult,
@@ -257,6 +258,16 @@ export const recordContentParams = (url: string, c: ContentSeen, now: number): u
 const live = (n: number) =>
   `state = 'active' AND when_expires > $${n} AND ct_consecutive_errors < ${MAX_CONSECUTIVE_ERRORS}`;
 
+export interface PoolStats {
+  connections: number;
+  idle: number;
+  waitingForConnection: number;
+  share: number;
+  running: number;
+  waiting: number;
+  failed: number;
+}
+
 export interface PgStoreOptions {
   /** Connections this instance keeps at most (default DEFAULT_MAX_CONNECTIONS, or the cloud's budget if larger). */
   maxConnections?: number;
@@ -311,6 +322,22 @@ export class PgCloudStore implements CloudStore {
   /** Statements this instance runs at once now (its share of the cloud's). */
   get statementShare(): number {
     return this.gate.current;
+  }
+
+  /**
+   * This instance's use of the database (/metrics): connections open, idle and waited for, its
+   * share of the cloud's statements, statements running and waiting for it, and statements that
+   * failed (connection lost, refused, timed out, or an error in the statement).
+   */
+  poolStats(): PoolStats {
+    const pool = this.pool;
+    return {
+      connections: pool?.totalCount ?? 0,
+      idle: pool?.idleCount ?? 0,
+      waitingForConnection: pool?.waitingCount ?? 0,
+      share: this.gate.current,
+      ...this.gate.stats(),
+    };
   }
 
   /** Counts the instances connected and takes this one's share (a failed count keeps the last). */
@@ -708,6 +735,25 @@ export class PgCloudStore implements CloudStore {
       [now],
     );
     return rows[0]!;
+  }
+
+  async census(now: number, soonMs: number): Promise<StoreCensus> {
+    const [byProtocol, soon] = await Promise.all([
+      this.q<StoreCensus['byProtocol'][number]>(
+        `SELECT protocol, COUNT(*) AS subscribers, COUNT(DISTINCT feed_url) AS resources
+        FROM subscriptions WHERE ${live(1)} GROUP BY protocol ORDER BY protocol`,
+        [now],
+      ),
+      this.q<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM subscriptions WHERE protocol = 'websub' AND ${live(1)} AND when_expires <= $2`,
+        [now, now + soonMs],
+      ),
+    ]);
+    return { byProtocol, leasesEndingSoon: soon[0]?.n ?? 0 };
+  }
+
+  async probe(): Promise<void> {
+    await this.q('SELECT 1');
   }
 
   async addAccount(name: string, passwordHash: string, now: number): Promise<void> {

@@ -37,6 +37,7 @@ import {
   type RetryStore,
   type SavedFeedRow,
   type SeedSubscription,
+  type StoreCensus,
   type StoreCounts,
   type SubscriptionRow,
   type SweepResult,
@@ -507,6 +508,25 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
       savedFeeds: saved.n,
       accounts: this.s.listAccounts.all().length,
     };
+  }
+
+  async census(now: number, soonMs: number): Promise<StoreCensus> {
+    const byProtocol = this.db
+      .prepare(
+        `SELECT protocol, COUNT(*) AS subscribers, COUNT(DISTINCT feed_url) AS resources
+        FROM subscriptions WHERE ${LIVE} GROUP BY protocol ORDER BY protocol`,
+      )
+      .all(now) as unknown as StoreCensus['byProtocol'];
+    const soon = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM subscriptions WHERE protocol = 'websub' AND ${LIVE} AND when_expires <= ?`,
+      )
+      .get(now, now + soonMs) as { n: number };
+    return { byProtocol, leasesEndingSoon: soon.n };
+  }
+
+  async probe(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
   }
 
   async addAccount(name: string, passwordHash: string, now: number): Promise<void> {

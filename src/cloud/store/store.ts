@@ -92,6 +92,8 @@ export interface DeliveryResult {
   error?: string;
   /** The subscriber answered 410 Gone: the subscription is deleted (WebSub). */
   gone?: boolean;
+  /** The subscriber did not answer within the delivery's budget (counted apart in /metrics). */
+  timedOut?: boolean;
 }
 
 /** A body delivered to WebSub subscribers, kept for those whose delivery is tried again. */
@@ -189,6 +191,14 @@ export interface StoreCounts {
   accounts: number;
 }
 
+/** What a cloud holds, by protocol, for /metrics (read on each scrape). */
+export interface StoreCensus {
+  /** Live subscriptions, and the resources they subscribe to, by the subscribers' protocol. */
+  byProtocol: { protocol: SubscriberProtocol; subscribers: number; resources: number }[];
+  /** Live WebSub subscriptions whose lease ends within the window asked (not yet renewed). */
+  leasesEndingSoon: number;
+}
+
 /** A subscription as the bulk setup writes it (tests, the benches). */
 export type BulkSubscription = Omit<NewSubscription, 'protocol'> & {
   protocol: SubscriberProtocol;
@@ -273,6 +283,10 @@ export interface CloudStore {
   bump(name: CounterName, by?: number): Promise<void>;
   counters(): Promise<Record<CounterName, number>>;
   counts(now: number): Promise<StoreCounts>;
+  /** Live subscribers and resources by protocol, and WebSub leases ending within `soonMs` of `now`. */
+  census(now: number, soonMs: number): Promise<StoreCensus>;
+  /** Resolves when the database answers a trivial statement (/readyz); rejects with why not. */
+  probe(): Promise<void>;
   addAccount(name: string, passwordHash: string, now: number): Promise<void>;
   setPassword(name: string, passwordHash: string): Promise<boolean>;
   getAccount(name: string): Promise<AccountRow | undefined>;

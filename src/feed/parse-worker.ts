@@ -5,9 +5,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { Result } from '../common/errors.ts';
-import { type OpmlDocument, parseOpml } from '../feed/opml.ts';
-import { parseFeed } from '../feed/parse.ts';
-import type { ParseOptions, ParseResult } from '../feed/parse-types.ts';
+import { type OpmlDocument, parseOpml } from './opml.ts';
+import { parseFeed } from './parse.ts';
+import type { ParseOptions, ParseResult } from './parse-types.ts';
 
 export type ParseJob =
   | { id: number; kind?: 'feed'; body: Uint8Array; options: ParseOptions }

@@ -13,9 +13,9 @@
 import { Worker } from 'node:worker_threads';
 import { fail, type Result, tidingsError } from '../common/errors.ts';
 import { workerBeside } from '../common/worker-jobs.ts';
-import { type OpmlDocument, parseOpml } from '../feed/opml.ts';
-import { parseFeed } from '../feed/parse.ts';
-import type { ParseOptions, ParseResult } from '../feed/parse-types.ts';
+import { type OpmlDocument, parseOpml } from './opml.ts';
+import { parseFeed } from './parse.ts';
+import type { ParseOptions, ParseResult } from './parse-types.ts';
 import type { ParseAnswer, ParseJob } from './parse-worker.ts';
 
 export interface ParsePoolOptions {

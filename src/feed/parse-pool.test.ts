@@ -3,7 +3,7 @@
  * inline, a heap ceiling that fails one parse and not the app, and the event loop kept free.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFeed } from '../feed/parse.ts';
+import { parseFeed } from './parse.ts';
 import { createParsePool, PARSE_STOPPED, type ParsePool } from './parse-pool.ts';
 
 let pool: ParsePool | null = null;

@@ -1,0 +1,49 @@
+/**
+ * The request a piece of work belongs to: its id (in every log line it causes, and in the
+ * answer's X-Request-Id) and the door it came in by (the protocol label of /metrics' pings).
+ * Carried by AsyncLocalStorage, so the core needs no parameter for it: a log entry or a ping
+ * counted while a request's work runs (its fan-out included) finds it here.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+
+/** The door a request came in by, from its path (the protocol of a ping). */
+export type Door = 'rest' | 'xml-rpc' | 'websub' | 'ping-site-form' | 'rss-ping' | 'test-api' | 'page';
+
+export interface RequestContext {
+  id: string;
+  door: Door;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+const DOORS: Record<string, Door> = {
+  '/pleasenotify': 'rest',
+  '/rsscloud/pleasenotify': 'rest',
+  '/ping': 'rest',
+  '/rsscloud/ping': 'rest',
+  '/rpc2': 'xml-rpc',
+  '/websub': 'websub',
+  '/pingsiteform': 'ping-site-form',
+  '/rssping': 'rss-ping',
+};
+
+/** The door of a path (matched case-insensitively, as the cloud's routes are). */
+export function doorOf(pathname: string): Door {
+  const path = pathname.toLowerCase();
+  return DOORS[path] ?? (path.startsWith('/test/') ? 'test-api' : 'page');
+}
+
+/** This process's prefix and a counter: unique across instances, cheap per request. */
+const PREFIX = randomBytes(4).toString('hex');
+let next = 0;
+
+/** An id a proxy sent (X-Request-Id), when trusted and well-formed; else a new one. */
+export function requestIdFor(headers: Headers, trustProxy: boolean): string {
+  if (trustProxy) {
+    const given = headers.get('x-request-id');
+    if (given && /^[\w.:@/+=-]{1,128}$/.test(given)) return given;
+  }
+  next = (next + 1) % Number.MAX_SAFE_INTEGER;
+  return `${PREFIX}-${next.toString(36)}`;
+}
