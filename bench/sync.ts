@@ -5,14 +5,19 @@
  * - greader_contents_1000_ms: contents of 1,000 items (a POST of 1,000 long ids), median of 9;
  * - fever_items_p99_ms: 50 items since an id (Reeder's Fever paging), p99 of 200;
  * - edit_tag_1000_ms: mark 1,000 items read (and back, alternately) with edit-tag, median of 9;
+ * - backup_100k_s, restore_100k_s: a backup of this running app's folder (its sync password sealed
+ *   by a passphrase), and its restore into an empty folder (bench:backup times both in detail:
+ *   CPU, the event loop's blocks, the calmest of three runs);
  * - peak_rss_mb.
- * Each figure is one step in STEPS: a later step (backup, restore) adds its own key there.
+ * Each figure is one step in STEPS (run once to warm up, then measured).
  * Ends with one JSON line of the figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTidings, type Tidings } from '../src/app/tidings.ts';
+import { createBackup } from '../src/backup/create-backup.ts';
+import { restoreBackup } from '../src/backup/restore.ts';
 import { makeItem } from '../src/store/test-support.ts';
 import { seededRandom } from '../src/testing/seeded.ts';
 import { FeverTestClient, feverKey, GReaderTestClient } from '../src/testing/sync-clients.ts';
@@ -128,7 +133,39 @@ const STEPS: { key: string; run(b: Bench): Promise<number> }[] = [
       return median(times);
     },
   },
+  {
+    key: 'backup_100k_s',
+    async run(b) {
+      rmSync(backupFile(b), { force: true });
+      const t = await ms(async () => {
+        const made = await createBackup(b.dataDir, backupFile(b), { passphrase: PASSPHRASE });
+        if (!made.ok) throw new Error(made.error.message);
+      });
+      return t / 1000;
+    },
+  },
+  {
+    key: 'restore_100k_s',
+    async run(b) {
+      const into = mkdtempSync(join(tmpdir(), 'tidings-bench-sync-restored-'));
+      try {
+        const t = await ms(async () => {
+          const restored = await restoreBackup(backupFile(b), into, { passphrase: PASSPHRASE });
+          if (!restored.ok) throw new Error(restored.error.message);
+          if (restored.value.summary.items !== FEEDS * PER_FEED)
+            throw new Error(`restored ${JSON.stringify(restored.value.summary)}`);
+        });
+        return t / 1000;
+      } finally {
+        rmSync(into, { recursive: true, force: true });
+      }
+    },
+  },
 ];
+
+const PASSPHRASE = 'a bench passphrase';
+/** Beside the data folder, not in it. */
+const backupFile = (b: Bench) => `${b.dataDir}.tidings-backup`;
 
 async function setUp(): Promise<Bench> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tidings-bench-sync-'));
@@ -183,6 +220,7 @@ try {
 } finally {
   await bench.app.stop();
   rmSync(bench.dataDir, { recursive: true, force: true });
+  rmSync(backupFile(bench), { force: true });
 }
 figures.peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
 console.log(JSON.stringify(figures));
