@@ -12,7 +12,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { timed as timedRequest } from '../testing/app-process.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView } from './api.ts';
@@ -46,6 +46,15 @@ function jsonOf(n: number): Buffer {
 
 beforeAll(async () => {
   host = await startFeedHost();
+});
+
+afterAll(async () => {
+  await host.close();
+});
+
+// Each document is read by an app of its own, as bench:parse reads each in a fresh process: the
+// peak measured is that document's, not the first one's memory that the allocator kept.
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tidings-huge-'));
   const probe = net.createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
@@ -68,13 +77,12 @@ beforeAll(async () => {
   ({ api, token, receiver } = ready);
 });
 
-afterAll(async () => {
+afterEach(async () => {
   if (child.exitCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
     child.stdin!.end();
     await exited;
   }
-  await host.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -174,6 +174,8 @@ it('counts requests refused for their budget, by budget', async () => {
     url1: feedUrl(),
     url2: `${peer.url}/other.xml`,
   });
+  // A ping is answered at once; its feed is read and compared after (the outcome counted then).
+  await test.cloud.idle();
   const m = await samples();
   expect(m.get('tidings_cloud_budget_refusals_total{budget="pings"}')).toBe(1);
   expect(m.get('tidings_cloud_budget_refusals_total{budget="resources"}')).toBe(1);
