@@ -178,6 +178,7 @@ const keep = process.env.RIVER_BENCH_DATA ?? null;
 const dataDir = keep ?? dir.file('data');
 // RIVER_BENCH_PROFILE=1 writes CPU profiles (load, j held, wheel) to the temp directory.
 const PROFILE = process.env.RIVER_BENCH_PROFILE === '1';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'];
 let tidings: Awaited<ReturnType<typeof spawnTidings>> | null = null;
 const BROWSER_OPTIONS = {
   executablePath: chromiumPath(),
@@ -315,10 +316,15 @@ try {
   };
   const metricsBefore = await readMetrics();
   const cpuBefore = metricsBefore.get('ThreadTime') ?? Number.NaN;
+  // RIVER_BENCH_TRACE=FILE: a Chrome trace of the presses (where the main thread's time goes
+  // beyond script: layerising, paint, commit, hit tests), for chrome://tracing or Perfetto.
+  const trace = process.env.RIVER_BENCH_TRACE;
+  if (trace) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
   for (let i = 0; i < HELD_PRESSES; i++) {
     await page.keyboard.press('j');
     await page.waitForTimeout(33);
   }
+  if (trace) await browser.stopTracing();
   if (cdpProfile) {
     const { profile } = (await cdpProfile.send('Profiler.stop')) as { profile: unknown };
     writeFileSync(join(tmpdir(), 'river.cpuprofile'), JSON.stringify(profile));
