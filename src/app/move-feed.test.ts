@@ -4,7 +4,7 @@
  * the person are told ("moved to ..."). A wrong address changes nothing. Real feed hosts on loopback.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView, Notice, TidingsEvents } from './api.ts';
 import type { Tidings } from './tidings.ts';
@@ -14,16 +14,18 @@ let app: Tidings;
 let notices: Notice[];
 let rivers: TidingsEvents['river.changed'][];
 
-beforeEach(async () => {
+beforeEach(() => {
   notices = [];
   rivers = [];
-  const fx = await startAppWithHost('tidings-move-', (a) => {
+});
+startAppEachTest(
+  'tidings-move-',
+  (fx) => ({ host, app } = fx),
+  (a) => {
     a.on('notice', (n) => notices.push(n));
     a.on('river.changed', (r) => rivers.push(r));
-  });
-  ({ host, app } = fx);
-  return fx.close;
-});
+  },
+);
 
 const settle = () => app.context.scheduler.idle();
 

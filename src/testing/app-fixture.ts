@@ -1,12 +1,13 @@
 /**
  * The setup most src/app tests share: a real app on a fresh temp data dir beside a loopback feed
  * host. A test file keeps its own `host`/`app` variables and writes
- *   beforeEach(async () => { const fx = await startAppWithHost('tidings-x-'); ({ host, app } = fx); return fx.close; });
- * (vitest runs the function a beforeEach returns as that test's teardown).
+ *   startAppEachTest('tidings-x-', (fx) => ({ host, app } = fx));
+ * or, to start one itself, `const fx = await startAppWithHost('tidings-x-')` and `fx.close()`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import { createTidings, type Tidings, type TidingsOptions } from '../app/tidings.ts';
 import { freePort } from '../net/test-server.ts';
 import { type FeedHost, startFeedHost } from './feed-host.ts';
@@ -39,6 +40,22 @@ export async function startAppWithHost(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts a fresh app and host before each test of the file (or describe block) that calls it,
+ * hands them to `take` (which keeps them in the file's own variables), and closes them after it.
+ */
+export function startAppEachTest(
+  prefix: string,
+  take: (fx: AppWithHost) => void,
+  beforeStart?: (app: Tidings) => void,
+): void {
+  beforeEach(async () => {
+    const fx = await startAppWithHost(prefix, beforeStart);
+    take(fx);
+    return fx.close; // vitest runs what a beforeEach returns as that test's teardown
+  });
 }
 
 /**
