@@ -94,6 +94,11 @@ for (const protocol of PROTOCOLS) {
     /** Asks this way for `feed`, the callback at `path` with this protocol (a `domain` means a challenge). */
     const ask = (feed: string, path: string, domain?: string) =>
       pleaseNotify(asking, { protocol, path, notifyProcedure, urls: [feed], ...(domain ? { domain } : {}) });
+    /** The xml-rpc subscriber got one test call, for `feed`. */
+    const expectOneTestCall = (feed: string) => {
+      expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
+      expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
+    };
     /** The feed at /rss.xml answers `status`; the handler takes the test notification. Returns the feed. */
     const feedAndHandler = (status: number, body: string): string => {
       peer.route('GET', '/rss.xml', status, body);
@@ -113,10 +118,8 @@ for (const protocol of PROTOCOLS) {
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
-        if (rpc) {
-          expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
-          expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
-        } else {
+        if (rpc) expectOneTestCall(feed);
+        else {
           const challenges = peer.hits('GET', handlerPath);
           expect(challenges).toHaveLength(1);
           expect(challenges[0]!.query.url).toBe(feed);
@@ -138,10 +141,8 @@ for (const protocol of PROTOCOLS) {
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
-        if (rpc) {
-          expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
-          expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
-        } else {
+        if (rpc) expectOneTestCall(feed);
+        else {
           expect(peer.hits('POST', handlerPath)).toHaveLength(1);
           expect(peer.hits('POST', handlerPath)[0]!.form.url).toBe(feed);
         }
