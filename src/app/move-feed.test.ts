@@ -3,7 +3,7 @@
  * marks, folder, settings, filters and fetch log; the new address is fetched once; the river and
  * the person are told ("moved to ..."). A wrong address changes nothing. Real feed hosts on loopback.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView, Notice, TidingsEvents } from './api.ts';
@@ -14,18 +14,7 @@ let app: Tidings;
 let notices: Notice[];
 let rivers: TidingsEvents['river.changed'][];
 
-beforeEach(() => {
-  notices = [];
-  rivers = [];
-});
-startAppEachTest(
-  'tidings-move-',
-  (fx) => ({ host, app } = fx),
-  (a) => {
-    a.on('notice', (n) => notices.push(n));
-    a.on('river.changed', (r) => rivers.push(r));
-  },
-);
+startAppEachTest('tidings-move-', (fx) => ({ host, app, notices, riverEvents: rivers } = fx));
 
 const settle = () => app.context.scheduler.idle();
 

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import type { Notice, TidingsEvents } from './api.ts';
@@ -16,18 +16,7 @@ let dataDir: string;
 let notices: Notice[];
 let riverEvents: TidingsEvents['river.changed'][];
 
-beforeEach(() => {
-  notices = [];
-  riverEvents = [];
-});
-startAppEachTest(
-  'tidings-app-',
-  (fx) => ({ host, app, dataDir } = fx),
-  (a) => {
-    a.on('notice', (n) => notices.push(n));
-    a.on('river.changed', (e) => riverEvents.push(e));
-  },
-);
+startAppEachTest('tidings-app-', (fx) => ({ host, app, dataDir, notices, riverEvents } = fx));
 
 const settle = () => app.context.scheduler.idle();
 const d = (iso: string) => new Date(iso);

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach } from 'vitest';
+import type { Notice, TidingsEvents } from '../app/api.ts';
 import { createTidings, type Tidings, type TidingsOptions } from '../app/tidings.ts';
 import { freePort } from '../net/test-server.ts';
 import { type FeedHost, startFeedHost } from './feed-host.ts';
@@ -16,6 +17,9 @@ export interface AppWithHost {
   host: FeedHost;
   app: Tidings;
   dataDir: string;
+  /** What the app told the person, and what it told the river, since it started. */
+  notices: Notice[];
+  riverEvents: TidingsEvents['river.changed'][];
   /** Stops the app, closes the host and removes the data dir. */
   close(): Promise<void>;
 }
@@ -28,12 +32,18 @@ export async function startAppWithHost(
   const host = await startFeedHost();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const app = createTidings({ dataDir });
+  const notices: Notice[] = [];
+  const riverEvents: TidingsEvents['river.changed'][] = [];
+  app.on('notice', (n) => notices.push(n));
+  app.on('river.changed', (e) => riverEvents.push(e));
   beforeStart?.(app);
   app.start();
   return {
     host,
     app,
     dataDir,
+    notices,
+    riverEvents,
     async close() {
       await app.stop();
       await host.close();
