@@ -24,14 +24,18 @@ export interface AppWithHost {
   close(): Promise<void>;
 }
 
-/** `beforeStart` runs on the new app before start(), e.g. to attach event listeners. */
+/**
+ * `beforeStart` runs on the new app before start(), e.g. to attach event listeners; `options`
+ * are the app's own (all but its data dir).
+ */
 export async function startAppWithHost(
   prefix: string,
   beforeStart?: (app: Tidings) => void,
+  options: Omit<TidingsOptions, 'dataDir'> = {},
 ): Promise<AppWithHost> {
   const host = await startFeedHost();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const app = createTidings({ dataDir });
+  const app = createTidings({ ...options, dataDir });
   const notices: Notice[] = [];
   const riverEvents: TidingsEvents['river.changed'][] = [];
   app.on('notice', (n) => notices.push(n));
