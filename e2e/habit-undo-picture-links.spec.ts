@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { everyView } from './support/habits.ts';
-import { addFeed, PNG, serveLibrary, showAll } from './support/reading.ts';
+import { addFeed, openLibrary, PNG, showAll } from './support/reading.ts';
 
 /** Whether the Undo bar overlaps the river's scrolling area (it must not: it has its own room). */
 async function undoCoversRiver(page: Page): Promise<boolean> {
@@ -23,8 +23,7 @@ test('the Undo is docked under the river, never over it; the next action or Esca
   tidings,
 }) => {
   test.setTimeout(150_000);
-  await page.goto(tidings.openUrl);
-  for (const feed of serveLibrary(host)) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await showAll(page);
   const undo = page.getByTestId('undo-toast');
   await page.getByTestId('river').focus();

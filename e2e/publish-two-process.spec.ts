@@ -26,8 +26,11 @@ test.afterEach(async () => {
   running.length = 0;
 });
 
-/** A reader whose receiver the writer's cloud calls at 127.0.0.1 (its public address). */
-async function startReader(): Promise<TidingsProcess> {
+/**
+ * A Tidings whose public address is its own receiver at 127.0.0.1: a reader the writer's cloud
+ * calls there, or (with `extra` flags) a writer whose feeds are served there.
+ */
+async function startOnLoopback(extra: string[] = []): Promise<TidingsProcess> {
   const port = await freePort();
   return track(
     await startTidings([
@@ -36,6 +39,7 @@ async function startReader(): Promise<TidingsProcess> {
       `http://127.0.0.1:${port}`,
       '--receiver-port',
       String(port),
+      ...extra,
     ]),
   );
 }
@@ -63,7 +67,7 @@ test('hosting + own cloud behind a local tunnel: a post reaches the reader by th
 }) => {
   const tunnel: TunnelServer = track(await startTunnelServer());
   const writer = track(await startTidings(['--tunnel-host', tunnel.url, '--allow-loopback']));
-  const reader = await startReader();
+  const reader = await startOnLoopback();
 
   const w = await openPage(browser, writer.openUrl);
   await w.getByTestId('settings-toggle').click();
@@ -125,7 +129,7 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
 }) => {
   const cloud: CloudProcess = track(await startCloudWithAccount('alice', 'correct horse'));
   const writer = track(await startTidings(['--no-tunnel', '--allow-loopback']));
-  const reader = await startReader();
+  const reader = await startOnLoopback();
 
   // Settings in the writer's window: save with saveRss, name the standalone cloud, no hosting.
   const w = await openPage(browser, writer.openUrl);
@@ -166,18 +170,8 @@ test('saveRss to a standalone tidings cloud: a post reaches the reader through t
 });
 
 test('a private hosted feed (WSSE): refused without the login, read with it', async ({ browser }) => {
-  const port = await freePort();
-  const writer = track(
-    await startTidings([
-      '--no-tunnel',
-      '--public-url',
-      `http://127.0.0.1:${port}`,
-      '--receiver-port',
-      String(port),
-      '--allow-loopback',
-    ]),
-  );
-  const reader = await startReader();
+  const writer = await startOnLoopback(['--allow-loopback']);
+  const reader = await startOnLoopback();
 
   const w = await openPage(browser, writer.openUrl);
   await w.getByTestId('settings-toggle').click();

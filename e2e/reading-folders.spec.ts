@@ -3,7 +3,7 @@
  * read and deleted, all from the sidebar; the tree is one Tab stop walked with the arrow keys.
  */
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, screenshot, serveLibrary } from './support/reading.ts';
+import { axeViolations, openLibrary, screenshot } from './support/reading.ts';
 import { rssFeed } from './support/servers.ts';
 
 test('folders: create, nest, move, rename, open as a river, mark read, delete', async ({
@@ -12,9 +12,7 @@ test('folders: create, nest, move, rename, open as a river, mark read, delete', 
   tidings,
 }) => {
   test.setTimeout(120_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   const row = (title: string) => page.getByTestId('feed-row').filter({ hasText: title });
   const folder = (title: string) => page.getByTestId('folder-row').filter({ hasText: title });
 
@@ -97,9 +95,7 @@ test('the feed tree is one Tab stop: arrows walk it, Right/Left fold, Enter open
   host,
   tidings,
 }) => {
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await page.getByTestId('new-folder').click();
   await page.getByTestId('folder-name').fill('Blogs');
   await page.getByTestId('folder-save').click();
@@ -162,9 +158,7 @@ test('OPML import keeps nesting and files existing feeds; folder Move to…; a f
   host,
   tidings,
 }) => {
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  await addFeed(page, `${host.url}${feeds[0]!.path}`, feeds[0]!.title);
+  const feeds = await openLibrary(page, host, tidings.openUrl, 1);
   const row = (title: string) => page.getByTestId('feed-row').filter({ hasText: title });
   const folder = (title: string) => page.getByTestId('folder-row').filter({ hasText: title });
 

@@ -3,7 +3,7 @@
  * at), everything reachable (no control covered, nothing clipped to 0 px), and axe-core clean.
  */
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, SIZES, screenshot, serveLibrary } from './support/reading.ts';
+import { axeViolations, openLibrary, SIZES, screenshot } from './support/reading.ts';
 import { toolbarAction } from './support/toolbar.ts';
 
 // One test per size (a loaded machine slows each by a third of the whole instead of pushing one
@@ -19,9 +19,7 @@ for (const size of SIZES) {
     tidings,
   }) => {
     test.setTimeout(300_000);
-    const feeds = serveLibrary(host);
-    await page.goto(tidings.openUrl);
-    for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+    const feeds = await openLibrary(page, host, tidings.openUrl);
     // A new feed is selected as it is added; All shows every one.
     await expect(page.getByTestId('feed-row').filter({ hasText: feeds[2]!.title })).toHaveAttribute(
       'aria-selected',

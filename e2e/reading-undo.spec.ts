@@ -7,8 +7,8 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, SIZES, screenshot, serveLibrary, showAll } from './support/reading.ts';
-import { type FeedHost, rssFeed } from './support/servers.ts';
+import { addFeed, axeViolations, openLibrary, SIZES, screenshot, showAll } from './support/reading.ts';
+import { rssFeed } from './support/servers.ts';
 
 /** The toast says what happened, at every size, reachable and clean for axe. */
 async function toastAtEverySize(page: Page, text: string, name: string): Promise<void> {
@@ -21,12 +21,6 @@ async function toastAtEverySize(page: Page, text: string, name: string): Promise
     expect.soft(await axeViolations(page), `${name} ${size.name}`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-/** The three library feeds, subscribed through the form. */
-async function openLibrary(page: Page, host: FeedHost, openUrl: string): Promise<void> {
-  await page.goto(openUrl);
-  for (const feed of serveLibrary(host)) await addFeed(page, `${host.url}${feed.path}`, feed.title);
 }
 
 const feedRow = (page: Page, title: string) => page.getByTestId('feed-row').filter({ hasText: title });
@@ -51,9 +45,7 @@ async function moveFeed(page: Page, feed: string, folderLabel: string): Promise<
 
 test('mark all read can be undone with z or the toast', async ({ page, host, tidings }) => {
   test.setTimeout(120_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await showAll(page);
   // One already read: undo must leave it read.
   await page.getByTestId('river-item').first().getByRole('button', { name: 'Mark as read' }).click();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTunnelServer } from '../src/testing/tunnel-server.ts';
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, screenshot, serveLibrary } from './support/reading.ts';
+import { axeViolations, openLibrary, screenshot } from './support/reading.ts';
 import { spawnTidingsOn } from './support/servers.ts';
 import { toolbarAction } from './support/toolbar.ts';
 
@@ -34,9 +34,7 @@ for (const size of SIZES) {
     tidings,
   }) => {
     test.setTimeout(240_000);
-    const feeds = serveLibrary(host);
-    await page.goto(tidings.openUrl);
-    for (const feed of feeds.slice(0, 2)) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+    await openLibrary(page, host, tidings.openUrl, 2);
     await page.setViewportSize({ width: size.width, height: size.height });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { addFeed, axeViolations, screenshot, serveLibrary } from './support/reading.ts';
+import { axeViolations, openLibrary, screenshot } from './support/reading.ts';
 import { toolbarAction } from './support/toolbar.ts';
 
 const WIDTHS = [480, 800, 1280, 1920] as const;
@@ -68,9 +68,7 @@ test('every view keeps its toolbar one row at 480, 800, 1280 and 1920 px, light 
   tidings,
 }) => {
   test.setTimeout(300_000);
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  for (const feed of feeds) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  await openLibrary(page, host, tidings.openUrl);
   await page.getByTestId('feed-all').click();
   const seen = new Map<number, number>();
   for (const scheme of ['light', 'dark'] as const) {
@@ -121,9 +119,7 @@ test('the More menu is a menu button: Enter and the arrow keys open it, arrows m
   host,
   tidings,
 }) => {
-  const feeds = serveLibrary(host);
-  await page.goto(tidings.openUrl);
-  await addFeed(page, `${host.url}${feeds[0]!.path}`, feeds[0]!.title);
+  await openLibrary(page, host, tidings.openUrl, 1);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     // At 1280 every action is in the row: no More at all.

@@ -62,6 +62,22 @@ export async function addFeed(page: Page, url: string, title: string): Promise<v
   await expect(page.getByTestId('feed-row').filter({ hasText: title })).toBeVisible();
 }
 
+/**
+ * Opens the app at `openUrl` with the library served on `host`, and subscribes through the form to
+ * its first `count` feeds (all of them by default). Returns the library's feeds.
+ */
+export async function openLibrary(
+  page: Page,
+  host: FeedHost,
+  openUrl: string,
+  count = Number.POSITIVE_INFINITY,
+): Promise<{ path: string; title: string }[]> {
+  const feeds = serveLibrary(host);
+  await page.goto(openUrl);
+  for (const feed of feeds.slice(0, count)) await addFeed(page, `${host.url}${feed.path}`, feed.title);
+  return feeds;
+}
+
 /** Back to every feed's river (a new subscription selects its own feed): g then a. */
 export async function showAll(page: Page): Promise<void> {
   await page.getByTestId('river').focus();

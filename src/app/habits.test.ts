@@ -2,8 +2,8 @@
  * Issue 35 through the app's API: marking older items read (and its undo), the per-feed reader
  * view and the read-as-you-go setting, and the player's place kept in the core.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { articlePage } from '../testing/article-page.ts';
 import type { FeedHost } from '../testing/feed-host.ts';
 import type { RiverItem } from './api.ts';
@@ -13,11 +13,7 @@ let host: FeedHost;
 let app: Tidings;
 let dataDir: string;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-habits-');
-  ({ host, app, dataDir } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-habits-', (fx) => ({ host, app, dataDir } = fx));
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toUTCString();
 

@@ -3,15 +3,12 @@
  * 160,000 feeds held the app for 46 s, every new feed asking the scheduler for a fetch at once);
  * importing the same file again adds the next ones. Large lists are read off the main thread.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type AppWithHost, startAppWithHost } from '../testing/app-fixture.ts';
+import { expect, it } from 'vitest';
+import { type AppWithHost, startAppEachTest } from '../testing/app-fixture.ts';
 import { MAX_IMPORT_NEW_FEEDS } from './subscribe.ts';
 
 let t: AppWithHost;
-beforeEach(async () => {
-  t = await startAppWithHost('tidings-import-cap-');
-});
-afterEach(() => t.close());
+startAppEachTest('tidings-import-cap-', (fx) => (t = fx));
 
 it('adds at most the cap, names the rest, and adds the next ones on a second import', async () => {
   const outlines = Array.from(

@@ -1,16 +1,12 @@
-import { beforeEach, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-cap-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-cap-', (fx) => ({ host, app } = fx));
 
 const items = (n: number, from = n) =>
   Array.from({ length: n }, (_, i) => ({ title: `item ${from - i}`, guid: `g${from - i}` }));

@@ -3,8 +3,8 @@
  * marks, folder, settings, filters and fetch log; the new address is fetched once; the river and
  * the person are told ("moved to ..."). A wrong address changes nothing. Real feed hosts on loopback.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView, Notice, TidingsEvents } from './api.ts';
 import type { Tidings } from './tidings.ts';
@@ -14,16 +14,7 @@ let app: Tidings;
 let notices: Notice[];
 let rivers: TidingsEvents['river.changed'][];
 
-beforeEach(async () => {
-  notices = [];
-  rivers = [];
-  const fx = await startAppWithHost('tidings-move-', (a) => {
-    a.on('notice', (n) => notices.push(n));
-    a.on('river.changed', (r) => rivers.push(r));
-  });
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-move-', (fx) => ({ host, app, notices, riverEvents: rivers } = fx));
 
 const settle = () => app.context.scheduler.idle();
 

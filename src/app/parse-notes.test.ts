@@ -4,19 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import type { FeedHost } from '../testing/feed-host.ts';
 import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-notes-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-notes-', (fx) => ({ host, app } = fx));
 
 const SJIS = readFileSync(
   join(import.meta.dirname, '..', 'feed', 'testdata', 'encoding', 'undeclared-shift_jis.xml'),

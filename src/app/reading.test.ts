@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import type { FeedHost } from '../testing/feed-host.ts';
 import type { FeedView, RiverItem, RiverPage, TidingsEvents } from './api.ts';
 import type { Tidings } from './tidings.ts';
@@ -7,11 +7,7 @@ import type { Tidings } from './tidings.ts';
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-reading-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-reading-', (fx) => ({ host, app } = fx));
 
 const settle = () => app.context.scheduler.idle();
 

@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import { waitFor } from '../testing/wait.ts';
 import type { Tidings } from './tidings.ts';
@@ -7,11 +7,7 @@ import type { Tidings } from './tidings.ts';
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-race-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-race-', (fx) => ({ host, app } = fx));
 
 const opmlOf = (url: string) =>
   `<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>

@@ -3,19 +3,15 @@
  * now, Refresh) that fails is not one more error: the count and the try already planned stay.
  * A real feed host on loopback answers 503; the app's own scheduler runs every fetch.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import type { FeedHost } from '../testing/feed-host.ts';
 import type { Tidings } from './tidings.ts';
 
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-retry-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-retry-', (fx) => ({ host, app } = fx));
 
 const settle = () => app.context.scheduler.idle();
 const row = (id: number) => app.context.store.getFeed(id)!;

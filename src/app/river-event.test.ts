@@ -2,15 +2,12 @@
  * Items committed to the store are news to an open river even when the bookkeeping after them
  * fails (issue 36): the river heard nothing of them until the next fetch that found something.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type AppWithHost, startAppWithHost } from '../testing/app-fixture.ts';
+import { expect, it } from 'vitest';
+import { type AppWithHost, startAppEachTest } from '../testing/app-fixture.ts';
 import { rssFeed } from '../testing/feed-host.ts';
 
 let t: AppWithHost;
-beforeEach(async () => {
-  t = await startAppWithHost('tidings-river-event-');
-});
-afterEach(() => t.close());
+startAppEachTest('tidings-river-event-', (fx) => (t = fx));
 
 it('tells the river about stored items when updating the feed row afterwards fails', async () => {
   t.host.set('/feed.xml', rssFeed('Feed', [{ title: 'one', guid: '1' }]));

@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import type { Notice, TidingsEvents } from './api.ts';
 import type { Tidings } from './tidings.ts';
@@ -16,16 +16,7 @@ let dataDir: string;
 let notices: Notice[];
 let riverEvents: TidingsEvents['river.changed'][];
 
-beforeEach(async () => {
-  notices = [];
-  riverEvents = [];
-  const fx = await startAppWithHost('tidings-app-', (a) => {
-    a.on('notice', (n) => notices.push(n));
-    a.on('river.changed', (e) => riverEvents.push(e));
-  });
-  ({ host, app, dataDir } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-app-', (fx) => ({ host, app, dataDir, notices, riverEvents } = fx));
 
 const settle = () => app.context.scheduler.idle();
 const d = (iso: string) => new Date(iso);

@@ -4,7 +4,7 @@
  * (bench:poll): a 304 sent its status twice.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import { type FeedHost, rssFeed } from '../testing/feed-host.ts';
 import type { FeedView, FetchLogEntry } from './api.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -15,16 +15,18 @@ let app: Tidings;
 const statuses: FeedView[] = [];
 const fetches: FetchLogEntry[] = [];
 
-beforeEach(async () => {
+beforeEach(() => {
   statuses.length = 0;
   fetches.length = 0;
-  const fx = await startAppWithHost('tidings-trip-', (a) => {
+});
+startAppEachTest(
+  'tidings-trip-',
+  (fx) => ({ host, app } = fx),
+  (a) => {
     a.on('feed.status', (v) => statuses.push(v));
     a.on('fetch', (e) => fetches.push(e));
-  });
-  ({ host, app } = fx);
-  return fx.close;
-});
+  },
+);
 
 async function subscribed(path: string, folder?: string): Promise<number> {
   host.set(path, { body: rssFeed('Trip', [{ title: 'one', guid: 'g1' }]), etag: '"v1"' });

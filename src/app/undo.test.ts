@@ -2,8 +2,8 @@
  * Issue 17, point 9: every bulk change has an Undo that brings back exactly what it took
  * (src/app/undo.ts, docs/decisions/0005-undo.md).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { startAppWithHost } from '../testing/app-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { startAppEachTest } from '../testing/app-fixture.ts';
 import type { FeedHost } from '../testing/feed-host.ts';
 import type { FeedView, RiverPage } from './api.ts';
 import type { Tidings } from './tidings.ts';
@@ -11,11 +11,7 @@ import type { Tidings } from './tidings.ts';
 let host: FeedHost;
 let app: Tidings;
 
-beforeEach(async () => {
-  const fx = await startAppWithHost('tidings-undo-');
-  ({ host, app } = fx);
-  return fx.close;
-});
+startAppEachTest('tidings-undo-', (fx) => ({ host, app } = fx));
 
 const settle = () => app.context.scheduler.idle();
 

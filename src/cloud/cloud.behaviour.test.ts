@@ -27,12 +27,19 @@ afterEach(async () => {
   await peer.close();
 });
 
+/** The pleaseNotify form of an http-post subscriber on the peer (callback at `path`) for the peer's feed. */
+const registration = (path: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  port: String(peer.port),
+  path,
+  protocol: 'http-post',
+  url1: `${peer.url}/rss.xml`,
+  ...extra,
+});
+
 const register = (path: string, extra: Record<string, string> = {}) =>
-  postForm(
-    `${cloud.url}/pleaseNotify`,
-    { port: peer.port, path, protocol: 'http-post', url1: `${peer.url}/rss.xml`, ...extra },
-    'application/json',
-  ).then((r) => JSON.parse(r.text) as { success: boolean; msg: string });
+  postForm(`${cloud.url}/pleaseNotify`, registration(path, extra), 'application/json').then(
+    (r) => JSON.parse(r.text) as { success: boolean; msg: string },
+  );
 
 describe('registrations', () => {
   it('keeps every one of 250 concurrent registrations for one feed', async () => {
@@ -153,12 +160,7 @@ describe('abuse guards', () => {
     const c = createCloud({ dbPath: ':memory:', http: strict, clock: new ManualClock() });
     try {
       peer.route('POST', '/cb', 200, 'ok');
-      const form = new URLSearchParams({
-        port: String(peer.port),
-        path: '/cb',
-        protocol: 'http-post',
-        url1: `${peer.url}/rss.xml`,
-      });
+      const form = new URLSearchParams(registration('/cb'));
       const res = await c.handle(post('/pleaseNotify', form.toString()), { remoteAddress: '127.0.0.1' });
       expect(await res.text()).toBe(
         restXml('notifyResult', false, messages.subscriptionReadResource(`${peer.url}/rss.xml`)),
@@ -191,12 +193,7 @@ describe('abuse guards', () => {
 
   it('uses X-Forwarded-For only when told a proxy is in front', async () => {
     peer.route('POST', '/cb', 200, 'ok');
-    const form = new URLSearchParams({
-      port: String(peer.port),
-      path: '/cb',
-      protocol: 'http-post',
-      url1: `${peer.url}/rss.xml`,
-    }).toString();
+    const form = new URLSearchParams(registration('/cb')).toString();
     const spoofed = (body: string) => post('/pleaseNotify', body, { 'x-forwarded-for': '10.9.9.9' });
     // No proxy: the header is ignored and the socket's address (loopback, allowed here) is used.
     expect(await (await cloud.cloud.handle(spoofed(form), { remoteAddress: '127.0.0.1' })).text()).toContain(

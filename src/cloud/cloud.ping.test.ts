@@ -86,17 +86,31 @@ for (const protocol of PROTOCOLS) {
       return hits.length;
     };
 
+    /** The reference's usual row: the feed at /rss.xml answers `status`, one subscriber waits at /feedupdated. */
+    const feedWithSubscriber = async (
+      status: number,
+      body: string,
+      extra?: Parameters<typeof subscribe>[3],
+    ): Promise<string> => {
+      const feed = `${peer.url}/rss.xml`;
+      peer
+        .route('GET', '/rss.xml', status, body)
+        .route('POST', '/feedupdated', 200, 'Thanks!')
+        .rpc('river.feedUpdated');
+      await subscribe(feed, callback('/feedupdated'), protocol, extra);
+      return feed;
+    };
+
+    /** Pings `feed` this way, checks the answer, and waits for the fan-out it started. */
+    const pingAndSettle = async (feed: string, success = true, msg: string = messages.pinged) => {
+      expectAnswer(asking, await ping(asking, feed), success, msg);
+      await cloud.cloud.idle();
+    };
+
     describe(`ping ${asking} to ${protocol}`, () => {
       it('accepts a ping for a new resource and notifies', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer
-          .route('GET', '/rss.xml', 200, '<RSS Feed />')
-          .route('POST', '/feedupdated', 200, 'Thanks!')
-          .rpc('river.feedUpdated');
-        await subscribe(feed, callback('/feedupdated'), protocol);
-
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        const feed = await feedWithSubscriber(200, '<RSS Feed />');
+        await pingAndSettle(feed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(notified('/feedupdated', feed)).toBe(1);
       });
@@ -108,23 +122,15 @@ for (const protocol of PROTOCOLS) {
         await subscribe(feed, callback('/feedupdated1'), protocol);
         await subscribe(feed, `${peer.url}/feedupdated2`, 'http-post');
 
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        await pingAndSettle(feed);
         expect(notified('/feedupdated1', feed)).toBe(1);
         expect(peer.hits('POST', '/feedupdated2')).toHaveLength(1);
         expect(peer.hits('POST', '/feedupdated2')[0]!.form.url).toBe(feed);
       });
 
       it('rejects a ping for a bad resource and notifies no one', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer
-          .route('GET', '/rss.xml', 404, 'Not Found')
-          .route('POST', '/feedupdated', 200, 'Thanks!')
-          .rpc('river.feedUpdated');
-        await subscribe(feed, callback('/feedupdated'), protocol);
-
-        expectAnswer(asking, await ping(asking, feed), false, messages.pingReadResource(feed));
-        await cloud.cloud.idle();
+        const feed = await feedWithSubscriber(404, 'Not Found');
+        await pingAndSettle(feed, false, messages.pingReadResource(feed));
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(notified('/feedupdated', feed)).toBe(0);
       });
@@ -143,17 +149,9 @@ for (const protocol of PROTOCOLS) {
       });
 
       it('accepts a ping for an unchanged resource and notifies only once', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer
-          .route('GET', '/rss.xml', 200, '<RSS Feed />')
-          .route('POST', '/feedupdated', 200, 'Thanks!')
-          .rpc('river.feedUpdated');
-        await subscribe(feed, callback('/feedupdated'), protocol);
-
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        const feed = await feedWithSubscriber(200, '<RSS Feed />');
+        await pingAndSettle(feed);
+        await pingAndSettle(feed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(2);
         expect(notified('/feedupdated', feed)).toBe(1);
       });
@@ -178,8 +176,7 @@ for (const protocol of PROTOCOLS) {
           await subscribe(feed, callback(p), protocol);
         }
 
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        await pingAndSettle(feed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         if (rpc) expect(notified('/RPC2', feed)).toBe(1);
         else for (const p of paths) expect(notified(p, feed)).toBe(1);
@@ -188,31 +185,17 @@ for (const protocol of PROTOCOLS) {
       });
 
       it('does not notify expired subscribers', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer
-          .route('GET', '/rss.xml', 200, '<RSS Feed />')
-          .route('POST', '/feedupdated', 200, 'Thanks!')
-          .rpc('river.feedUpdated');
-        await subscribe(feed, callback('/feedupdated'), protocol, {
+        const feed = await feedWithSubscriber(200, '<RSS Feed />', {
           expiresAt: cloud.clock.now() - 2 * SUBSCRIPTION_TTL_MS,
         });
-
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        await pingAndSettle(feed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(notified('/feedupdated', feed)).toBe(0);
       });
 
       it('does not notify subscribers with 3 consecutive errors', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer
-          .route('GET', '/rss.xml', 200, '<RSS Feed />')
-          .route('POST', '/feedupdated', 200, 'Thanks!')
-          .rpc('river.feedUpdated');
-        await subscribe(feed, callback('/feedupdated'), protocol, { consecutiveErrors: 3 });
-
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        const feed = await feedWithSubscriber(200, '<RSS Feed />', { consecutiveErrors: 3 });
+        await pingAndSettle(feed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(notified('/feedupdated', feed)).toBe(0);
       });
@@ -225,8 +208,7 @@ for (const protocol of PROTOCOLS) {
         peer.rpc('river.feedUpdated', () => 'hang');
         await subscribe(feed, callback('/feedupdated'), protocol);
 
-        expectAnswer(asking, await ping(asking, feed), true, messages.pinged);
-        await cloud.cloud.idle();
+        await pingAndSettle(feed);
         const sub = (await cloud.cloud.store.allSubscriptions())[0]!;
         expect(sub.ctConsecutiveErrors).toBe(1);
         expect(sub.ctErrors).toBe(1);

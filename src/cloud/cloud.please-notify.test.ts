@@ -55,6 +55,17 @@ async function pleaseNotify(asking: Asking, a: Ask) {
   return postForm(`${cloud.url}/pleaseNotify`, form, asking === 'REST-JSON' ? 'application/json' : undefined);
 }
 
+/** An http-post subscriber on the peer, its callback at `path`, asks for `urls`. */
+function askHttpPost(asking: Asking, path: string, urls: string[], domain?: string) {
+  return pleaseNotify(asking, {
+    protocol: 'http-post',
+    path,
+    notifyProcedure: false,
+    urls,
+    ...(domain ? { domain } : {}),
+  });
+}
+
 /** The answer is exactly the reference cloud's, in the form that was asked for. */
 function expectAnswer(
   asking: Asking,
@@ -80,6 +91,21 @@ for (const protocol of PROTOCOLS) {
     const rpc = protocol === 'xml-rpc';
     const handlerPath = rpc ? '/RPC2' : '/feedupdated';
     const notifyProcedure = rpc ? 'river.feedUpdated' : false;
+    /** Asks this way for `feed`, the callback at `path` with this protocol (a `domain` means a challenge). */
+    const ask = (feed: string, path: string, domain?: string) =>
+      pleaseNotify(asking, { protocol, path, notifyProcedure, urls: [feed], ...(domain ? { domain } : {}) });
+    /** The xml-rpc subscriber got one test call, for `feed`. */
+    const expectOneTestCall = (feed: string) => {
+      expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
+      expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
+    };
+    /** The feed at /rss.xml answers `status`; the handler takes the test notification. Returns the feed. */
+    const feedAndHandler = (status: number, body: string): string => {
+      peer.route('GET', '/rss.xml', status, body);
+      peer.route('POST', handlerPath, 200, 'Thanks for the update! :-)');
+      peer.rpc('river.feedUpdated', true);
+      return `${peer.url}/rss.xml`;
+    };
 
     describe(`pleaseNotify ${asking} to ${protocol}`, () => {
       it('accepts a pleaseNotify for a new resource (with domain: challenge)', async () => {
@@ -88,20 +114,12 @@ for (const protocol of PROTOCOLS) {
         peer.route('GET', handlerPath, 200, (r) => r.query.challenge ?? '');
         peer.rpc('river.feedUpdated', true);
 
-        const res = await pleaseNotify(asking, {
-          protocol,
-          path: handlerPath,
-          domain: '127.0.0.1',
-          notifyProcedure,
-          urls: [feed],
-        });
+        const res = await ask(feed, handlerPath, '127.0.0.1');
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
-        if (rpc) {
-          expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
-          expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
-        } else {
+        if (rpc) expectOneTestCall(feed);
+        else {
           const challenges = peer.hits('GET', handlerPath);
           expect(challenges).toHaveLength(1);
           expect(challenges[0]!.query.url).toBe(feed);
@@ -118,41 +136,21 @@ for (const protocol of PROTOCOLS) {
       });
 
       it('accepts a pleaseNotify without domain for a new resource (test notification)', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 200, '<RSS Feed />');
-        peer.route('POST', handlerPath, 200, 'Thanks for the update! :-)');
-        peer.rpc('river.feedUpdated', true);
-
-        const res = await pleaseNotify(asking, {
-          protocol,
-          path: handlerPath,
-          notifyProcedure,
-          urls: [feed],
-        });
+        const feed = feedAndHandler(200, '<RSS Feed />');
+        const res = await ask(feed, handlerPath);
         expectAnswer(asking, res, true, messages.subscribed);
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
-        if (rpc) {
-          expect(peer.rpcHits('river.feedUpdated')).toHaveLength(1);
-          expect(peer.rpcHits('river.feedUpdated')[0]!.rpc!.params[0]).toBe(feed);
-        } else {
+        if (rpc) expectOneTestCall(feed);
+        else {
           expect(peer.hits('POST', handlerPath)).toHaveLength(1);
           expect(peer.hits('POST', handlerPath)[0]!.form.url).toBe(feed);
         }
       });
 
       it('rejects a pleaseNotify for a bad resource', async () => {
-        const feed = `${peer.url}/rss.xml`;
-        peer.route('GET', '/rss.xml', 404, 'Not Found');
-        peer.route('POST', handlerPath, 200, 'Thanks for the update! :-)');
-        peer.rpc('river.feedUpdated', true);
-
-        const res = await pleaseNotify(asking, {
-          protocol,
-          path: handlerPath,
-          notifyProcedure,
-          urls: [feed],
-        });
+        const feed = feedAndHandler(404, 'Not Found');
+        const res = await ask(feed, handlerPath);
         expectAnswer(asking, res, false, messages.subscriptionReadResource(feed));
 
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
@@ -169,13 +167,7 @@ for (const protocol of PROTOCOLS) {
         peer.route('GET', '/redirect', 302, () => ({ location: '/feedupdated' }));
         peer.route('GET', '/feedupdated', 200, (r) => r.query.challenge ?? '');
 
-        const res = await pleaseNotify(asking, {
-          protocol,
-          path: '/redirect',
-          domain: '127.0.0.1',
-          notifyProcedure,
-          urls: [feed],
-        });
+        const res = await ask(feed, '/redirect', '127.0.0.1');
         expectAnswer(asking, res, true, messages.subscribed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         expect(peer.hits('GET', '/feedupdated')).toHaveLength(1);
@@ -187,12 +179,7 @@ for (const protocol of PROTOCOLS) {
         peer.route('POST', '/redirect', 302, () => ({ location: '/feedupdated' }));
         peer.route('POST', '/feedupdated', 200, 'Thanks for the update! :-)');
 
-        const res = await pleaseNotify(asking, {
-          protocol,
-          path: '/redirect',
-          notifyProcedure,
-          urls: [feed],
-        });
+        const res = await ask(feed, '/redirect');
         expectAnswer(asking, res, true, messages.subscribed);
         expect(peer.hits('GET', '/rss.xml')).toHaveLength(1);
         // The redirect is followed with the same POST and body (as the reference cloud does).
@@ -213,13 +200,7 @@ describe('pleaseNotify verification and parameters', () => {
     const feed = `${peer.url}/rss.xml`;
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     peer.route('GET', '/cb', 200, (r) => echo(r.query.challenge ?? ''));
-    const res = await pleaseNotify('REST-JSON', {
-      protocol: 'http-post',
-      path: '/cb',
-      domain: '127.0.0.1',
-      notifyProcedure: false,
-      urls: [feed],
-    });
+    const res = await askHttpPost('REST-JSON', '/cb', [feed], '127.0.0.1');
     expectAnswer('REST-JSON', res, false, messages.failedHandler);
     expect(await cloud.cloud.store.allSubscriptions()).toHaveLength(0);
   });
@@ -227,12 +208,7 @@ describe('pleaseNotify verification and parameters', () => {
   it('refuses a handler that answers the test notification with an error status', async () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     peer.route('POST', '/cb', 500, 'broken');
-    const res = await pleaseNotify('REST-XML', {
-      protocol: 'http-post',
-      path: '/cb',
-      notifyProcedure: false,
-      urls: [`${peer.url}/rss.xml`],
-    });
+    const res = await askHttpPost('REST-XML', '/cb', [`${peer.url}/rss.xml`]);
     expectAnswer('REST-XML', res, false, messages.failedHandler);
   });
 
@@ -251,19 +227,9 @@ describe('pleaseNotify verification and parameters', () => {
     peer.route('GET', '/rss.xml', 200, '<rss/>');
     for (let i = 0; i < 7; i++) peer.route('POST', `/r${i}`, 302, () => ({ location: `/r${i + 1}` }));
     peer.route('POST', '/r6', 200, 'ok');
-    const six = await pleaseNotify('REST-JSON', {
-      protocol: 'http-post',
-      path: '/r0',
-      notifyProcedure: false,
-      urls: [`${peer.url}/rss.xml`],
-    });
+    const six = await askHttpPost('REST-JSON', '/r0', [`${peer.url}/rss.xml`]);
     expectAnswer('REST-JSON', six, false, messages.failedHandler);
-    const five = await pleaseNotify('REST-JSON', {
-      protocol: 'http-post',
-      path: '/r1',
-      notifyProcedure: false,
-      urls: [`${peer.url}/rss.xml`],
-    });
+    const five = await askHttpPost('REST-JSON', '/r1', [`${peer.url}/rss.xml`]);
     expectAnswer('REST-JSON', five, true, messages.subscribed);
   });
 
@@ -271,12 +237,7 @@ describe('pleaseNotify verification and parameters', () => {
     peer.route('GET', '/good.xml', 200, '<rss/>');
     peer.route('GET', '/bad.xml', 404, 'gone');
     peer.route('POST', '/cb', 200, 'ok');
-    const res = await pleaseNotify('REST-XML', {
-      protocol: 'http-post',
-      path: '/cb',
-      notifyProcedure: false,
-      urls: [`${peer.url}/good.xml`, `${peer.url}/bad.xml`],
-    });
+    const res = await askHttpPost('REST-XML', '/cb', [`${peer.url}/good.xml`, `${peer.url}/bad.xml`]);
     expectAnswer('REST-XML', res, true, messages.subscribed);
     expect((await cloud.cloud.store.allSubscriptions()).map((s) => s.feedUrl)).toEqual([
       `${peer.url}/good.xml`,

@@ -1,4 +1,6 @@
 import type { Deadline } from './deadline.ts';
+import { assignIds } from './identity.ts';
+import type { Feed, Item } from './model.ts';
 import type { ParseNote } from './parse-types.ts';
 import type { ItemOverflow } from './xml/build.ts';
 
@@ -17,3 +19,22 @@ export interface ReadContext {
 
 /** How often readers look at the clock while walking items. */
 export const ITEMS_PER_CLOCK_CHECK = 64;
+
+/**
+ * Every format's item loop: reads each of `raws` (what the cap kept) with `read` into the feed's
+ * items, ids assigned, looking at the clock every ITEMS_PER_CLOCK_CHECK. `read` skips with null.
+ */
+export function readItemsInto<T>(
+  feed: Feed,
+  raws: readonly T[],
+  ctx: ReadContext,
+  read: (raw: T) => Item | null,
+): void {
+  for (let i = 0; i < raws.length; i++) {
+    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
+    const item = read(raws[i]!);
+    if (item === null) continue;
+    assignIds(item);
+    feed.items.push(item);
+  }
+}

@@ -222,7 +222,32 @@ describe('requestNotification, the forms a scripted cloud answers', () => {
     expect(https).toContain('<param><value><string></string></value></param>');
   });
 
-  const answers: { name: string; reply: () => Response; ok: boolean; message: string | RegExp }[] = [
+  interface Answer {
+    name: string;
+    reply: () => Response;
+    ok: boolean;
+    message: string | RegExp;
+  }
+  /** One test an answer: the cloud's reply to a request over `protocol` reads as `ok`, saying `message`. */
+  function readsEach(protocol: 'http-post' | 'xml-rpc', prefix: string, list: Answer[]): void {
+    for (const a of list) {
+      it(`reads ${prefix}${a.name}`, async () => {
+        scripted.answer(a.reply);
+        const result = await requestNotification(
+          http,
+          scripted.element(protocol),
+          'http://f/a',
+          callback,
+          opts,
+        );
+        expect(result.ok).toBe(a.ok);
+        if (typeof a.message === 'string') expect(result.message).toBe(a.message);
+        else expect(result.message).toMatch(a.message);
+      });
+    }
+  }
+
+  const answers: Answer[] = [
     {
       name: 'a JSON success',
       reply: () => Response.json({ success: true, msg: 'Thanks (JSON)' }),
@@ -267,23 +292,9 @@ describe('requestNotification, the forms a scripted cloud answers', () => {
       message: /could not be read/,
     },
   ];
-  for (const a of answers) {
-    it(`reads ${a.name}`, async () => {
-      scripted.answer(a.reply);
-      const result = await requestNotification(
-        http,
-        scripted.element('http-post'),
-        'http://f/a',
-        callback,
-        opts,
-      );
-      expect(result.ok).toBe(a.ok);
-      if (typeof a.message === 'string') expect(result.message).toBe(a.message);
-      else expect(result.message).toMatch(a.message);
-    });
-  }
+  readsEach('http-post', '', answers);
 
-  const rpcAnswers: { name: string; reply: () => Response; ok: boolean; message: string | RegExp }[] = [
+  const rpcAnswers: Answer[] = [
     {
       name: 'a fault',
       reply: () =>
@@ -305,21 +316,7 @@ describe('requestNotification, the forms a scripted cloud answers', () => {
       message: 'The cloud answered HTTP 404.',
     },
   ];
-  for (const a of rpcAnswers) {
-    it(`reads an XML-RPC ${a.name}`, async () => {
-      scripted.answer(a.reply);
-      const result = await requestNotification(
-        http,
-        scripted.element('xml-rpc'),
-        'http://f/a',
-        callback,
-        opts,
-      );
-      expect(result.ok).toBe(a.ok);
-      if (typeof a.message === 'string') expect(result.message).toBe(a.message);
-      else expect(result.message).toMatch(a.message);
-    });
-  }
+  readsEach('xml-rpc', 'an XML-RPC ', rpcAnswers);
 
   it('sends nothing for soap or an unknown protocol, and says why', async () => {
     const before = scripted.requests.length;

@@ -13,6 +13,8 @@ import { type CloudFeed, SubscriptionManager, type SubscriptionManagerDeps } fro
 
 const HOUR = 3_600_000;
 const OK_MSG = 'Thanks for the registration.';
+/** A feed's real-time status while it is polled, for `reason`. */
+const polling = (reason: string | null) => ({ live: false, line: null, reason });
 
 let http: HttpClient;
 let cloud: ScriptedCloud;
@@ -117,11 +119,7 @@ describe('SubscriptionManager', () => {
     manager.sync(id);
     await manager.idle();
     expect(cloud.requests).toHaveLength(0);
-    expect(manager.statusFor(id)).toEqual({
-      live: false,
-      line: null,
-      reason: 'no public address for notifications yet',
-    });
+    expect(manager.statusFor(id)).toEqual(polling('no public address for notifications yet'));
 
     manager.setCallback(A);
     await manager.idle();
@@ -193,11 +191,7 @@ describe('SubscriptionManager', () => {
 
     clock.advance(HOUR);
     manager.setCallback(null, { problem: 'the tunnel is down: reconnecting' });
-    expect(manager.statusFor(ids[0]!)).toEqual({
-      live: false,
-      line: null,
-      reason: 'the tunnel is down: reconnecting',
-    });
+    expect(manager.statusFor(ids[0]!)).toEqual(polling('the tunnel is down: reconnecting'));
     manager.setCallback(B);
     // Not live until the cloud has the new address.
     expect(manager.statusFor(ids[0]!).live).toBe(false);
@@ -227,7 +221,7 @@ describe('SubscriptionManager', () => {
     const id = addFeed('/a.xml');
     manager.sync(id);
     await manager.idle();
-    expect(manager.statusFor(id)).toEqual({ live: false, line: null, reason: refusal });
+    expect(manager.statusFor(id)).toEqual(polling(refusal));
     expect(log.at(-1)).toMatchObject({ ok: false, result: refusal });
     expect(manager.feedFor('http://feeds.example/a.xml')).toBeNull();
 
@@ -282,11 +276,9 @@ describe('SubscriptionManager', () => {
     expect(manager.statusFor(id).live).toBe(true);
     clock.advance(1);
     await manager.idle();
-    expect(manager.statusFor(id)).toEqual({
-      live: false,
-      line: null,
-      reason: 'The subscription lapsed; the last renewal failed: Server busy.',
-    });
+    expect(manager.statusFor(id)).toEqual(
+      polling('The subscription lapsed; the last renewal failed: Server busy.'),
+    );
     expect(changes).toContain(id);
     expect(manager.feedFor('http://feeds.example/a.xml')).toBeNull();
   });
@@ -297,11 +289,9 @@ describe('SubscriptionManager', () => {
     manager.sync(id);
     await manager.idle();
     expect(cloud.requests).toHaveLength(0);
-    expect(manager.statusFor(id)).toEqual({
-      live: false,
-      line: null,
-      reason: 'The cloud speaks SOAP, which no live cloud implements: polling instead.',
-    });
+    expect(manager.statusFor(id)).toEqual(
+      polling('The cloud speaks SOAP, which no live cloud implements: polling instead.'),
+    );
     clock.advance(48 * HOUR);
     await manager.idle();
     expect(cloud.requests).toHaveLength(0);
@@ -336,7 +326,7 @@ describe('SubscriptionManager', () => {
     store.updateFeedMeta(a, { meta: { cloud: null } });
     manager.sync(a);
     expect(rt.getSubscription(a)).toBeNull();
-    expect(manager.statusFor(a)).toEqual({ live: false, line: null, reason: null });
+    expect(manager.statusFor(a)).toEqual(polling(null));
     manager.remove(b);
     expect(rt.listSubscriptions()).toEqual([]);
     expect(manager.feedFor('http://feeds.example/b.xml')).toBeNull();

@@ -2,18 +2,15 @@
  * upsertItemsInSlices: a long list written a few hundred items per transaction, with the event
  * loop free in between, and the same outcome as one upsertItems (first of each guid wins).
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from './store.ts';
+import { expect, it } from 'vitest';
+import type { Store } from './store.ts';
+import { openStoreEachTest } from './test-store.ts';
 import { makeItem } from './test-support.ts';
 
 let store: Store;
 let feedId: number;
 
-beforeEach(() => {
-  store = openStore(':memory:');
-  feedId = store.addFeed({ url: 'https://a.example/feed' }).feed.id;
-});
-afterEach(() => store.close());
+openStoreEachTest((fx) => ({ store, feedId } = fx));
 
 it('writes 1,000 items in slices, lets timers run between them, and keeps the first of a guid', async () => {
   const items = Array.from({ length: 1_000 }, (_, i) => makeItem(`g${i}`, { title: `first ${i}` }));

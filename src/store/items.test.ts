@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './store.ts';
+import { describe, expect, it } from 'vitest';
+import type { Store } from './store.ts';
+import { openStoreEachTest } from './test-store.ts';
 import { makeItem } from './test-support.ts';
 
 let store: Store;
 let feedId: number;
 
-beforeEach(() => {
-  store = openStore(':memory:');
-  feedId = store.addFeed({ url: 'https://a.example/feed' }).feed.id;
-});
-afterEach(() => store.close());
+openStoreEachTest((fx) => ({ store, feedId } = fx));
 
 describe('upsertItems', () => {
   it('inserts new items and returns their row ids in feed order', () => {

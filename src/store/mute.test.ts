@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './store.ts';
+import { describe, expect, it } from 'vitest';
+import type { Store } from './store.ts';
+import { openStoreEachTest } from './test-store.ts';
 import { makeItem } from './test-support.ts';
 
 let store: Store;
 let feed: number;
 
-beforeEach(() => {
-  store = openStore(':memory:');
-  feed = store.addFeed({ url: 'https://a/' }).feed.id;
-});
-afterEach(() => store.close());
+openStoreEachTest((fx) => ({ store, feedId: feed } = fx));
 
 describe('mute filters over text a feed wrote', () => {
   it('a pattern that backtracks for ever in JavaScript takes no time on a hostile item', () => {

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOMBSTONE_GRACE_DAYS } from './retention.ts';
-import { openStore, type Store } from './store.ts';
+import type { Store } from './store.ts';
+import { openStoreEachTest, TEST_FEED_URL } from './test-store.ts';
 import { makeItem } from './test-support.ts';
 
 const DAY = 86_400_000;
@@ -8,11 +9,7 @@ const T0 = Date.UTC(2026, 0, 1);
 let store: Store;
 let feed: number;
 
-beforeEach(() => {
-  store = openStore(':memory:');
-  feed = store.addFeed({ url: 'https://a/' }).feed.id;
-});
-afterEach(() => store.close());
+openStoreEachTest((fx) => ({ store, feedId: feed } = fx));
 
 describe('prune', () => {
   it('deletes unstarred items older than the retention, keeps starred and recent ones', () => {
@@ -78,7 +75,7 @@ describe('prune', () => {
     store.prune(T0 + 40 * DAY, 30);
     expect(store.upsertItems(other, [makeItem('a')], T0 + 41 * DAY).inserted).toHaveLength(1);
     store.removeFeed(feed);
-    const back = store.addFeed({ url: 'https://a/' }).feed.id;
+    const back = store.addFeed({ url: TEST_FEED_URL }).feed.id;
     expect(store.upsertItems(back, [makeItem('a')], T0 + 42 * DAY).inserted).toHaveLength(1);
   });
 

@@ -1,21 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseSearch } from './search-syntax.ts';
-import { openStore, type Store } from './store.ts';
+import type { Store } from './store.ts';
+import { openStoreEachTest } from './test-store.ts';
 import { makeItem } from './test-support.ts';
 
 let store: Store;
 let feed: number;
 
+openStoreEachTest((fx) => ({ store, feedId: feed } = fx));
 beforeEach(() => {
-  store = openStore(':memory:');
-  feed = store.addFeed({ url: 'https://a/' }).feed.id;
   // bm25 needs a corpus where a word is rare before it can rank anything.
   const filler = Array.from({ length: 20 }, (_, i) =>
     makeItem(`filler${i}`, { title: 'Filler', summary: 'lorem' }),
   );
   store.upsertItems(feed, filler, 0);
 });
-afterEach(() => store.close());
 
 describe('search', () => {
   it('matches words in titles and in HTML-stripped summary and content', () => {

@@ -5,13 +5,11 @@
  * API gives for both doors. `seed` fills the reader through the store's own upsert (the path a
  * poll takes), for tests that need thousands of items without parsing thousands of documents.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTidings, type RealtimeOptions, type Tidings } from '../app/tidings.ts';
+import type { RealtimeOptions, Tidings } from '../app/tidings.ts';
 import { makeItem } from '../store/test-support.ts';
 import type { LoginLimits } from '../sync/login-guard.ts';
-import { type FeedHost, startFeedHost } from './feed-host.ts';
+import { startAppWithHost } from './app-fixture.ts';
+import type { FeedHost } from './feed-host.ts';
 import { feverKey } from './sync-clients.ts';
 import type { TunnelServer } from './tunnel-server.ts';
 import { waitFor } from './wait.ts';
@@ -41,14 +39,11 @@ export async function startSyncApp(
     realtime?: Partial<RealtimeOptions>;
   } = {},
 ): Promise<SyncFixture> {
-  const host = await startFeedHost();
-  const dataDir = mkdtempSync(join(tmpdir(), 'tidings-sync-'));
-  const app = createTidings({
-    dataDir,
+  const fx = await startAppWithHost('tidings-sync-', undefined, {
     realtime: { tunnelHost: opts.tunnel ? opts.tunnel.url : false, receiverPort: 0, ...opts.realtime },
     ...(opts.loginLimits ? { syncLoginLimits: opts.loginLimits } : {}),
   });
-  app.start();
+  const { app, host, dataDir } = fx;
   const failure = await app.realtimeStarted();
   if (failure) throw failure;
   if (opts.tunnel) {
@@ -69,11 +64,7 @@ export async function startSyncApp(
     greader: pick(info.greader),
     fever: pick(info.fever),
     via: opts.tunnel?.url,
-    async close() {
-      await app.stop();
-      await host.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close: fx.close,
   };
 }
 

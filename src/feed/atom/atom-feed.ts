@@ -18,11 +18,10 @@ import {
   readItemExtra,
 } from '../ext/item-extras.ts';
 import { resolveHtmlUrls } from '../html-urls.ts';
-import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Person } from '../model.ts';
 import { addPerson, newFeed, newItem, person } from '../model-new.ts';
-import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
+import { type ReadContext, readItemsInto } from '../read-context.ts';
 import { oneLine, orNull } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, child, text, type XmlElement } from '../xml/tree.ts';
@@ -91,12 +90,7 @@ export function readAtomFeed(root: XmlElement, format: FeedFormat, ctx: ReadCont
   const toRead = capItemElements(entries, ctx);
   const notBase64 = new Set<string>();
   const onNotBase64 = (type: string) => notBase64.add(type);
-  for (let i = 0; i < toRead.length; i++) {
-    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readEntry(toRead[i]!, base, authors, onNotBase64);
-    assignIds(item);
-    feed.items.push(item);
-  }
+  readItemsInto(feed, toRead, ctx, (el) => readEntry(el, base, authors, onNotBase64));
   if (notBase64.size > 0) {
     const types = [...notBase64].join(', ');
     ctx.notes.push({

@@ -6,25 +6,17 @@
 import { parseDate } from '../dates.ts';
 import type { Feed, Syndication } from '../model.ts';
 import { toInt } from '../model-new.ts';
-import { resolveUrl } from '../urls.ts';
-import { attr, html, text, type XmlElement } from '../xml/tree.ts';
-import { addHub, type LinkRef, pickAlternate, readLink } from './atom-link.ts';
+import { text, type XmlElement } from '../xml/tree.ts';
+import { addHub, pickAlternate } from './atom-link.ts';
+import { type CommonExtras, readCommonExtra } from './common-extras.ts';
 import { cloudFromUrl } from './source.ts';
 
-export interface ChannelExtras {
-  links: LinkRef[];
+export interface ChannelExtras extends CommonExtras {
   sourceCloud: string | null;
-  itunesImage: string | null;
-  itunesSummary: string | null;
   itunesSubtitle: string | null;
-  /** Applies to items that name no author (the podcast convention). */
-  itunesAuthor: string | null;
-  dcDate: string | null;
   dcLanguage: string | null;
-  dcTitle: string | null;
   dcDescription: string | null;
   issued: string | null;
-  modified: string | null;
   syPeriod: string | null;
   syFrequency: string | null;
   syBase: string | null;
@@ -52,44 +44,20 @@ export function newChannelExtras(): ChannelExtras {
 
 export function readChannelExtra(el: XmlElement, base: string | null, x: ChannelExtras): boolean {
   switch (el.name) {
-    case 'atom:link': {
-      const link = readLink(el, base);
-      if (link) x.links.push(link);
-      return true;
-    }
     case 'source:cloud':
       x.sourceCloud ??= text(el);
-      return true;
-    case 'itunes:image':
-      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? attr(el, 'url') ?? text(el), base);
-      return true;
-    case 'itunes:summary':
-      x.itunesSummary ??= html(el);
-      return true;
-    case 'itunes:author':
-      x.itunesAuthor ??= text(el);
       return true;
     case 'itunes:subtitle':
       x.itunesSubtitle ??= text(el);
       return true;
-    case 'dc:date':
-      x.dcDate ??= text(el);
-      return true;
     case 'dc:language':
       x.dcLanguage ??= text(el);
-      return true;
-    case 'dc:title':
-      x.dcTitle ??= text(el);
       return true;
     case 'dc:description':
       x.dcDescription ??= text(el);
       return true;
     case 'dcterms:issued':
       x.issued ??= text(el);
-      return true;
-    case 'dcterms:modified':
-    case 'atom:updated':
-      x.modified ??= text(el);
       return true;
     case 'sy:updatePeriod':
       x.syPeriod ??= text(el);
@@ -101,7 +69,7 @@ export function readChannelExtra(el: XmlElement, base: string | null, x: Channel
       x.syBase ??= text(el);
       return true;
     default:
-      return false;
+      return readCommonExtra(el, base, x);
   }
 }
 

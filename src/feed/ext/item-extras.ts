@@ -9,31 +9,24 @@ import type { Category, Enclosure, Item, ItemPodcast } from '../model.ts';
 import { newMedia } from '../model-new.ts';
 import { parsePersonText } from '../person-text.ts';
 import { rssTitle } from '../text.ts';
-import { resolveUrl } from '../urls.ts';
 import { xhtmlToHtml } from '../xhtml.ts';
-import { attr, html, text, type XmlElement } from '../xml/tree.ts';
-import { type LinkRef, pickAlternate, readLink } from './atom-link.ts';
+import { attr, text, type XmlElement } from '../xml/tree.ts';
+import { pickAlternate } from './atom-link.ts';
+import { type CommonExtras, readCommonExtra } from './common-extras.ts';
 import { finishMedia, type MediaBits, newMediaBits, readMediaElement } from './media.ts';
 import { outlineToItem } from './source.ts';
 
 export const ITUNES_SCHEME = 'http://www.itunes.com/dtds/podcast-1.0.dtd';
 
-export interface ItemExtras {
+export interface ItemExtras extends CommonExtras {
   content: string | null;
   /** xhtml:body, body, fullitem: full content ranked after content:encoded. */
   body: string | null;
-  dcTitle: string | null;
   dcDescription: string | null;
   dcCreators: string[];
-  dcDate: string | null;
   subjects: Category[];
   issued: string | null;
-  modified: string | null;
-  links: LinkRef[];
   media: MediaBits;
-  itunesAuthor: string | null;
-  itunesSummary: string | null;
-  itunesImage: string | null;
   itunesEpisode: string | null;
   itunesSeason: string | null;
   itunesDuration: string | null;
@@ -74,9 +67,6 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
     case 'fullitem':
       x.body ??= xhtmlToHtml(htmlWithin(el, base));
       return true;
-    case 'dc:title':
-      x.dcTitle ??= text(el);
-      return true;
     case 'dc:description':
       x.dcDescription ??= htmlWithin(el, base);
       return true;
@@ -87,9 +77,6 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
       if (name && el.name !== 'dc:contributor') x.dcCreators.push(name);
       return true;
     }
-    case 'dc:date':
-      x.dcDate ??= text(el);
-      return true;
     case 'dc:subject': {
       const term = text(el);
       if (term) x.subjects.push({ term, scheme: null, label: null });
@@ -99,24 +86,6 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
     case 'dcterms:created':
     case 'atom:published':
       x.issued ??= text(el);
-      return true;
-    case 'dcterms:modified':
-    case 'atom:updated':
-      x.modified ??= text(el);
-      return true;
-    case 'atom:link': {
-      const link = readLink(el, base);
-      if (link) x.links.push(link);
-      return true;
-    }
-    case 'itunes:author':
-      x.itunesAuthor ??= text(el);
-      return true;
-    case 'itunes:summary':
-      x.itunesSummary ??= html(el);
-      return true;
-    case 'itunes:image':
-      x.itunesImage ??= resolveUrl(attr(el, 'href') ?? attr(el, 'url') ?? text(el), base);
       return true;
     case 'itunes:episode':
       x.itunesEpisode ??= text(el);
@@ -134,7 +103,7 @@ export function readItemExtra(el: XmlElement, base: string | null, x: ItemExtras
       x.outlines.push(outlineToItem(el, base));
       return true;
     default:
-      return readMediaElement(el, base, x.media);
+      return readCommonExtra(el, base, x) || readMediaElement(el, base, x.media);
   }
 }
 

@@ -5,11 +5,10 @@
  */
 import { parseDate } from '../dates.ts';
 import { resolveHtmlUrls } from '../html-urls.ts';
-import { assignIds } from '../identity.ts';
 import { capItems } from '../item-cap.ts';
 import type { Feed, FeedFormat, Item, Media, Person } from '../model.ts';
 import { newFeed, newItem, newMedia, person } from '../model-new.ts';
-import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
+import { type ReadContext, readItemsInto } from '../read-context.ts';
 import { dropControls, oneLine, orNull, textToHtml } from '../text.ts';
 import { resolveUrl } from '../urls.ts';
 
@@ -44,14 +43,7 @@ export function readJsonFeed(doc: Json, format: FeedFormat, ctx: ReadContext): F
   }
   const feedAuthors = readAuthors(doc, base);
   const items = capItems(arr(doc.items), ctx, (i) => (isObject(i) ? parseDate(str(i.date_published)) : null));
-  for (let i = 0; i < items.length; i++) {
-    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const raw = items[i];
-    if (!isObject(raw)) continue;
-    const item = readItem(raw, base, feedAuthors);
-    assignIds(item);
-    feed.items.push(item);
-  }
+  readItemsInto(feed, items, ctx, (raw) => (isObject(raw) ? readItem(raw, base, feedAuthors) : null));
   return feed;
 }
 

@@ -11,11 +11,10 @@ import {
 } from '../ext/channel-extras.ts';
 import { applyItemExtras, type ItemExtras, newItemExtras, readItemExtra } from '../ext/item-extras.ts';
 import { htmlWithin } from '../html-urls.ts';
-import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { Feed, FeedFormat, FeedImage, Item } from '../model.ts';
 import { newFeed, newItem } from '../model-new.ts';
-import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
+import { type ReadContext, readItemsInto } from '../read-context.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, child, text, type XmlElement } from '../xml/tree.ts';
@@ -31,15 +30,12 @@ export function readRdfFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
     else if (c.name === 'item') items.push(c);
   }
   applyChannelExtras(feed, x);
-  const toRead = capItemElements(items, ctx);
-  for (let i = 0; i < toRead.length; i++) {
-    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const item = readRdfItem(toRead[i]!, base);
+  readItemsInto(feed, capItemElements(items, ctx), ctx, (el) => {
+    const item = readRdfItem(el, base);
     if (item.authors.length === 0 && x.itunesAuthor)
       item.authors.push({ name: x.itunesAuthor, email: null, uri: null });
-    assignIds(item);
-    feed.items.push(item);
-  }
+    return item;
+  });
   return feed;
 }
 

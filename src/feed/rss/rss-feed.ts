@@ -9,11 +9,10 @@ import {
   newChannelExtras,
   readChannelExtra,
 } from '../ext/channel-extras.ts';
-import { assignIds } from '../identity.ts';
 import { capItemElements } from '../item-cap.ts';
 import type { CloudElement, Feed, FeedFormat, FeedImage } from '../model.ts';
 import { newFeed, toInt } from '../model-new.ts';
-import { ITEMS_PER_CLOCK_CHECK, type ReadContext } from '../read-context.ts';
+import { type ReadContext, readItemsInto } from '../read-context.ts';
 import { rssTitle } from '../text.ts';
 import { baseWithin, resolveUrl } from '../urls.ts';
 import { attr, child, text, type XmlElement } from '../xml/tree.ts';
@@ -41,14 +40,9 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
   // Some feeds put items beside the channel rather than in it.
   for (const c of root.children) if (c.name === 'item') itemElements.push(c);
   applyChannelExtras(feed, x);
-  const toRead = capItemElements(itemElements, ctx);
-  for (let i = 0; i < toRead.length; i++) {
-    if (i % ITEMS_PER_CLOCK_CHECK === 0) ctx.deadline.check();
-    const el = toRead[i]!;
-    const item = readRssItem(el, itemBases.get(el) ?? base, x.itunesAuthor);
-    assignIds(item);
-    feed.items.push(item);
-  }
+  readItemsInto(feed, capItemElements(itemElements, ctx), ctx, (el) =>
+    readRssItem(el, itemBases.get(el) ?? base, x.itunesAuthor),
+  );
   return feed;
 }
 

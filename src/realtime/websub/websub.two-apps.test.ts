@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { PostView } from '../../app/api.ts';
+import type { FeedView, PostView } from '../../app/api.ts';
 import { createTidings, type Tidings } from '../../app/tidings.ts';
 import { parseFeed } from '../../feed/parse.ts';
 import { createHttpClient } from '../../net/http-client.ts';
@@ -83,6 +83,47 @@ async function startReader(): Promise<{ reader: Tidings; fetches: Map<string, nu
   return { reader, fetches };
 }
 
+/** Every format the writer's site at `base` serves names `hubUrl` as its hub. */
+async function expectFormatsName(base: string, hubUrl: string): Promise<void> {
+  for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
+    const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
+    if (doc.kind !== 'feed') throw new Error(`${path} does not parse`);
+    expect(doc.feed.hubs).toEqual([hubUrl]);
+  }
+}
+
+/** The reader subscribes to `feedUrl` and waits until it is live through a WebSub hub; returns how to read its row. */
+async function subscribeLive(
+  reader: Tidings,
+  feedUrl: string,
+  what: string,
+): Promise<() => Promise<FeedView>> {
+  const sub = await reader.subscribe({ url: feedUrl });
+  if (!sub.ok) throw new Error(sub.error.message);
+  const row = async () => (await reader.listFeeds()).find((f) => f.id === sub.value.id)!;
+  await waitFor(
+    async () => (await row()).delivery.startsWith('real-time via WebSub hub 127.0.0.1'),
+    15_000,
+    what,
+  );
+  return row;
+}
+
+/** The writer posts `text`; waits until it is in the reader's river. */
+async function postAndSee(writer: Tidings, reader: Tidings, text: string): Promise<void> {
+  const p = await writer.post({ text });
+  if (!p.ok) throw new Error(p.error.message);
+  const texts = async () =>
+    (await reader.river({})).groups.flatMap((g) => g.items.map((i) => i.summary ?? ''));
+  await waitFor(async () => (await texts()).includes(text), 15_000, `"${text}" in the reader's river`);
+}
+
+/** The reader's activity log shows at least `n` WebSub deliveries taken. */
+async function expectDeliveries(reader: Tidings, n: number): Promise<void> {
+  const log = await reader.activity(50);
+  expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(n);
+}
+
 it('a reader subscribed through the hub gets each post by content delivery, with no fetch of the feed', async () => {
   hub = await startStrictHub();
   const { writer, base } = await startWriter();
@@ -117,39 +158,23 @@ it('a reader subscribed through the hub gets each post by content delivery, with
   expect(v1.pings.find((p) => p.kind === 'hub')?.message).toBe('The hub answered HTTP 202.');
   expect((await writer.publishInfo()).hubs).toEqual([hub.url]);
   // Every format names the hub.
-  for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
-    const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
-    if (doc.kind !== 'feed') throw new Error(`${path} does not parse`);
-    expect(doc.feed.hubs).toEqual([hub.url]);
-  }
+  await expectFormatsName(base, hub.url);
 
-  const sub = await reader.subscribe({ url: feedUrl });
-  if (!sub.ok) throw new Error(sub.error.message);
-  const row = async () => (await reader.listFeeds()).find((f) => f.id === sub.value.id)!;
-  await waitFor(
-    async () => (await row()).delivery.startsWith('real-time via WebSub hub 127.0.0.1'),
-    15_000,
-    'WebSub live',
-  );
+  const row = await subscribeLive(reader, feedUrl, 'WebSub live');
   expect((await row()).delivery).toMatch(/; chosen over its rssCloud: the hub sends the new feed itself$/);
   await hub.idle();
   const fetchedBefore = fetches.get(feedUrl) ?? 0;
   expect(fetchedBefore).toBeGreaterThan(0);
 
-  const texts = async () =>
-    (await reader.river({})).groups.flatMap((g) => g.items.map((i) => i.summary ?? ''));
   for (const text of ['Second, delivered by the hub', 'Third, delivered by the hub']) {
     const started = Date.now();
-    const p = await writer.post({ text });
-    if (!p.ok) throw new Error(p.error.message);
-    await waitFor(async () => (await texts()).includes(text), 15_000, `"${text}" in the reader's river`);
+    await postAndSee(writer, reader, text);
     expect(Date.now() - started).toBeLessThan(15_000);
   }
   expect(fetches.get(feedUrl) ?? 0).toBe(fetchedBefore); // no fetch of the feed: the hub's bodies sufficed
   await hub.idle();
   expect(hub.deliveries.filter((d) => d.status === 202).length).toBeGreaterThanOrEqual(2);
-  const log = await reader.activity(50);
-  expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(2);
+  await expectDeliveries(reader, 2);
 });
 
 it("with no hub configured, the writer's own cloud is its hub: the reader gets each post by content delivery", async () => {
@@ -168,29 +193,12 @@ it("with no hub configured, the writer's own cloud is its hub: the reader gets e
     15_000,
     'the first post published',
   );
-  for (const path of ['feed.xml', 'feed.atom', 'feed.json']) {
-    const doc = parseFeed(await (await fetch(`${base}/site/${path}`)).text());
-    if (doc.kind !== 'feed') throw new Error(`${path} does not parse`);
-    expect(doc.feed.hubs).toEqual([ownHub]);
-  }
+  await expectFormatsName(base, ownHub);
 
-  const sub = await reader.subscribe({ url: feedUrl });
-  if (!sub.ok) throw new Error(sub.error.message);
-  const row = async () => (await reader.listFeeds()).find((f) => f.id === sub.value.id)!;
-  await waitFor(
-    async () => (await row()).delivery.startsWith('real-time via WebSub hub 127.0.0.1'),
-    15_000,
-    'WebSub live through the own hub',
-  );
+  await subscribeLive(reader, feedUrl, 'WebSub live through the own hub');
   const fetchedBefore = fetches.get(feedUrl) ?? 0;
-  const texts = async () =>
-    (await reader.river({})).groups.flatMap((g) => g.items.map((i) => i.summary ?? ''));
-  for (const text of ['Own hub: second, delivered', 'Own hub: third, delivered']) {
-    const p = await writer.post({ text });
-    if (!p.ok) throw new Error(p.error.message);
-    await waitFor(async () => (await texts()).includes(text), 15_000, `"${text}" in the reader's river`);
-  }
+  for (const text of ['Own hub: second, delivered', 'Own hub: third, delivered'])
+    await postAndSee(writer, reader, text);
   expect(fetches.get(feedUrl) ?? 0).toBe(fetchedBefore);
-  const log = await reader.activity(50);
-  expect(log.filter((e) => e.procedure === 'websub deliver' && e.ok).length).toBeGreaterThanOrEqual(2);
+  await expectDeliveries(reader, 2);
 });

@@ -1,13 +1,13 @@
-import { type CSSProperties, memo, useEffect, useState } from 'react';
+import { memo, useState } from 'react';
 import type { FeedStatus, FeedView } from '../../../../src/app/api';
 import { FeedIcon } from '../../components/icons';
 import { feedLabel } from '../../lib/group-feeds';
 import { formatAbsolute } from '../../lib/relative-time';
 import { useAppStore } from '../../store/context';
-import { endDrag, startDrag } from './drag';
+import { startDrag } from './drag';
 import { RowMenu } from './RowMenu';
 import { RowMenuButton, RowName, UnreadCount } from './TreeRowParts';
-import type { TreeItemProps } from './tree-item';
+import { type TreeItemProps, treeItemAttributes, useDeleteCommand } from './tree-item';
 
 /** Said after the name and the count, and only when it matters ("working" is the normal case). */
 const STATUS_LABEL: Record<FeedStatus, string | null> = {
@@ -54,33 +54,15 @@ export const FeedRow = memo(function FeedRow({
   }
 
   // The Delete key on the row: ask, then unsubscribe.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
-  useEffect(() => {
-    if (item.command !== 'delete') return;
-    actions.commandEnd();
-    confirmUnsubscribe();
-  }, [item.command]);
+  useDeleteCommand(item, confirmUnsubscribe);
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
     <li
-      ref={item.measure}
-      data-index={item.index}
       role="treeitem"
-      data-key={`feed:${feed.id}`}
-      aria-level={item.level}
-      style={{ '--level': item.level } as CSSProperties}
-      aria-posinset={item.posInSet}
-      aria-setsize={item.setSize}
-      aria-selected={item.selected}
       tabIndex={item.tabIndex}
+      {...treeItemAttributes(item)}
       className={`tree-item feed${item.selected ? ' selected' : ''} status-${feed.status}`}
-      draggable={item.command !== 'rename'}
       onDragStart={(e) => startDrag(e, { kind: 'feed', id: feed.id })}
-      onDragEnd={endDrag}
-      onClick={(e) => actions.click(e, rowKey)}
-      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
-      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
       data-testid="feed-row"
       data-feed-id={feed.id}
       data-status={feed.status}

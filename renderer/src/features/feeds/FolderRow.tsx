@@ -1,10 +1,10 @@
-import { type CSSProperties, memo, useEffect } from 'react';
+import { memo } from 'react';
 import type { FolderView } from '../../../../src/app/api';
 import { useAppStore } from '../../store/context';
-import { endDrag, startDrag } from './drag';
+import { startDrag } from './drag';
 import { RowMenu } from './RowMenu';
 import { RowMenuButton, RowName, UnreadCount } from './TreeRowParts';
-import type { TreeItemProps } from './tree-item';
+import { type TreeItemProps, treeItemAttributes, useDeleteCommand } from './tree-item';
 
 /** A folder row in the tree: opens as one river, collapses, takes dropped feeds and folders. */
 export const FolderRow = memo(function FolderRow({
@@ -40,37 +40,19 @@ export const FolderRow = memo(function FolderRow({
     });
   }
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
-  useEffect(() => {
-    if (item.command !== 'delete') return;
-    actions.commandEnd();
-    confirmDelete();
-  }, [item.command]);
+  useDeleteCommand(item, confirmDelete);
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the tree (FeedList) handles Enter and Space for every row.
     <li
-      ref={item.measure}
-      data-index={item.index}
       role="treeitem"
-      data-key={`folder:${folder.id}`}
-      aria-level={item.level}
-      style={{ '--level': item.level } as CSSProperties}
-      aria-posinset={item.posInSet}
-      aria-setsize={item.setSize}
-      aria-selected={item.selected}
-      aria-expanded={hasChildren ? expanded : undefined}
       tabIndex={item.tabIndex}
+      {...treeItemAttributes(item)}
+      aria-expanded={hasChildren ? expanded : undefined}
       className={`tree-item folder${item.selected ? ' selected' : ''}`}
-      draggable={item.command !== 'rename'}
       onDragStart={(e) => {
         e.stopPropagation();
         startDrag(e, { kind: 'folder', id: folder.id });
       }}
-      onDragEnd={endDrag}
-      onClick={(e) => actions.click(e, rowKey)}
-      onContextMenu={(e) => actions.contextMenu(e, rowKey)}
-      onFocus={(e) => e.target === e.currentTarget && actions.focus(rowKey)}
       data-testid="folder-row"
       data-folder-id={folder.id}
     >

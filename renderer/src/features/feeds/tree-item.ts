@@ -1,4 +1,5 @@
-import type { DragEvent, MouseEvent } from 'react';
+import { type CSSProperties, type DragEvent, type MouseEvent, useEffect } from 'react';
+import { endDrag } from './drag';
 import type { RowCommand } from './FeedList';
 
 /**
@@ -38,4 +39,39 @@ export interface TreeItemProps {
   selected: boolean;
   /** A key asked this row to open its menu, rename itself or delete itself. */
   command: RowCommand | null;
+}
+
+/**
+ * What every row's <li role="treeitem" tabIndex={item.tabIndex}> carries, feed or folder: its
+ * place (ARIA), the ref that measures it, dragging (not while renamed) and the tree's mouse and focus
+ * handling (the keys, Enter and Space included, are the tree's own: FeedList).
+ */
+export function treeItemAttributes(item: TreeItemProps) {
+  const { actions, rowKey } = item;
+  return {
+    ref: item.measure,
+    'data-index': item.index,
+    'data-key': rowKey,
+    'aria-level': item.level,
+    style: { '--level': item.level } as CSSProperties,
+    'aria-posinset': item.posInSet,
+    'aria-setsize': item.setSize,
+    'aria-selected': item.selected,
+    draggable: item.command !== 'rename',
+    onDragEnd: endDrag,
+    onClick: (e: MouseEvent) => actions.click(e, rowKey),
+    onContextMenu: (e: MouseEvent) => actions.contextMenu(e, rowKey),
+    onFocus: (e: { target: EventTarget; currentTarget: EventTarget }) =>
+      e.target === e.currentTarget && actions.focus(rowKey),
+  } as const;
+}
+
+/** The Delete key on a row: once the command arrives, end it and run `confirmDelete` (which asks). */
+export function useDeleteCommand(item: TreeItemProps, confirmDelete: () => void): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the command arrives, not on every render.
+  useEffect(() => {
+    if (item.command !== 'delete') return;
+    item.actions.commandEnd();
+    confirmDelete();
+  }, [item.command]);
 }

@@ -1,6 +1,5 @@
 import { memo } from 'react';
 import { useApp } from '../../store/context';
-import type { RiverSort, RiverView } from '../../store/river-slice';
 import { MarkReadMenu } from './MarkReadMenu';
 
 /**
@@ -15,31 +14,57 @@ export const RiverOptions = memo(function RiverOptions() {
   return (
     <div className="river-options">
       <MarkReadMenu />
-      <label className="visually-hidden" htmlFor="river-view">
-        View
-      </label>
-      <select
+      <Choice
         id="river-view"
+        label="View"
         value={view}
-        onChange={(e) => setView(e.target.value as RiverView)}
-        data-testid="river-view"
-      >
-        <option value="river">River</option>
-        <option value="compact">Titles only</option>
-        <option value="pane">Reading pane</option>
-      </select>
-      <label className="visually-hidden" htmlFor="river-sort">
-        Order
-      </label>
-      <select
+        onValue={setView}
+        choices={[
+          ['river', 'River'],
+          ['compact', 'Titles only'],
+          ['pane', 'Reading pane'],
+        ]}
+      />
+      <Choice
         id="river-sort"
+        label="Order"
         value={sort}
-        onChange={(e) => setFilter({ sort: e.target.value as RiverSort })}
-        data-testid="river-sort"
-      >
-        <option value="newest">Newest first</option>
-        <option value="oldest">Oldest first</option>
-      </select>
+        onValue={(sort) => setFilter({ sort })}
+        choices={[
+          ['newest', 'Newest first'],
+          ['oldest', 'Oldest first'],
+        ]}
+      />
     </div>
   );
 });
+
+/** A select named by a label only screen readers read (the toolbar has no room for its words); `id` is its test id too. */
+function Choice<T extends string>({
+  id,
+  label,
+  value,
+  onValue,
+  choices,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  onValue(value: T): void;
+  choices: [T, string][];
+}) {
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onValue(e.target.value as T)} data-testid={id}>
+        {choices.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}

@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { getClient } from '../../api/client';
+import { TextField } from '../../components/TextField';
 
 export function GReaderImport() {
   const [url, setUrl] = useState('');
@@ -42,40 +43,34 @@ export function GReaderImport() {
         Brings your subscriptions with their folders, and your starred items. Use the API password from that
         reader’s settings; it is used once and not kept.
       </p>
-      <label className="settings-field">
-        <span className="settings-label">Its Google Reader API address</span>
-        <input
-          type="url"
-          required
-          placeholder="https://freshrss.example.org/api/greader.php"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          data-testid="greader-import-url"
-        />
-      </label>
+      <TextField
+        label="Its Google Reader API address"
+        type="url"
+        required
+        placeholder="https://freshrss.example.org/api/greader.php"
+        value={url}
+        onValue={setUrl}
+        testId="greader-import-url"
+      />
       <div className="greader-import-login">
-        <label className="settings-field">
-          <span className="settings-label">User name</span>
-          <input
-            type="text"
-            required
-            autoComplete="off"
-            value={user}
-            onChange={(e) => setUser(e.target.value)}
-            data-testid="greader-import-user"
-          />
-        </label>
-        <label className="settings-field">
-          <span className="settings-label">API password</span>
-          <input
-            type="password"
-            required
-            autoComplete="off"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="greader-import-password"
-          />
-        </label>
+        <TextField
+          label="User name"
+          type="text"
+          required
+          autoComplete="off"
+          value={user}
+          onValue={setUser}
+          testId="greader-import-user"
+        />
+        <TextField
+          label="API password"
+          type="password"
+          required
+          autoComplete="off"
+          value={password}
+          onValue={setPassword}
+          testId="greader-import-password"
+        />
       </div>
       <div>
         <button type="submit" disabled={busy} data-testid="greader-import-submit">

@@ -9,6 +9,7 @@ import type { RealtimeInfo } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { Checkbox } from '../../components/Checkbox';
 import { SettingsSection } from '../../components/SettingsSection';
+import { TextField } from '../../components/TextField';
 import { useCoreSettingsDraft } from './core-settings-draft';
 import { RealtimeSubscriptions } from './RealtimeSubscriptions';
 
@@ -91,31 +92,23 @@ export function RealtimeSection() {
           >
             Reach this computer through a tunnel
           </Checkbox>
-          <label className="settings-field">
-            <span className="settings-label">Tunnel server</span>
-            <input
-              type="url"
-              value={draft.tunnelHost ?? ''}
-              disabled={!draft.tunnelEnabled}
-              onChange={(e) => realtime.set({ tunnelHost: e.target.value })}
-              data-testid="settings-tunnel-host"
-            />
-          </label>
-          <label className="settings-field">
-            <span className="settings-label">Or your own public address</span>
-            <input
-              type="url"
-              placeholder="https://me.example.org"
-              value={draft.publicBaseUrl ?? ''}
-              onChange={(e) =>
-                realtime.set({ publicBaseUrl: e.target.value.trim() === '' ? null : e.target.value })
-              }
-              data-testid="settings-public-url"
-            />
-            <span className="settings-note">
-              If this computer is reachable already (a port forward, a server), instead of a tunnel.
-            </span>
-          </label>
+          <TextField
+            label="Tunnel server"
+            type="url"
+            value={draft.tunnelHost ?? ''}
+            disabled={!draft.tunnelEnabled}
+            onValue={(tunnelHost) => realtime.set({ tunnelHost })}
+            testId="settings-tunnel-host"
+          />
+          <TextField
+            label="Or your own public address"
+            note="If this computer is reachable already (a port forward, a server), instead of a tunnel."
+            type="url"
+            placeholder="https://me.example.org"
+            value={draft.publicBaseUrl ?? ''}
+            onValue={(v) => realtime.set({ publicBaseUrl: v.trim() === '' ? null : v })}
+            testId="settings-public-url"
+          />
         </fieldset>
       )}
       {info?.cloud && (

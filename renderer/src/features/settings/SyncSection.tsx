@@ -11,6 +11,7 @@ import type { SyncAddress, SyncInfo } from '../../../../src/app/api';
 import { getClient } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { SettingsSection } from '../../components/SettingsSection';
+import { TextField } from '../../components/TextField';
 import { useNow } from '../../components/use-now';
 import { formatRelative } from '../../lib/relative-time';
 import { GReaderImport } from './GReaderImport';
@@ -167,18 +168,16 @@ export function SyncSection() {
           </div>
           {info.enabled && (
             <>
-              <label className="settings-field">
-                <span className="settings-label">User name</span>
-                <input
-                  type="text"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={userName}
-                  onChange={(e) => setUserName(e.target.value)}
-                  data-testid="sync-user"
-                />
-                <span className="settings-note">What the apps ask for as user name, login or email.</span>
-              </label>
+              <TextField
+                label="User name"
+                note="What the apps ask for as user name, login or email."
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                value={userName}
+                onValue={setUserName}
+                testId="sync-user"
+              />
               <div className="sync-actions">
                 <button
                   type="button"
