@@ -142,6 +142,35 @@ describe('registrations', () => {
     expect(await cloud.cloud.store.getResource(`${peer.url}/rss.xml`)).toBeDefined(); // subscribed
   });
 
+  it('a resource the sweep takes while a ping reads its feed is written anew, the ping a change', async () => {
+    // A ping's check writes the resource's row before the read (a count, a time); nobody
+    // subscribes, and it never changed, so a sweep in between takes it. The read then found no
+    // row to record into: on PostgreSQL the ping said unchanged and nothing was kept.
+    const clock = cloud.clock as ManualClock;
+    await cloud.cloud.idle(); // the start-up sweep done
+    const url = `${peer.url}/slow.xml`;
+    let release: (body: string) => void = () => undefined;
+    peer.route('GET', '/slow.xml', 200, () => new Promise<string>((r) => (release = r)));
+    const heard: CloudLogEntry[] = [];
+    const off = cloud.cloud.on('log', (e) => heard.push(e));
+    try {
+      const pinging = postForm(`${cloud.url}/ping`, { url }, 'application/json');
+      for (let i = 0; i < 500 && peer.hits('GET', '/slow.xml').length === 0; i++) await delay(10);
+      expect(await cloud.cloud.store.getResource(url)).toBeDefined();
+      await cloud.cloud.sweep();
+      expect(await cloud.cloud.store.getResource(url)).toBeUndefined();
+      release('<rss version="2.0"><channel><title>Slow</title></channel></rss>');
+      expect(JSON.parse((await pinging).text)).toMatchObject({ success: true });
+      await cloud.cloud.idle();
+      const resource = await cloud.cloud.store.getResource(url);
+      expect(resource?.lastHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(resource?.whenLastUpdate).toBe(clock.now());
+      expect(heard.filter((e) => e.kind === 'ping').map((e) => e.detail)).toEqual(['changed']);
+    } finally {
+      off();
+    }
+  });
+
   it('a renewal after a change of callback host is a new subscription; the old one expires', async () => {
     peer.route('POST', '/a', 200, 'ok').route('POST', '/b', 200, 'ok');
     await register('/a');

@@ -233,16 +233,25 @@ export const LOG_KEPT = 1000;
  * recordContent as CTEs (`rec` says whether the read changed the resource), for the queue to
  * add the change in the same statement (delivery/queue.ts). Parameters $1-$7: recordContentParams.
  * The row is locked first; `old` is what it held before. Two instances writing the same read
- * one after the other: the second finds the hash already there, unchanged.
+ * one after the other: the second finds the hash already there, unchanged. A row the sweep took
+ * while the feed was being read (a ping's resource nobody subscribes to) is written anew, as a
+ * first read: changed. `old` is read by the insert's own source, so before it: read after, a row
+ * this statement updated would be skipped by FOR UPDATE.
  */
 export const RECORD_CONTENT_CTES = `old AS (SELECT last_hash, last_size FROM resources WHERE url = $7 FOR UPDATE),
+  up AS (
+    INSERT INTO resources (url, last_hash, last_size, etag, last_modified, title, ct_checks,
+      when_last_check, ct_updates, when_last_update)
+    SELECT $7::text, $1::text, $2::bigint, $3::text, $4::text, $5::text, 1, $6::bigint, 1, $6::bigint
+    FROM (SELECT 1) one LEFT JOIN old ON true
+    ON CONFLICT (url) DO UPDATE SET last_hash = $1, last_size = $2, etag = $3, last_modified = $4,
+      title = COALESCE($5, resources.title),
+      ct_updates = resources.ct_updates + (CASE WHEN resources.last_hash IS DISTINCT FROM $1 OR resources.last_size IS DISTINCT FROM $2::bigint THEN 1 ELSE 0 END),
+      when_last_update = CASE WHEN resources.last_hash IS DISTINCT FROM $1 OR resources.last_size IS DISTINCT FROM $2::bigint THEN $6 ELSE resources.when_last_update END
+    RETURNING 1),
   rec AS (
-    UPDATE resources SET last_hash = $1, last_size = $2, etag = $3, last_modified = $4,
-      title = COALESCE($5, title),
-      ct_updates = ct_updates + (CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN 1 ELSE 0 END),
-      when_last_update = CASE WHEN old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint THEN $6 ELSE when_last_update END
-    FROM old WHERE resources.url = $7
-    RETURNING (old.last_hash IS DISTINCT FROM $1 OR old.last_size IS DISTINCT FROM $2::bigint) AS changed)`;
+    SELECT NOT EXISTS (SELECT 1 FROM old WHERE old.last_hash IS NOT DISTINCT FROM $1 AND old.last_size IS NOT DISTINCT FROM $2::bigint) AS changed
+    FROM up)`;
 
 export const recordContentParams = (url: string, c: ContentSeen, now: number): unknown[] => [
   c.hash,

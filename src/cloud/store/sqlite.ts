@@ -665,9 +665,13 @@ function prepareStatements(db: DatabaseSync) {
     touchResource: p(`INSERT INTO resources (url, ct_checks, when_last_check) VALUES (?, 1, ?)
       ON CONFLICT (url) DO UPDATE SET ct_checks = ct_checks + 1, when_last_check = excluded.when_last_check`),
     lastContent: p('SELECT last_hash AS lastHash, last_size AS lastSize FROM resources WHERE url = ?'),
-    recordContent: p(`UPDATE resources SET last_hash = ?, last_size = ?, etag = ?, last_modified = ?,
-      title = COALESCE(?, title), ct_updates = ct_updates + ?, when_last_update = CASE WHEN ? THEN ? ELSE when_last_update END
-      WHERE url = ?`),
+    // An upsert: a row the sweep took while the feed was being read is written anew.
+    recordContent: p(`INSERT INTO resources (last_hash, last_size, etag, last_modified, title, ct_updates,
+        when_last_update, url, ct_checks, when_last_check)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, CASE WHEN ?7 THEN ?8 END, ?9, 1, ?8)
+      ON CONFLICT (url) DO UPDATE SET last_hash = ?1, last_size = ?2, etag = ?3, last_modified = ?4,
+        title = COALESCE(?5, title), ct_updates = ct_updates + ?6,
+        when_last_update = CASE WHEN ?7 THEN ?8 ELSE when_last_update END`),
     bump: p(
       'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
     ),
