@@ -41,11 +41,12 @@ function absolute(value: string, base: string): string | null {
 }
 
 export function extractArticle(html: string, pageUrl: string): Extracted {
-  const { document } = parseHTML(html);
-  const declared = document.querySelector('base[href]')?.getAttribute('href');
+  // linkedom's own document of the page (a parsed tree, not a browser's).
+  const page = parseHTML(html).document;
+  const declared = page.querySelector('base[href]')?.getAttribute('href');
   const base = (declared && absolute(declared, pageUrl)) || pageUrl;
   for (const [selector, attribute] of URL_ATTRIBUTES) {
-    for (const el of document.querySelectorAll(selector)) {
+    for (const el of page.querySelectorAll(selector)) {
       const value = el.getAttribute(attribute) ?? '';
       if (value.startsWith('#') || value.startsWith('data:')) continue;
       const abs = absolute(value, base);
@@ -54,11 +55,13 @@ export function extractArticle(html: string, pageUrl: string): Extracted {
     }
   }
   // Lazy-loading pages keep the real picture in data-src: the sanitiser drops data-* attributes.
-  for (const img of document.querySelectorAll('img[data-src]')) {
+  for (const img of page.querySelectorAll('img[data-src]')) {
     const abs = absolute(img.getAttribute('data-src') ?? '', base);
     if (abs && !img.getAttribute('src')?.startsWith('http')) img.setAttribute('src', abs);
   }
-  const article = new Readability(document as unknown as Document, { charThreshold: 500 }).parse();
+  const article = new Readability(page as unknown as ConstructorParameters<typeof Readability>[0], {
+    charThreshold: 500,
+  }).parse();
   const text = article?.textContent?.trim() ?? '';
   if (!article?.content || text.length < MIN_ARTICLE_CHARS) {
     return {

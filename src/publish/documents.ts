@@ -35,10 +35,10 @@ export function renderSite(site: SiteInput, blogrollOpml: string | null): SiteDo
     [DOC_PATHS.home, writeHome(site), 'text/html; charset=utf-8'],
   ];
   if (blogrollOpml) docs.push([DOC_PATHS.blogroll, blogrollOpml, 'text/x-opml; charset=utf-8']);
-  return docs.map(([path, text, contentType]) => document(path, text, contentType));
+  return docs.map(([path, text, contentType]) => siteDocument(path, text, contentType));
 }
 
-export function document(path: string, text: string, contentType: string): SiteDocument {
+export function siteDocument(path: string, text: string, contentType: string): SiteDocument {
   const body = Buffer.from(text, 'utf8');
   return { path, body, contentType, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }

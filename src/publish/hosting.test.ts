@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { document } from './documents.ts';
+import { siteDocument } from './documents.ts';
 import { createHostingHandler, pickEncoding } from './hosting.ts';
 import { PublishStore } from './publish-store.ts';
 
@@ -21,7 +21,7 @@ it('serves its documents and media, and nothing else', async () => {
   dir = mkdtempSync(join(tmpdir(), 'tidings-hosting-'));
   store = new PublishStore(join(dir, 'publish.db'));
   store.putDocuments(
-    [document('/feed.xml', '<rss version="2.0"/>', 'application/rss+xml; charset=utf-8')],
+    [siteDocument('/feed.xml', '<rss version="2.0"/>', 'application/rss+xml; charset=utf-8')],
     1000,
   );
   mkdirSync(join(dir, 'media'));

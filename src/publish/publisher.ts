@@ -15,7 +15,7 @@ import type { Clock } from '../common/clock.ts';
 import { describeError, fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import type { CloudElement } from '../feed/model.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
-import { document, renderSite, siteUrls } from './documents.ts';
+import { renderSite, siteDocument, siteUrls } from './documents.ts';
 import { resolveEnclosure } from './enclosure.ts';
 import { saveToFolder } from './folder-target.ts';
 import { SITE_PREFIX } from './hosting.ts';
@@ -405,7 +405,7 @@ export class Publisher {
       // The copy the app's own river reads on loopback: no <cloud>, so the reader does not ask
       // the cloud to watch a loopback address (it reads this right after each save instead).
       docs.push(
-        document(
+        siteDocument(
           OWN_RIVER_PATH,
           writePostsRss({ ...site, cloud: null, hubs: [] }),
           'application/rss+xml; charset=utf-8',
@@ -526,7 +526,7 @@ export class Publisher {
         const hash = sha1Hex(payload);
         // The payload's hash is published on our own host so a receiver can check it.
         this.store.putDocument({
-          ...document(`/payload/${hash}.xml`, payload, 'application/xml; charset=utf-8'),
+          ...siteDocument(`/payload/${hash}.xml`, payload, 'application/xml; charset=utf-8'),
           modifiedAt: this.deps.clock.now(),
         });
         const pub = this.deps.publicBase();

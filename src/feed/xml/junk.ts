@@ -28,11 +28,11 @@ const HTML_PAGE = /<(?:html|head|body)[\s>]|<!doctype\s+html/i;
 export function findLeadingJunk(text: string): LeadingJunk | null {
   const from = prologEnd(text);
   if (from === -1 || from >= text.length) return null;
-  const window = text.slice(from, from + SEARCH_WITHIN);
+  const reach = text.slice(from, from + SEARCH_WITHIN);
   DOCUMENT_START.lastIndex = 1;
-  const m = DOCUMENT_START.exec(window);
+  const m = DOCUMENT_START.exec(reach);
   if (m === null) return null;
-  if (HTML_PAGE.test(window.slice(0, m.index))) return null;
+  if (HTML_PAGE.test(reach.slice(0, m.index))) return null;
   return { from, to: from + m.index };
 }
 
