@@ -99,6 +99,10 @@ test('the feed tree is one Tab stop: arrows walk it, Right/Left fold, Enter open
   await page.getByTestId('new-folder').click();
   await page.getByTestId('folder-name').fill('Blogs');
   await page.getByTestId('folder-save').click();
+  // The new folder's row takes its place first (the rows below it move down one): a drag begun
+  // before that starts on whatever row was under the pointer, which a loaded machine showed.
+  await expect(page.getByTestId('folder-name')).toHaveCount(0);
+  await expect(page.getByTestId('folder-row').filter({ hasText: 'Blogs' })).toBeVisible();
   await page
     .getByTestId('feed-row')
     .filter({ hasText: 'A Personal Blog' })
