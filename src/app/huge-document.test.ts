@@ -6,28 +6,21 @@
  * RSS stays under 300 MB. The app runs in its own process (as `tidings serve` does) so its peak
  * RSS is its own; the feed host and the clients asking meanwhile are this test.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { timed as timedRequest } from '../testing/app-process.ts';
+import { type AppProcess, startAppProcess, timed as timedRequest } from '../testing/app-process.ts';
 import { type FeedHost, startFeedHost } from '../testing/feed-host.ts';
 import type { FeedView } from './api.ts';
 
-const APP = fileURLToPath(new URL('../net/testdata/app-servers.ts', import.meta.url));
 const MIB = 1024 * 1024;
 /** The stall was 13-20 s; measured now ~150-350 ms on a shared 2-core machine at load ~15. */
 const SLOWEST_OK_MS = 2_000;
 
 let host: FeedHost;
 let dir: string;
-let child: ChildProcess;
-let api: string;
-let token: string;
-let receiver: number;
+let app: AppProcess;
 
 function rssOf(n: number): Buffer {
   const parts: string[] = ['<?xml version="1.0"?><rss version="2.0"><channel><title>Huge RSS</title>'];
@@ -56,33 +49,11 @@ afterAll(async () => {
 // peak measured is that document's, not the first one's memory that the allocator kept.
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tidings-huge-'));
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as net.AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  child = spawn(process.execPath, [APP, join(dir, 'app'), String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const ready = await new Promise<{ api: string; token: string; receiver: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`the app exited ${code}: ${err}`)));
-  });
-  ({ api, token, receiver } = ready);
+  app = await startAppProcess(join(dir, 'app'));
 });
 
 afterEach(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.stdin!.end();
-    await exited;
-  }
+  await app.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -91,31 +62,26 @@ const timed = (url: string, body?: string) =>
   timedRequest(url, {
     body,
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
   });
-
-const call = async (method: string, ...args: unknown[]) => {
-  const r = await timed(`${api}/api/${method}`, JSON.stringify({ args }));
-  return JSON.parse(r.text).result as unknown;
-};
 
 /** The app's peak resident set so far (the kernel's high-water mark), in MB. */
 const peakMb = () =>
-  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${app.child.pid}/status`, 'utf8'))![1]) / 1024;
 
 async function readHuge(path: string, body: Buffer, type: string) {
   expect(body.length).toBeLessThan(20 * MIB); // under the client's body cap
   host.set(path, { body, type });
   const opml = `<?xml version="1.0"?><opml version="2.0"><body><outline type="rss" text="${path}" xmlUrl="${host.url}${path}"/></body></opml>`;
-  await call('importOpml', opml);
+  await app.call('importOpml', opml);
   // Meanwhile, ask the API and the receiver every 50 ms: how long does an answer take?
   const slowest = { api: 0, receiver: 0 };
   let feed: FeedView | undefined;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const [a, r] = await Promise.all([
-      timed(`${api}/api/listFeeds`, '{"args":[]}'),
-      timed(`http://127.0.0.1:${receiver}/`),
+      timed(`${app.api}/api/listFeeds`, '{"args":[]}'),
+      timed(`http://127.0.0.1:${app.receiverPort}/`),
     ]);
     expect(a.status).toBe(200);
     expect(r.status).toBeGreaterThan(0);
@@ -153,7 +119,7 @@ describe('a huge feed document', () => {
     expect(slowest.api).toBeLessThan(SLOWEST_OK_MS);
     expect(peakMb()).toBeLessThan(300);
     // The newest, by document order (no dates): 1,000,000 down to 995,001.
-    const river = (await call('river', { feedId: feed!.id, limit: 1 })) as {
+    const river = (await app.call('river', { feedId: feed!.id, limit: 1 })) as {
       groups: { items: { title: string | null; link: string | null }[] }[];
     };
     expect(river.groups[0]!.items).toHaveLength(1);
