@@ -39,10 +39,19 @@ WHERE feed_id = ?2 AND last_seen < ?1 - 86400000 AND guid IN (SELECT value FROM 
  */
 export type SeenAt = number | { at: number; backlog: true };
 
+/**
+ * RSS and most Atom dates count whole seconds. A backlog item dated within the last second of its
+ * fetch is as new as the fetch, as far as its date can tell: it is placed at the fetch, not at
+ * the start of its second. (A post of one's own, read into the river moments after it was made,
+ * sat below undated items fetched earlier in the same second, out of sight.)
+ */
+const DATE_PRECISION_MS = 1000;
+
 function seenAtOf(seenAt: SeenAt, item: Item): number {
   if (typeof seenAt === 'number') return seenAt;
   const own = publishedKey(item.published ?? item.updated);
-  return own > 0 ? Math.min(own, seenAt.at) : seenAt.at;
+  if (own <= 0 || own > seenAt.at - DATE_PRECISION_MS) return seenAt.at;
+  return own;
 }
 
 export function upsertItems(

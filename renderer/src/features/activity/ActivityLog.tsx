@@ -14,6 +14,9 @@ import './activity.css';
 
 const SHOWN = 200;
 
+/** One awaited answer fewer. */
+const oneLess = (n: number) => Math.max(0, n - 1);
+
 type Kind = 'all' | 'fetch' | 'cloud';
 
 function merge<T extends { id: number }>(current: T[], more: T[]): T[] {
@@ -59,6 +62,9 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
   const [calls, setCalls] = useState<ActivityEntry[]>([]);
   const [fetches, setFetches] = useState<FetchLogEntry[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // Answers still awaited (the first load, a picked feed's older fetches): until they come, the
+  // log says "Loading" and is aria-busy, not "Nothing yet" (nor a partial list taken as the whole).
+  const [pending, setPending] = useState(2);
   const [kind, setKind] = useState<Kind>('all');
   const [feedId, setFeedId] = useState<number | null>(null);
   const feeds = useApp((s) => s.feeds);
@@ -70,10 +76,14 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
     const offCalls = client.on('activity', (entry) => setCalls((list) => merge(list, [entry])));
     const offFetches = client.on('fetch', (entry) => setFetches((list) => merge(list, [entry])));
     const failed = (e: unknown) => open && setError(e instanceof Error ? e.message : String(e));
-    client.activity(SHOWN).then((list) => open && setCalls((current) => merge(current, list)), failed);
+    client
+      .activity(SHOWN)
+      .then((list) => open && setCalls((current) => merge(current, list)), failed)
+      .finally(() => open && setPending(oneLess));
     client
       .fetchLog({ limit: SHOWN })
-      .then((list) => open && setFetches((current) => merge(current, list)), failed);
+      .then((list) => open && setFetches((current) => merge(current, list)), failed)
+      .finally(() => open && setPending(oneLess));
     return () => {
       open = false;
       offCalls();
@@ -85,10 +95,12 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
   useEffect(() => {
     if (feedId === null) return;
     let open = true;
+    setPending((n) => n + 1);
     getClient()
       .fetchLog({ feedId, limit: SHOWN })
       .then((list) => open && setFetches((current) => merge(current, list)))
-      .catch(() => {});
+      .catch(() => {})
+      .finally(() => setPending(oneLess));
     return () => {
       open = false;
     };
@@ -113,7 +125,7 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
   );
 
   return (
-    <section className="activity" data-testid="activity-log" aria-label="Activity">
+    <section className="activity" data-testid="activity-log" aria-label="Activity" aria-busy={pending > 0}>
       <header className="activity-head">
         <h2>Activity</h2>
         <span className="activity-hint">every fetch and rssCloud call, newest first</span>
@@ -151,7 +163,9 @@ export function ActivityLog({ onClose }: { onClose(): void }) {
         </button>
       </header>
       {error && <p className="activity-empty">{error}</p>}
-      {!error && rows.length === 0 && <p className="activity-empty">Nothing yet.</p>}
+      {!error && rows.length === 0 && (
+        <p className="activity-empty">{pending > 0 ? 'Loading…' : 'Nothing yet.'}</p>
+      )}
       {rows.length > 0 && (
         // It scrolls on its own: keyboard users must be able to scroll it too.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus (axe scrollable-region-focusable).
