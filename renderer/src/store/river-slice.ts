@@ -283,8 +283,10 @@ export const createRiverSlice =
         () => api.markRead(needed, read),
         also,
       );
-      // Folder totals and anything the events missed follow, once per burst of reading.
-      refreshCountsSoon();
+      // No reload of every feed row after: the core sends each touched feed's row ('feed.status',
+      // with its unread count), and folder totals are summed from the rows. A reload of 1,000 rows
+      // per batch of the keys' reads cost more than the press itself (bench:river). Events missed
+      // while the connection was down come back with the resync (connect.ts).
     }
 
     /** The unread items of the current view (or of one feed or folder), from the core (not only the loaded ones). */
