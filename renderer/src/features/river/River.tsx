@@ -64,7 +64,11 @@ function SelectionReveal({
   const attempt = (id: number): boolean => {
     const el = scroller.current;
     if (!el) return true;
-    const node = el.querySelector<HTMLElement>(`[data-item-id="${id}"]`);
+    const index = list.current.findIndex((row) => row.items.some((i) => i.id === id));
+    // Looked for in its own row's element, which the virtualiser holds: a search of the whole
+    // river's DOM cost more than the rest of this function but its layout (bench:river, j held).
+    const row = index >= 0 ? virtualizer.elementsCache.get(list.current[index]!.key) : undefined;
+    const node = row?.isConnected ? row.querySelector<HTMLElement>(`[data-item-id="${id}"]`) : null;
     if (node) {
       const box = node.getBoundingClientRect();
       const frame = el.getBoundingClientRect();
@@ -75,7 +79,6 @@ function SelectionReveal({
       node.focus({ preventScroll: true });
       return true;
     }
-    const index = list.current.findIndex((row) => row.items.some((i) => i.id === id));
     if (index >= 0) {
       virtualizer.scrollToIndex(index, { align: 'start' });
       onScrolled();
