@@ -7,8 +7,8 @@ import { ok } from '../common/errors.ts';
 import { createExtractPool } from '../fulltext/extract-pool.ts';
 import { createFullTextReader } from '../fulltext/reader.ts';
 import type { NowPlaying, TidingsApi } from './api.ts';
+import { apiResult } from './api-result.ts';
 import type { AppContext } from './context.ts';
-import { toApi } from './reading.ts';
 import { emitStatus } from './refresh.ts';
 import { feedTitleOf, toRiverItem } from './river.ts';
 import type { UndoLog } from './undo.ts';
@@ -74,7 +74,7 @@ export function habitsApi(ctx: AppContext, undoLog: UndoLog): HabitsApi & { clos
 
     async fullText(itemId, refresh) {
       const r = await reader.read(itemId, refresh === true);
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       const { url, title, byline, siteName, content, fetchedAt } = r.value;
       return ok({
         itemId,

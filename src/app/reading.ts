@@ -14,6 +14,7 @@ import type {
   SavedSearch,
   TidingsApi,
 } from './api.ts';
+import { apiResult } from './api-result.ts';
 import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
 import { emitStatus, replanPolling } from './refresh.ts';
@@ -44,12 +45,6 @@ type ReadingApi = Pick<
 const MAX_FEED_TITLE = 300;
 const MIN_INTERVAL = 5;
 const MAX_INTERVAL = 7 * 24 * 60;
-
-export function toApi<T>(
-  r: Result<T>,
-): { ok: true; value: T } | { ok: false; error: { code: string; message: string } } {
-  return r.ok ? r : { ok: false, error: { code: r.error.code, message: r.error.message } };
-}
 
 /** Every folder, parents before their children, siblings by title. */
 export function folderViews(ctx: AppContext): FolderView[] {
@@ -176,17 +171,17 @@ const muteFields = (input: MuteFilterInput) => ({
 export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
   const { store } = ctx;
   return {
-    updateFeed: async (feedId, patch) => toApi(updateFeed(ctx, feedId, patch ?? {})),
+    updateFeed: async (feedId, patch) => apiResult(updateFeed(ctx, feedId, patch ?? {})),
     listFolders: async () => folderViews(ctx),
     createFolder: async (title, parentId) => {
       const r = store.createFolder(title, parentId ?? null);
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       foldersChanged(ctx);
       return ok(folderView(ctx, r.value.id));
     },
     renameFolder: async (folderId, title) => {
       const r = store.renameFolder(folderId, title);
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       foldersChanged(ctx);
       // Feed rows carry the folder's path.
       ctx.events.emit('feeds.changed', { count: store.listFeeds().length });
@@ -194,7 +189,7 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
     },
     moveFolder: async (folderId, parentId) => {
       const r = store.moveFolder(folderId, parentId);
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       foldersChanged(ctx);
       ctx.events.emit('feeds.changed', { count: store.listFeeds().length });
       return ok(folderView(ctx, folderId));
@@ -202,7 +197,7 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
     deleteFolder: async (folderId) => {
       const snap = store.snapshotFolder(folderId);
       const r = store.deleteFolder(folderId);
-      if (!r.ok || !snap) return toApi(r as Result<never>);
+      if (!r.ok || !snap) return apiResult(r as Result<never>);
       placesChanged(ctx);
       const title = String(snap.folders[0]?.title ?? '');
       return ok(
@@ -232,7 +227,7 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
     saveSearch: async (input) => {
       const r = store.saveSearch(input);
       if (r.ok) filtersChanged(ctx);
-      return toApi(r);
+      return apiResult(r);
     },
     deleteSavedSearch: async (id) => {
       if (store.deleteSavedSearch(id)) filtersChanged(ctx);
@@ -240,7 +235,7 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
     listMuteFilters: async () => store.listMuteFilters().map(toMuteFilter),
     addMuteFilter: async (input) => {
       const r = store.addMuteFilter(muteFields(input));
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       filtersChanged(ctx);
       const filter = toMuteFilter(r.value);
       const undo = undoLog.record(`Muted “${filter.pattern}”`, {
@@ -258,7 +253,7 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
     },
     updateMuteFilter: async (id, input) => {
       const r = store.updateMuteFilter(id, muteFields(input));
-      if (!r.ok) return toApi(r);
+      if (!r.ok) return apiResult(r);
       filtersChanged(ctx);
       return ok(toMuteFilter(r.value));
     },

@@ -10,6 +10,7 @@ import { createSyncDoors, FEVER_PATH, GREADER_PATH, type SyncDoors } from '../sy
 import type { LoginLimits } from '../sync/login-guard.ts';
 import { qrDataUrl } from '../sync/qr.ts';
 import type { ApiResult, BackupMethod, SyncAddress, SyncInfo, TidingsApi } from './api.ts';
+import { apiResult } from './api-result.ts';
 import type { AppContext } from './context.ts';
 import { importFromGReader } from './greader-import.ts';
 
@@ -124,7 +125,7 @@ export function attachSync(
     },
     newSyncPassword: async (userName): Promise<ApiResult<{ password: string; info: SyncInfo }>> => {
       const made = await account.newPassword(userName);
-      if (!made.ok) return { ok: false, error: { code: made.error.code, message: made.error.message } };
+      if (!made.ok) return apiResult(made);
       return { ok: true, value: { password: made.value, info: await info() } };
     },
     revokeSyncPassword: async () => {
@@ -132,8 +133,7 @@ export function attachSync(
       return info();
     },
     importFromGReader: async (input) => {
-      const r = await importFromGReader(ctx, app(), input);
-      return r.ok ? r : { ok: false, error: { code: r.error.code, message: r.error.message } };
+      return apiResult(await importFromGReader(ctx, app(), input));
     },
   };
 

@@ -24,6 +24,7 @@ import type {
   TidingsClient,
   TidingsEvents,
 } from './api.ts';
+import { apiResult } from './api-result.ts';
 import { type AppContext, DEFAULT_SETTINGS } from './context.ts';
 import type { Emitter } from './emitter.ts';
 import { feedViewOf } from './feed-view.ts';
@@ -235,7 +236,7 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     on: (event, listener) => events.on(event, listener),
     onAny: (listener) => events.onAny(listener),
 
-    subscribe: async (input) => toApiResult(await subscribe(ctx, input)),
+    subscribe: async (input) => apiResult(await subscribe(ctx, input)),
     unsubscribe: async (feedId) => {
       const snap = store.snapshotFeed(feedId);
       hosts.delete(feedId);
@@ -253,12 +254,12 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
         },
       });
     },
-    undo: async (undoId) => toApiResult(undoLog.undo(undoId)),
+    undo: async (undoId) => apiResult(undoLog.undo(undoId)),
     listFeeds: async () => {
       const current = settings();
       return store.listFeeds().map((f) => feedViewOf(ctx, f, current));
     },
-    importOpml: async (text) => toApiResult(await importOpml(ctx, text)),
+    importOpml: async (text) => apiResult(await importOpml(ctx, text)),
     exportOpml: async () => exportOpml(ctx),
     refresh: async (feedId) => {
       // Refresh all reads the list once (a read of each row again cost 10,000 reads).
@@ -343,7 +344,7 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     ...publish.api,
     cancelSubscribe: async (requestId) => cancelSubscribe(ctx, requestId),
     moveFeed: async (feedId, url) => {
-      const moved = toApiResult(await moveFeed(ctx, feedId, url));
+      const moved = apiResult(await moveFeed(ctx, feedId, url));
       hosts.delete(feedId); // the scheduler's per-host limit follows the new address
       return moved;
     },
@@ -358,15 +359,6 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
   };
   self = api;
   return api;
-}
-
-function toApiResult<T>(result: Result<T>): ApiResult<T> {
-  if (result.ok) return { ok: true, value: result.value };
-  const { code, message, args } = result.error;
-  // An error about one feed names it (already_subscribed: the UI selects it).
-  return typeof args?.feedId === 'number'
-    ? { ok: false, error: { code, message, feedId: args.feedId } }
-    : { ok: false, error: { code, message } };
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Number.isFinite(n) ? n : lo));
