@@ -12,8 +12,8 @@
  *   pending or live request for.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import { type Clock, systemClock } from '../common/clock.ts';
+import { forwardedPeer } from '../net/forwarded-peer.ts';
 import { maskUrl } from '../net/mask.ts';
 import type { ActivityInput } from '../store/realtime.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse } from '../wire/xmlrpc.ts';
@@ -136,7 +136,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     const pathname = q < 0 ? call.target : call.target.slice(0, q);
     const search = q < 0 ? '' : call.target.slice(q);
     if (!isOurPath(pathname)) return notFound();
-    const peer = peerFrom(call.forwardedFor, call.remoteAddress);
+    const peer = forwardedPeer(call.forwardedFor, call.remoteAddress, 'first');
     const record = (procedureName: string, feedUrl: string | null, result: string, ok: boolean) =>
       deps.log({
         at: clock.now(),
@@ -244,7 +244,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
 
 /** The caller: through a tunnel the socket is loopback and the proxy names the real peer. */
 export function peerOf(req: Request, remoteAddress: string): string {
-  return peerFrom(req.headers.get('x-forwarded-for'), remoteAddress);
+  return forwardedPeer(req.headers.get('x-forwarded-for'), remoteAddress, 'first');
 }
 
 /**
@@ -271,14 +271,6 @@ export function onlyUrlParam(body: Uint8Array): string | null {
   } catch {
     return null; // a malformed escape: URLSearchParams keeps it as it is
   }
-}
-
-function peerFrom(forwardedFor: string | null, remoteAddress: string): string {
-  const address = remoteAddress.startsWith('::ffff:') ? remoteAddress.slice(7) : remoteAddress;
-  const loopback = address === '127.0.0.1' || address === '::1' || address.startsWith('127.');
-  const forwarded = forwardedFor?.split(',')[0]?.trim();
-  if (loopback && forwarded && isIP(forwarded)) return forwarded;
-  return address || 'unknown';
 }
 
 function startsWithAngle(body: Uint8Array): boolean {

@@ -5,7 +5,7 @@
  * newline), so values are taken as URLSearchParams decodes them and trimmed where a client may
  * pad them. And who is asking, for the login rate limit.
  */
-import { isIP } from 'node:net';
+import { forwardedPeer } from '../net/forwarded-peer.ts';
 
 export interface Params {
   get(name: string): string | null;
@@ -34,23 +34,12 @@ export async function readParams(req: Request): Promise<Params> {
 }
 
 /**
- * The caller's address for rate limits. Through the tunnel every request comes from 127.0.0.1 (the
- * tunnel client's socket); the tunnel server in front names the real caller last in
- * X-Forwarded-For (entries before it are the caller's own word), so that one counts. A caller
- * that forges the header only moves itself into another bucket: the limit over all callers
- * (login-guard.ts) still holds.
+ * The caller's address for rate limits: the tunnel server's word, not the caller's
+ * (net/forwarded-peer.ts). A caller that forges the header only moves itself into another bucket:
+ * the limit over all callers (login-guard.ts) still holds.
  */
 export function peerOf(req: Request, remoteAddress: string): string {
-  const address = remoteAddress.replace(/^::ffff:/, '');
-  const loopback = address === '::1' || address.startsWith('127.');
-  const forwarded = req.headers
-    .get('x-forwarded-for')
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .at(-1);
-  if (loopback && forwarded && isIP(forwarded)) return forwarded;
-  return address || 'unknown';
+  return forwardedPeer(req.headers.get('x-forwarded-for'), remoteAddress, 'last');
 }
 
 export function json(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
