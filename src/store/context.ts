@@ -13,18 +13,19 @@ export interface StoreContext {
 }
 
 export function createContext(db: DatabaseSync, clock: Clock): StoreContext {
+  return { db, clock, stmt: statementCache(db) };
+}
+
+/** Each SQL text prepared once per connection, then reused (every store module asks again and again). */
+export function statementCache(db: DatabaseSync): (sql: string) => StatementSync {
   const cache = new Map<string, StatementSync>();
-  return {
-    db,
-    clock,
-    stmt(sql) {
-      let s = cache.get(sql);
-      if (!s) {
-        s = db.prepare(sql);
-        cache.set(sql, s);
-      }
-      return s;
-    },
+  return (sql) => {
+    let st = cache.get(sql);
+    if (!st) {
+      st = db.prepare(sql);
+      cache.set(sql, st);
+    }
+    return st;
   };
 }
 

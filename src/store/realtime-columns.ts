@@ -4,7 +4,7 @@
  * whole-row writes and their row readers from one such table per row type, instead of naming
  * every column three times by hand (and keeping the three in step).
  */
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { SQLInputValue } from 'node:sqlite';
 
 /** A row as node:sqlite returns it. */
 export type Raw = Record<string, unknown>;
@@ -49,18 +49,5 @@ export function columns<T>(spec: ColumnSpec<T>): Columns<T> {
         return typeof v === 'boolean' ? (v ? 1 : 0) : (v as SQLInputValue);
       });
     },
-  };
-}
-
-/** Each statement prepared once per connection (both realtime tables ask again and again). */
-export function statementCache(db: DatabaseSync): (sql: string) => StatementSync {
-  const cache = new Map<string, StatementSync>();
-  return (sql) => {
-    let st = cache.get(sql);
-    if (!st) {
-      st = db.prepare(sql);
-      cache.set(sql, st);
-    }
-    return st;
   };
 }

@@ -9,6 +9,7 @@
  * version is <= user_version, so a shared counter would make one schema's later steps vanish.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { statementCache } from './context.ts';
 import {
   type Columns,
   columns,
@@ -17,7 +18,6 @@ import {
   intOrNull,
   oneOf,
   type Raw,
-  statementCache,
   text,
   textOrNull,
 } from './realtime-columns.ts';

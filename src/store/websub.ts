@@ -4,17 +4,9 @@
  * its rows through the same column tables (realtime-columns.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { statementCache } from './context.ts';
 import { ensureRealtimeSchema } from './realtime.ts';
-import {
-  columns,
-  int,
-  intOrNull,
-  oneOf,
-  type Raw,
-  statementCache,
-  text,
-  textOrNull,
-} from './realtime-columns.ts';
+import { columns, int, intOrNull, oneOf, type Raw, text, textOrNull } from './realtime-columns.ts';
 
 export type WebSubStatus = 'pending' | 'live' | 'failed' | 'denied';
 
