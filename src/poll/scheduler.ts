@@ -128,7 +128,6 @@ export class Scheduler {
    */
   private readonly waiting = new Map<string, QueueEntry[]>();
   private readonly ready = new ReadyHeap();
-  private queuedCount = 0;
   private readonly queued = new Set<number>();
   /** feedId -> host, for the runs in flight. */
   private readonly running = new Map<number, string>();
@@ -226,7 +225,7 @@ export class Scheduler {
   }
 
   stats(): { active: number; queued: number } {
-    return { active: this.running.size, queued: this.queuedCount };
+    return { active: this.running.size, queued: this.queued.size };
   }
 
   isRunning(feedId: number): boolean {
@@ -309,7 +308,6 @@ export class Scheduler {
     }
     list.splice(lo, 0, entry);
     this.queued.add(feedId);
-    this.queuedCount++;
     if (lo === 0) this.offer(host);
     this.progress();
   }
@@ -326,7 +324,6 @@ export class Scheduler {
       const i = list.findIndex((e) => e.feedId === feedId);
       if (i < 0) continue;
       list.splice(i, 1);
-      this.queuedCount--;
       if (list.length === 0) this.waiting.delete(host);
       else if (i === 0) this.offer(host);
       return;
@@ -353,7 +350,6 @@ export class Scheduler {
           const entry = list.shift()!;
           if (list.length === 0) this.waiting.delete(host);
           this.queued.delete(entry.feedId);
-          this.queuedCount--;
           this.begin(entry);
           this.offer(host);
         }
@@ -400,7 +396,7 @@ export class Scheduler {
   }
 
   private isIdle(): boolean {
-    return this.running.size === 0 && (this.queuedCount === 0 || !this.started);
+    return this.running.size === 0 && (this.queued.size === 0 || !this.started);
   }
 
   private progress(): void {
