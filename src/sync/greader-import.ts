@@ -8,6 +8,7 @@
  */
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import type { HttpClient, HttpResponse } from '../net/http-client-types.ts';
+import { parseStreamId, STARRED } from './greader/streams.ts';
 
 export interface RemoteSubscription {
   /** The server's stream id for it (feed/42): starred items name their feed by it. */
@@ -40,9 +41,11 @@ export interface RemoteLibrary {
 export const MAX_STARRED = 20_000;
 const PAGE = 1_000;
 
-const STARRED = 'user/-/state/com.google/starred';
-const READ = /^user\/[^/]*\/state\/com\.google\/read$/;
-const LABEL = /^user\/[^/]*\/label\/(.+)$/;
+/** A label's name from its stream id (`user/-/label/<name>`), else undefined. */
+function labelOf(streamId: unknown): string | undefined {
+  const ref = typeof streamId === 'string' ? parseStreamId(streamId) : null;
+  return ref?.kind === 'label' ? ref.name : undefined;
+}
 
 function importError(code: string, message: string): Result<never> {
   return fail(tidingsError(`import.${code}`, message));
@@ -128,7 +131,7 @@ export async function readGReaderLibrary(
   for (const s of subs.value.subscriptions ?? []) {
     if (typeof s.url !== 'string' || !/^https?:\/\//i.test(s.url) || typeof s.id !== 'string') continue;
     const label = (s.categories ?? [])
-      .map((c) => (typeof c.id === 'string' ? LABEL.exec(c.id)?.[1] : undefined) ?? c.label)
+      .map((c) => labelOf(c.id) ?? c.label)
       .find((l): l is string => typeof l === 'string' && l.trim() !== '');
     subscriptions.push({
       streamId: s.id,
@@ -171,7 +174,7 @@ export async function readGReaderLibrary(
         published: iso(i.published),
         updated: iso(i.updated),
         author: typeof i.author === 'string' && i.author ? i.author : null,
-        read: (i.categories ?? []).some((cat) => READ.test(cat)),
+        read: (i.categories ?? []).some((cat) => parseStreamId(cat)?.kind === 'read'),
       });
     }
     c =
