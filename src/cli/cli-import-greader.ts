@@ -9,6 +9,7 @@ import { createTidings } from '../app/tidings.ts';
 import { parseCommandArgs, UsageError } from './cli.ts';
 import { dataDirOption } from './paths.ts';
 import { countOf } from './plural.ts';
+import { askHidden, interactive, terminal } from './prompt.ts';
 
 const HELP = `Usage: tidings import-greader <address> --user NAME [--data DIR] < password
 
@@ -21,6 +22,9 @@ adds nothing twice.`;
 async function readPassword(): Promise<string> {
   const fromEnv = process.env.TIDINGS_GREADER_PASSWORD;
   if (fromEnv) return fromEnv;
+  // Typed at a terminal: not shown (prompt.ts, as the backup's passphrase).
+  const io = terminal();
+  if (interactive(io)) return askHidden('API password: ', io);
   if (process.stdin.isTTY) process.stderr.write('API password: ');
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) {
