@@ -40,17 +40,19 @@ export async function importFromGReader(
   if (!imported.ok) return fail(tidingsError(imported.error.code, imported.error.message));
   const errors = [...imported.value.errors];
 
-  const urlOf = new Map(subscriptions.map((s) => [s.streamId, s.url]));
+  // One look-up per subscription, not per starred item (up to MAX_STARRED of them).
+  const feedIdOf = new Map(subscriptions.map((s) => [s.streamId, ctx.store.getFeedByUrl(s.url)?.id ?? null]));
   const byFeed = new Map<number, RemoteItem[]>();
   let orphans = 0;
   for (const item of starred) {
-    const url = urlOf.get(item.streamId);
-    const feedId = url ? (ctx.store.getFeedByUrl(url)?.id ?? null) : null;
+    const feedId = feedIdOf.get(item.streamId) ?? null;
     if (feedId === null) {
       orphans++;
       continue;
     }
-    byFeed.set(feedId, [...(byFeed.get(feedId) ?? []), item]);
+    const items = byFeed.get(feedId);
+    if (items) items.push(item);
+    else byFeed.set(feedId, [item]);
   }
   if (orphans > 0)
     errors.push(`${orphans} starred item(s) belong to feeds that are not subscribed here; left out.`);
