@@ -46,7 +46,6 @@ export interface ReadingMarksDeps {
     command: () => Promise<void>,
   ): Promise<boolean>;
   offerMarkedUndo(ids: number[]): void;
-  refreshCountsSoon(): void;
 }
 
 type MarkActions = Pick<
@@ -186,7 +185,6 @@ export function readingMarks(deps: ReadingMarksDeps) {
         },
       );
       if (!done) return;
-      deps.refreshCountsSoon();
       if (ticket) offerCoreUndo(get, api, ticket);
       else get().pushNotice({ level: 'info', message: 'Nothing unread is that old here.' });
     },

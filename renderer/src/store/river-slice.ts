@@ -161,7 +161,6 @@ export const createRiverSlice =
     let headAgain = false;
     // 'river.changed' during a full load: that load's request may have left before the news.
     let headAfterLoad = false;
-    let feedsTimer: ReturnType<typeof setTimeout> | null = null;
     const local = new LocalChanges();
     // Reading marks read as you go (issue 35): reading-marks.ts, over this slice's own helpers.
     const marks = readingMarks({
@@ -171,7 +170,6 @@ export const createRiverSlice =
       markReadWith: (ids, read, also) => markReadWith(ids, read, also),
       changeItems: (...args) => changeItems(...args),
       offerMarkedUndo: (ids) => offerMarkedUndo(ids),
-      refreshCountsSoon: () => refreshCountsSoon(),
     });
     function query(cursor: string | null = null): RiverQuery {
       const { feedId, folderId, show, sort } = get().filter;
@@ -317,20 +315,8 @@ export const createRiverSlice =
       if (ids.length === 0) return;
       get().offerUndo({
         message: ids.length === 1 ? 'Marked 1 item read' : `Marked ${ids.length} items read`,
-        run: async () => {
-          await get().markRead(ids, false);
-          refreshCountsSoon();
-        },
+        run: () => get().markRead(ids, false),
       });
-    }
-
-    /** Unread counts live in the core; after reading, ask for them again (once per burst). */
-    function refreshCountsSoon(): void {
-      if (feedsTimer) clearTimeout(feedsTimer);
-      feedsTimer = setTimeout(() => {
-        feedsTimer = null;
-        void get().loadFeeds();
-      }, 400);
     }
 
     return {
@@ -579,10 +565,7 @@ export const createRiverSlice =
             () => (folderId === null ? api.markAllRead() : api.markFolderRead(folderId)),
           );
         }
-        if (ok) {
-          refreshCountsSoon();
-          offerMarkedUndo(unread);
-        }
+        if (ok) offerMarkedUndo(unread);
       },
 
       async unmuteItem(itemId) {
@@ -592,7 +575,6 @@ export const createRiverSlice =
           (i) => i,
           () => api.unmuteItem(itemId),
         );
-        refreshCountsSoon();
       },
 
       ...marks.actions,
