@@ -16,7 +16,7 @@ import type { AppContext } from './context.ts';
 import { feedViewOf } from './feed-view.ts';
 import { logFetch, storeDocument } from './refresh.ts';
 import { feedTitleOf } from './river.ts';
-import { alreadySubscribed, feedJudges, sameFeed } from './subscribe.ts';
+import { alreadySubscribed, feedJudge, sameFeed } from './subscribe.ts';
 
 /** A good answer of the feed fetch: it carries all a stored document needs (refresh.ts FeedDocument). */
 type FetchedFeed = FeedFetchResult & { kind: 'ok' };
@@ -85,9 +85,9 @@ async function fetchDirect(
 ): Promise<Result<{ url: string; doc: FetchedFeed }>> {
   const result = await ctx.http.fetchFeed({ url, credentials, subscribers: 1 });
   if (result.kind !== 'ok') return fail(unreachable(url, answerOf(result)));
-  const judge = feedJudges(ctx);
-  if (!judge.looksLikeFeed(result.body, result.contentType)) {
-    const reason = judge.brokenFeedReason?.(result.body, result.contentType) ?? null;
+  const verdict = feedJudge(ctx)(result.body, result.contentType);
+  if (verdict.kind !== 'feed') {
+    const reason = verdict.kind === 'broken' ? verdict.reason : null;
     return fail(
       tidingsError('discover.noFeed', `${maskUrl(url)} is not a feed${reason ? `: ${reason}` : '.'}`, {
         url: maskUrl(url),
@@ -118,7 +118,7 @@ async function discover(
     answers.set(finalUrl, result);
     return { ok: true, finalUrl, contentType: result.contentType, body: result.body };
   };
-  const found = await discoverFeed(typed, { fetchText, ...feedJudges(ctx) });
+  const found = await discoverFeed(typed, { fetchText, judgeFeed: feedJudge(ctx) });
   if (!found.ok) return found;
   const url = found.value.feedUrl;
   const doc = answers.get(url);

@@ -4,10 +4,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { brokenFeedReason } from '../feed/broken-feed.ts';
 import { type DiscoverDeps, discoverFeed, looksLikeHtml, normaliseUserUrl } from '../feed/discover.ts';
+import { judgeFeed } from '../feed/feed-verdict.ts';
 import { stripUserinfo, writeOpml } from '../feed/opml.ts';
-import { parseFeed } from '../feed/parse.ts';
 import type { HttpResponse } from '../net/http-client-types.ts';
 import type { FeedSnapshot } from '../store/undo.ts';
 import type { FeedView, OpmlImportReport, SubscribeInput } from './api.ts';
@@ -54,13 +53,9 @@ export function sameFeed(ctx: AppContext, url: string) {
   return null;
 }
 
-/** Discovery's two judgements of a body, made by the parser that will read it (subscribe, move). */
-export function feedJudges(ctx: AppContext): Pick<DiscoverDeps, 'looksLikeFeed' | 'brokenFeedReason'> {
-  return {
-    looksLikeFeed: (body, contentType) =>
-      parseFeed(body, { contentType, maxParseMs: ctx.maxParseMs }).kind !== 'error',
-    brokenFeedReason: (body, contentType) => brokenFeedReason(body, contentType, ctx.maxParseMs),
-  };
+/** Discovery's judgement of a body, made by the parser that will read it (subscribe, move). */
+export function feedJudge(ctx: AppContext): DiscoverDeps['judgeFeed'] {
+  return (body, contentType) => judgeFeed(body, contentType, ctx.maxParseMs);
 }
 
 export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise<Result<FeedView>> {
@@ -90,7 +85,7 @@ export async function subscribe(ctx: AppContext, input: SubscribeInput): Promise
       // The raw input: discovery falls back from https to http for addresses typed without a scheme.
       const found = await discoverFeed(input.url, {
         fetchText: (url, signal) => fetchText(ctx, url, signal, fetched),
-        ...feedJudges(ctx),
+        judgeFeed: feedJudge(ctx),
         signal: cancel.signal,
         onProgress: requestId
           ? (message) => ctx.events.emit('subscribe.progress', { requestId, message })

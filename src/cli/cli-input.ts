@@ -11,9 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { APP_VERSION, PROJECT_URL } from '../app/version.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { fsErrorReason } from '../common/fs-errors.ts';
-import { brokenFeedReason } from '../feed/broken-feed.ts';
 import { discoverFeed, type FetchTextResult, normaliseUserUrl } from '../feed/discover.ts';
-import { parseFeed } from '../feed/parse.ts';
+import { judgeFeed } from '../feed/feed-verdict.ts';
 import { createHttpClient } from '../net/http-client.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { maskUrl } from '../net/mask.ts';
@@ -76,7 +75,7 @@ async function readWebFeed(source: string, http: HttpClient): Promise<Result<Fee
       return fail(tidingsError('cli.status', `${maskUrl(url)} answered ${res.status} with no feed body.`));
     // A feed, or one that says it is a feed but does not parse: the caller parses it and says
     // why (the XML error with its line), not "no feed found" after guessing (issue 35).
-    if (isFeed(res.body, res.contentType) || brokenFeedReason(res.body, res.contentType) !== null)
+    if (judgeFeed(res.body, res.contentType).kind !== 'notFeed')
       return ok({ body: res.body, url: res.finalUrl, contentType: res.contentType, discoveredFrom: null });
   }
   const found = await discoverFeedUrl(source, http);
@@ -98,14 +97,9 @@ export async function discoverFeedUrl(address: string, http: HttpClient): Promis
   if (!normalised.ok) return normalised;
   const found = await discoverFeed(address, {
     fetchText: (url) => fetchText(http, url),
-    looksLikeFeed: isFeed,
-    brokenFeedReason,
+    judgeFeed,
   });
   return found.ok ? ok(found.value.feedUrl) : found;
-}
-
-function isFeed(body: Uint8Array, contentType: string | null): boolean {
-  return parseFeed(body, { contentType }).kind !== 'error';
 }
 
 /** One page or feed for discovery: as much as a feed fetch reads, redirects followed. */

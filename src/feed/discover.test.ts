@@ -198,10 +198,12 @@ async function fetchText(url: string): Promise<FetchTextResult> {
 
 const deps: DiscoverDeps = {
   fetchText,
-  looksLikeFeed: (body) =>
+  judgeFeed: (body) =>
     /<rss|<feed|<rdf:RDF|"version":\s*"https:\/\/jsonfeed/.test(
       new TextDecoder().decode(body.subarray(0, 4096)),
-    ),
+    )
+      ? { kind: 'feed' }
+      : { kind: 'notFeed' },
 };
 
 describe('discoverFeed', () => {
@@ -371,11 +373,11 @@ describe('discoverFeed', () => {
     expect(calls).toBe(0);
   });
 
-  it('survives a looksLikeFeed that throws', async () => {
+  it('survives a judgeFeed that throws', async () => {
     const s = await site({ '/x': { body: html('') }, '/feed': { type: 'application/rss+xml', body: RSS } });
     const r = await discoverFeed(`${s.origin}/x`, {
       fetchText,
-      looksLikeFeed: () => {
+      judgeFeed: () => {
         throw new Error('parser exploded');
       },
     });
@@ -427,8 +429,10 @@ const brokenFeedReason = (body: Uint8Array) => {
 /** As the app wires it: a body is a feed when it parses, broken when it claims to be one and does not. */
 const strictDeps: DiscoverDeps = {
   ...deps,
-  looksLikeFeed: (body, type) => brokenFeedReason(body) === null && deps.looksLikeFeed(body, type),
-  brokenFeedReason,
+  judgeFeed: (body, type) => {
+    const reason = brokenFeedReason(body);
+    return reason === null ? deps.judgeFeed(body, type) : { kind: 'broken', reason };
+  },
 };
 
 describe('discoverFeed: deadline, concurrency, cancel, broken feeds', () => {

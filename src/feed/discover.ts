@@ -8,6 +8,7 @@ import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { firstInOrder } from '../common/first-in-order.ts';
 import { MASK, maskUrl } from '../net/mask.ts';
 import { decodeAnnouncedUnicode } from './encoding.ts';
+import type { FeedVerdict } from './feed-verdict.ts';
 import { decodeEntities } from './text.ts';
 
 export interface FeedLink {
@@ -24,12 +25,11 @@ export type FetchTextResult =
 export interface DiscoverDeps {
   /** `signal` aborts when discovery is over (a feed found, the deadline, a cancel). */
   fetchText: (url: string, signal?: AbortSignal) => Promise<FetchTextResult>;
-  looksLikeFeed: (body: Uint8Array, contentType: string | null) => boolean;
   /**
-   * Why a body that says it is a feed (by its type or first tag) does not parse: the parser's
-   * reason, or null when it parses or does not claim to be a feed. Absent: never "broken".
+   * Whether a body is a feed, a feed that does not parse (by its type or first tag it says it is
+   * one; the reason is the parser's), or not a feed: one judgement, so a body is parsed once.
    */
-  brokenFeedReason?: (body: Uint8Array, contentType: string | null) => string | null;
+  judgeFeed: (body: Uint8Array, contentType: string | null) => FeedVerdict;
   /** Cancels discovery (the person pressed Cancel): the result is 'discover.cancelled'. */
   signal?: AbortSignal;
   /** One deadline over all of discovery (default DISCOVERY_DEADLINE_MS). */
@@ -323,18 +323,11 @@ async function discover(
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
   };
-  const isFeed = (r: FetchTextResult & { ok: true }): boolean => {
+  const judge = (r: FetchTextResult & { ok: true }): FeedVerdict => {
     try {
-      return deps.looksLikeFeed(r.body, r.contentType);
+      return deps.judgeFeed(r.body, r.contentType);
     } catch {
-      return false;
-    }
-  };
-  const brokenReason = (r: FetchTextResult & { ok: true }): string | null => {
-    try {
-      return deps.brokenFeedReason?.(r.body, r.contentType) ?? null;
-    } catch {
-      return null;
+      return { kind: 'notFeed' };
     }
   };
 
@@ -349,11 +342,12 @@ async function discover(
     }
   }
   if (signal.aborted) return noFeed(start);
-  if (page?.ok && isFeed(page)) return ok({ feedUrl: page.finalUrl, candidates: [page.finalUrl] });
+  const verdict = page?.ok ? judge(page) : null;
+  if (page?.ok && verdict?.kind === 'feed')
+    return ok({ feedUrl: page.finalUrl, candidates: [page.finalUrl] });
   // The address is a feed that does not parse: say so with the parser's reason (issue 9), not
   // "no feed found" after a round of guessing.
-  const broken = page?.ok ? brokenReason(page) : null;
-  if (page?.ok && broken !== null) return brokenFeed(page.finalUrl, broken);
+  if (page?.ok && verdict?.kind === 'broken') return brokenFeed(page.finalUrl, verdict.reason);
 
   let advertised: string[] = [];
   let siteIcon: string | null = null;
@@ -372,10 +366,11 @@ async function discover(
   const winner = await firstInOrder(candidates, DISCOVERY_CONCURRENCY, signal, async (u) => {
     const r = await fetchOnce(u);
     if (!r?.ok) return null;
-    if (isFeed(r)) return r.finalUrl;
+    const verdict = judge(r);
+    if (verdict.kind === 'feed') return r.finalUrl;
     // Only an advertised link counts as broken: a guessed path that is not a feed is just a miss.
-    const reason = links.includes(u) ? brokenReason(r) : null;
-    if (reason !== null && firstBroken === null) firstBroken = { url: r.finalUrl, reason };
+    if (verdict.kind === 'broken' && links.includes(u) && firstBroken === null)
+      firstBroken = { url: r.finalUrl, reason: verdict.reason };
     return null;
   });
   if (winner !== null) {

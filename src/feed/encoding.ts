@@ -187,11 +187,20 @@ function guessUtf32Le(b: Uint8Array): boolean {
   return b[0] !== 0x00 && b[3] === 0x00;
 }
 
+/**
+ * The charsets the server and the XML declaration name, in that order, that we can decode with.
+ * Read once a decode: the declaration is searched for in the bytes.
+ */
+function declaredLabels(bytes: Uint8Array, contentType: string | null | undefined): string[] {
+  return [charsetOf(contentType), xmlDeclaredEncoding(bytes)].filter(
+    (l): l is string => !!l && decoderFor(l) !== null,
+  );
+}
+
 /** Which encodings to try, in order: the declared ones (usable labels only), then UTF-8. */
-function candidates(bytes: Uint8Array, contentType: string | null | undefined): string[] {
+function candidates(bytes: Uint8Array, declared: readonly string[]): string[] {
   const out: string[] = [];
-  for (const label of [charsetOf(contentType), xmlDeclaredEncoding(bytes)]) {
-    if (!label || !decoderFor(label)) continue;
+  for (const label of declared) {
     // A UTF-16 label on bytes that start like ASCII XML is a lie we have seen; trust the bytes.
     const used = label.startsWith('utf-16') && bytes[0] === 0x3c && bytes[1] !== 0x00 ? 'utf-8' : label;
     if (!out.includes(used)) out.push(used);
@@ -202,7 +211,7 @@ function candidates(bytes: Uint8Array, contentType: string | null | undefined): 
 
 /** Which encoding the bytes would be read with if they decode cleanly (tests, diagnostics). */
 export function chooseEncoding(bytes: Uint8Array, contentType?: string | null): string {
-  return bomEncoding(bytes) ?? candidates(bytes, contentType)[0]!;
+  return bomEncoding(bytes) ?? candidates(bytes, declaredLabels(bytes, contentType))[0]!;
 }
 
 /**
@@ -240,9 +249,11 @@ export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null):
       recovery: null,
     };
   }
-  const tried = bom === 'utf-8' ? ['utf-8'] : candidates(bytes, contentType);
+  const named = bom === 'utf-8' ? [] : declaredLabels(bytes, contentType);
+  const tried = bom === 'utf-8' ? ['utf-8'] : candidates(bytes, named);
   const declared = tried[0]!;
-  const stated = bom !== null || hasDeclaration(bytes, contentType);
+  // Whether the server or the XML declaration names a charset we can use.
+  const stated = bom !== null || named.length > 0;
   for (const label of tried) {
     let text: string;
     try {
@@ -273,13 +284,6 @@ export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null):
     used,
     recovery: { kind: 'guessed', guess: guess ?? 'windows-1252' },
   };
-}
-
-/** Whether the server or the XML declaration names a charset we can use. */
-function hasDeclaration(bytes: Uint8Array, contentType: string | null | undefined): boolean {
-  return [charsetOf(contentType), xmlDeclaredEncoding(bytes)].some(
-    (l) => l !== null && decoderFor(l) !== null,
-  );
 }
 
 /** Whether two labels name one encoding ("sjis" and "Shift_JIS"); unknown labels only themselves. */

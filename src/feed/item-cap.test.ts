@@ -68,6 +68,17 @@ describe('items per document cap', () => {
     expect(all.feed.items).toHaveLength(7);
     expect(all.notes).toEqual([]);
   });
+
+  it('reads a channel of 150,000 items whole when the cap allows them (the app lets it be 1,000,000)', () => {
+    const items = Array.from({ length: 150_000 }, (_, i) => `<item><guid>g${i}</guid></item>`).join('');
+    // No time limit: the subject is the count, not the speed on a machine kept busy by others.
+    const r = read(`<rss version="2.0"><channel><title>c</title>${items}</channel></rss>`, {
+      maxItems: 1_000_000,
+      maxParseMs: 120_000,
+    });
+    expect(r.feed.items).toHaveLength(150_000);
+    expect(r.feed.items[149_999]!.id).toBe('g149999');
+  });
 });
 
 describe('element budgets', () => {

@@ -67,9 +67,9 @@ async function signalled(deps: SiteChangeDeps, signal: SiteSignal): Promise<Sign
 async function findFeed(http: HttpClient, siteUrl: string): Promise<string | { reason: string }> {
   const found = await discoverFeed(siteUrl, {
     fetchText: (url, signal) => fetchForDiscovery(http, url, signal),
-    looksLikeFeed: (body) => {
+    judgeFeed: (body) => {
       const kind = detectFormat(Buffer.from(body).toString('utf8', 0, Math.min(body.byteLength, 4096))).kind;
-      return kind === 'xml' || kind === 'json';
+      return kind === 'xml' || kind === 'json' ? { kind: 'feed' } : { kind: 'notFeed' };
     },
   });
   return found.ok

@@ -23,8 +23,9 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
   const rootBase = baseWithin(attr(root, 'xml:base'), ctx.url);
   const x: ChannelExtras = newChannelExtras();
   const itemElements: XmlElement[] = [];
-  /** Items of a channel whose xml:base differs from the first channel's. */
+  /** Each channel item's base: its own channel's. */
   const itemBases = new Map<XmlElement, string | null>();
+  /** The first channel's base that is known; items beside the channels, and those without one, take it. */
   let base: string | null | undefined;
   // A document with two channels (two feeds a CMS ran together): the first one describes the
   // feed, and the items of every channel are read (issue 34).
@@ -32,9 +33,11 @@ export function readRssFeed(root: XmlElement, format: FeedFormat, ctx: ReadConte
     if (channel.name !== 'channel') continue;
     const channelBase = baseWithin(attr(channel, 'xml:base'), rootBase);
     base ??= channelBase;
-    const items = readChannel(channel, channelBase, feed, x);
-    itemElements.push(...items);
-    if (channelBase !== base) for (const el of items) itemBases.set(el, channelBase);
+    // One at a time: push(...items) passes each as an argument, past V8's limit for a big channel.
+    for (const el of readChannel(channel, channelBase, feed, x)) {
+      itemElements.push(el);
+      itemBases.set(el, channelBase);
+    }
   }
   base ??= rootBase;
   // Some feeds put items beside the channel rather than in it.

@@ -2,7 +2,7 @@
  * Where a leaf element (read whole: title, description ...) ends, found by hopping from '<' to
  * '<' without walking its HTML tag by tag (wellformed.ts hands it over raw).
  */
-import { isSpace } from './prolog.ts';
+import { firstNonSpace, isSpace } from './prolog.ts';
 
 /**
  * Index of the `</name>` closing a leaf element opened just before `from`, or -1 (cdata[2] then
@@ -39,7 +39,7 @@ export function leafClose(
     if (text.startsWith('<![CDATA[', lt)) {
       const end = text.indexOf(']]>', lt + 9);
       if (end === -1) return gaveUp(cdata, text.length);
-      if (seen++ === 0 && isBlank(text, from, lt)) {
+      if (seen++ === 0 && firstNonSpace(text, from, lt) === null) {
         cdata[0] = lt + 9;
         cdata[1] = end;
       } else cdata[0] = -1;
@@ -71,7 +71,7 @@ export function leafClose(
         if (gt === -1) return gaveUp(cdata, text.length);
         if (closing) {
           if (--depth === 0) {
-            if (cdata[0] !== -1 && !isBlank(text, i, lt)) cdata[0] = -1;
+            if (cdata[0] !== -1 && firstNonSpace(text, i, lt) !== null) cdata[0] = -1;
             return lt;
           }
         } else if (strayed)
@@ -100,9 +100,4 @@ export function leafClose(
 function gaveUp(cdata: Int32Array, at: number): number {
   cdata[2] = at;
   return -1;
-}
-
-function isBlank(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return false;
-  return true;
 }

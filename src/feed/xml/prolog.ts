@@ -92,3 +92,9 @@ function indexAfter(text: string, marker: string, from: number): number {
 export function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
+
+/** Where the first non-whitespace character in [from, to) is, or null when there is none. */
+export function firstNonSpace(text: string, from: number, to: number): number | null {
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return k;
+  return null;
+}

@@ -14,7 +14,7 @@
 import type { Deadline } from '../deadline.ts';
 import { leafClose } from './leaf-close.ts';
 import { closesLeaf, innermostItem, type Mended, mendableDepth, strayEndIn } from './mend.ts';
-import { doctypeEnd, isSpace } from './prolog.ts';
+import { doctypeEnd, firstNonSpace, isSpace } from './prolog.ts';
 import { cutOrMistake, Malformed, repairCut, Truncated } from './truncation.ts';
 
 export interface XmlProblem {
@@ -142,7 +142,7 @@ function scan(
   for (;;) {
     const lt = text.indexOf('<', i);
     if (lt === -1) {
-      if (rootSeen && names.length === 0) out.trailing = nonSpaceIn(text, i, n);
+      if (rootSeen && names.length === 0) out.trailing = firstNonSpace(text, i, n);
       break;
     }
     if ((++steps & 0xfff) === 0) deadline.check();
@@ -151,7 +151,7 @@ function scan(
     } else if (rootSeen) {
       // After the root: whitespace, comments and processing instructions only. Anything else is
       // junk a server added (issue 34): left unread, and the caller notes it.
-      const junk = nonSpaceIn(text, i, lt) ?? (startsJunk(text, lt) ? lt : null);
+      const junk = firstNonSpace(text, i, lt) ?? (startsJunk(text, lt) ? lt : null);
       if (junk !== null) {
         out.trailing = junk;
         break;
@@ -295,12 +295,6 @@ function scan(
     );
   }
   if (!rootSeen) throw new Malformed('There is no root element', 0);
-}
-
-/** The first non-whitespace character in [from, to), or null when there is none. */
-function nonSpaceIn(text: string, from: number, to: number): number | null {
-  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return k;
-  return null;
 }
 
 /**
