@@ -7,7 +7,12 @@
  */
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog } from './ConfirmDialog';
-import { discardAllSettings, saveAllSettings, unsavedSettings, useUnsavedSettings } from './settings-drafts';
+import {
+  discardAllSettings,
+  saveAllSettings,
+  unsavedSettings,
+  useAnySettingsUnsaved,
+} from './settings-drafts';
 
 /** "Reading", "Reading and Your feed", "Reading, Privacy and Your feed". */
 function listed(labels: string[]): string {
@@ -17,11 +22,10 @@ function listed(labels: string[]): string {
 }
 
 export function useSettingsLeave(): { requestLeave(then: () => void): void; question: ReactNode } {
-  const unsaved = useUnsavedSettings();
+  const anyUnsaved = useAnySettingsUnsaved();
   const [pending, setPending] = useState<{ then: () => void; labels: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const anyUnsaved = unsaved.length > 0;
 
   useEffect(() => {
     if (!anyUnsaved) return;

@@ -16,7 +16,7 @@
  * ("Back up now", "Restore...") is an action, not a field: it needs neither.
  *
  * The registry is a module-level store (one Settings page at a time), read by the page's Save and
- * by the app's leave question (useUnsavedSettings), and kept out of the renderer's store: it is UI
+ * by the app's leave question (useAnySettingsUnsaved), and kept out of the renderer's store: it is UI
  * state of one page, not a mirror of the core.
  */
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
@@ -105,10 +105,12 @@ export function forgetSaveResult(): void {
   changed();
 }
 
-/** The labels of the sections with edits not saved, live. */
-export function useUnsavedSettings(): string[] {
-  useSyncExternalStore(subscribe, () => version);
-  return unsavedSettings();
+/**
+ * Whether any section has edits not saved, live: a yes/no snapshot, so the app around it renders
+ * again only when that answer changes (not at each section's mount, edit or Save).
+ */
+export function useAnySettingsUnsaved(): boolean {
+  return useSyncExternalStore(subscribe, () => unsavedSettings().length > 0);
 }
 
 /** The sections with edits not saved, by name, once each, in the page's order. */

@@ -5,6 +5,7 @@
  * now (null while no public address), shown so the writer sees what readers will be given.
  */
 import type { PublishSettings as Settings } from '../../../../src/app/api';
+import { Checkbox } from '../../components/Checkbox';
 import { UrlList } from '../../components/UrlList';
 
 export function HubFields({
@@ -25,22 +26,21 @@ export function HubFields({
       <p className="settings-note">
         Readers whose apps use WebSub (instead of rssCloud) learn of each post at once through a hub.
       </p>
-      <label className="settings-check">
-        <input
-          type="checkbox"
-          checked={own}
-          onChange={(e) => set({ hubs: e.target.checked ? ['own', ...others] : others })}
-          data-testid="publish-hub-own"
-        />
-        <span>
-          This app's own hub
-          <span className="settings-note settings-hint" data-testid="publish-own-hub-note">
+      <Checkbox
+        className="settings-check"
+        checked={own}
+        onChange={(checked) => set({ hubs: checked ? ['own', ...others] : others })}
+        testId="publish-hub-own"
+        hint={
+          <span data-testid="publish-own-hub-note">
             {ownHub
               ? `At ${ownHub}.`
               : 'No public address yet: turn on the tunnel or give a public address (Real time above).'}
           </span>
-        </span>
-      </label>
+        }
+      >
+        This app's own hub
+      </Checkbox>
       <UrlList
         items={others}
         urlOf={(hub) => hub}

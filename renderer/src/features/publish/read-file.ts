@@ -1,4 +1,5 @@
 /** A local file as base64 (no data: prefix), so a dropped photo crosses IPC/HTTP inside JSON. */
+import { blobToBase64 } from '../../lib/blob-base64';
 import type { DroppedFile } from './draft';
 
 /**
@@ -11,29 +12,16 @@ export function maxEnclosureBytes(transport: 'electron' | 'browser'): number {
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
-export function readDroppedFile(file: File, maxBytes: number): Promise<DroppedFile> {
+export async function readDroppedFile(file: File, maxBytes: number): Promise<DroppedFile> {
   if (file.size > maxBytes) {
-    return Promise.reject(
-      new Error(
-        `${file.name} is ${mb(file.size)}; files up to ${mb(maxBytes)} can be attached here. ` +
-          'Put it online and give its address as the enclosure instead.',
-      ),
+    throw new Error(
+      `${file.name} is ${mb(file.size)}; files up to ${mb(maxBytes)} can be attached here. ` +
+        'Put it online and give its address as the enclosure instead.',
     );
   }
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onerror = () =>
-      reject(new Error(`Could not read ${file.name}: ${reader.error?.message ?? 'unknown error'}`));
-    reader.onload = () => {
-      const url = String(reader.result);
-      const comma = url.indexOf(',');
-      resolve({
-        fileName: file.name,
-        dataBase64: comma >= 0 ? url.slice(comma + 1) : '',
-        size: file.size,
-        type: file.type,
-      });
-    };
-    reader.readAsDataURL(file);
-  });
+  try {
+    return { fileName: file.name, dataBase64: await blobToBase64(file), size: file.size, type: file.type };
+  } catch (e) {
+    throw new Error(`Could not read ${file.name}: ${e instanceof Error ? e.message : 'unknown error'}`);
+  }
 }

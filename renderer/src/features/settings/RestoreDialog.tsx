@@ -8,6 +8,7 @@ import type { RestorePreview, RestoreReport } from '../../../../src/app/api';
 import { describeKinds, describeSummary } from '../../../../src/backup/describe';
 import { errorMessage } from '../../api/api-error';
 import { getClient } from '../../api/client';
+import { Checkbox } from '../../components/Checkbox';
 import { Dialog } from '../../components/Dialog';
 import { formatMegabytes } from '../../lib/format';
 import { CloseFoot, Warnings } from './backup-parts';
@@ -151,15 +152,14 @@ export function RestoreDialog({ file, onClose }: { file: File; onClose(): void }
                   data-testid="restore-passphrase"
                 />
               </label>
-              <label className="settings-check">
-                <input
-                  type="checkbox"
-                  checked={skipSecrets}
-                  onChange={(e) => setSkipSecrets(e.target.checked)}
-                  data-testid="restore-skip-secrets"
-                />
+              <Checkbox
+                className="settings-check"
+                checked={skipSecrets}
+                onChange={setSkipSecrets}
+                testId="restore-skip-secrets"
+              >
                 <span>Restore without them (enter them again where they are asked for)</span>
-              </label>
+              </Checkbox>
             </fieldset>
           )}
           {phase === 'restoring' && <p role="status">Restoring…</p>}

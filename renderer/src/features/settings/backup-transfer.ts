@@ -4,6 +4,7 @@
  * read piece by piece into a Blob the browser saves; uploads are sliced from the chosen File.
  */
 import { type BackupReady, type TidingsApi, TRANSFER_PIECE_BYTES } from '../../../../src/app/api';
+import { blobToBase64 } from '../../lib/blob-base64';
 
 type Progress = (fraction: number) => void;
 
@@ -17,19 +18,6 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-/** A Blob's bytes as base64, read by the browser (no string building here). */
-function toBase64(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = String(reader.result);
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsDataURL(blob);
-  });
 }
 
 /** Reads a made backup from the core, then lets the core forget it. */
@@ -57,7 +45,7 @@ export async function uploadBackup(api: TidingsApi, file: Blob, onProgress: Prog
   const { transferId } = value(await api.startUpload(file.size));
   try {
     for (let offset = 0; offset < file.size; offset += TRANSFER_PIECE_BYTES) {
-      const piece = await toBase64(file.slice(offset, offset + TRANSFER_PIECE_BYTES));
+      const piece = await blobToBase64(file.slice(offset, offset + TRANSFER_PIECE_BYTES));
       value(await api.writeUpload(transferId, offset, piece));
       onProgress(Math.min(1, (offset + TRANSFER_PIECE_BYTES) / file.size));
     }
