@@ -14,6 +14,17 @@ export function pick<K extends keyof Settings>(settings: Settings, keys: readonl
   return out;
 }
 
+/** The sections open together and each loads at once: one request in flight answers them all. */
+let loading: Promise<Settings> | null = null;
+function loadSettings(): Promise<Settings> {
+  loading ??= getClient()
+    .getSettings()
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
+}
+
 export function useCoreSettingsDraft<K extends keyof Settings>(
   label: string,
   keys: readonly K[],
@@ -22,7 +33,7 @@ export function useCoreSettingsDraft<K extends keyof Settings>(
 ): SettingsDraft<Pick<Settings, K>> {
   return useSettingsDraft<Pick<Settings, K>>({
     label,
-    load: async () => pick(await getClient().getSettings(), keys),
+    load: async () => pick(await loadSettings(), keys),
     async save(before, draft) {
       const patch: Partial<Settings> = {};
       for (const key of keys) if (draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
