@@ -24,12 +24,7 @@ const isMedia = (type: string | null | undefined) => !!type && /^(audio|video)\/
 const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
 
 function feedsTouched(ctx: AppContext, ids: readonly number[]): void {
-  const feeds = new Set<number>();
-  for (const id of ids) {
-    const feedId = ctx.store.getItemFeedId(id);
-    if (feedId !== null) feeds.add(feedId);
-  }
-  for (const feedId of feeds) emitStatus(ctx, feedId);
+  for (const feedId of ctx.store.itemsByFeed(ids).keys()) emitStatus(ctx, feedId);
   ctx.events.emit('folders.changed', { count: ctx.store.listFolders().length });
 }
 

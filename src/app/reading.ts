@@ -242,8 +242,8 @@ export function readingApi(ctx: AppContext, undoLog: UndoLog): ReadingApi {
         restore: () => {
           // The filter goes, and every item it muted meanwhile shows again, unread as it came.
           store.deleteMuteFilter(filter.id);
-          for (const feedId of new Set(store.unmuteByFilter(filter.id).map((id) => store.getItemFeedId(id))))
-            if (feedId !== null) emitStatus(ctx, feedId);
+          for (const feedId of store.itemsByFeed(store.unmuteByFilter(filter.id)).keys())
+            emitStatus(ctx, feedId);
           filtersChanged(ctx);
           foldersChanged(ctx);
           return ok(true as const);

@@ -64,15 +64,7 @@ export function attachSync(
     feedIdByUrl: (url) => ctx.store.getFeedByUrl(url)?.id ?? null,
     itemsChanged(itemIds) {
       // The renderer re-reads changed items in place ('river.changed' with changedItems), by feed.
-      const byFeed = new Map<number, number[]>();
-      for (const id of itemIds) {
-        const feedId = ctx.store.getItemFeedId(id);
-        if (feedId === null) continue;
-        const list = byFeed.get(feedId) ?? [];
-        list.push(id);
-        byFeed.set(feedId, list);
-      }
-      for (const [feedId, changedItems] of byFeed)
+      for (const [feedId, changedItems] of ctx.store.itemsByFeed(itemIds))
         ctx.events.emit('river.changed', { feedId, newItems: 0, changedItems });
     },
     async fetchIcon(url) {

@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.ts';
-import type { Result } from '../common/errors.ts';
 import { DEFAULT_MAX_ITEMS } from '../feed/parse.ts';
 import { createParsePool, type ParsePoolOptions } from '../feed/parse-pool.ts';
 import { createHttpClient } from '../net/http-client.ts';
@@ -15,7 +14,6 @@ import { FetchLog } from '../store/fetch-log.ts';
 import { openStore } from '../store/store.ts';
 import type { LoginLimits } from '../sync/login-guard.ts';
 import type {
-  ApiResult,
   ImagePolicy,
   Progress,
   RiverPage,
@@ -273,7 +271,7 @@ function openTidings(options: TidingsOptions, events: Emitter<TidingsEvents>): A
     },
     river: async (query: RiverQuery): Promise<RiverPage> => river(ctx, query),
     markRead: async (itemIds, read) => {
-      const touched = new Set(itemIds.map((id) => store.getItemFeedId(id)).filter((id) => id !== null));
+      const touched = store.itemsByFeed(itemIds).keys();
       store.markRead(itemIds, read);
       for (const feedId of touched) emitStatus(ctx, feedId);
     },

@@ -39,6 +39,27 @@ export function getItemFeedId(ctx: StoreContext, id: number): number | null {
   return row?.feed_id ?? null;
 }
 
+/**
+ * These items by the feed each belongs to, in the order given (unknown ids left out): one query
+ * for a batch (a phone marks thousands at once), where a look-up per item was two per mark.
+ */
+export function itemsByFeed(ctx: StoreContext, ids: readonly number[]): Map<number, number[]> {
+  const byFeed = new Map<number, number[]>();
+  if (ids.length === 0) return byFeed;
+  const rows = ctx
+    .stmt('SELECT id, feed_id FROM items WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ids)) as { id: number; feed_id: number }[];
+  const feedOf = new Map(rows.map((r) => [r.id, r.feed_id]));
+  for (const id of ids) {
+    const feedId = feedOf.get(id);
+    if (feedId === undefined) continue;
+    const list = byFeed.get(feedId);
+    if (list) list.push(id);
+    else byFeed.set(feedId, [id]);
+  }
+  return byFeed;
+}
+
 /** Marks every item of these feeds read (a folder); null: every feed. Returns how many changed. */
 export function markFeedsRead(ctx: StoreContext, feedIds: readonly number[] | null): number {
   return transaction(ctx.db, () =>

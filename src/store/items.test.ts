@@ -45,6 +45,17 @@ describe('upsertItems', () => {
     ]);
   });
 
+  it('groups items by their feed in one query, in the order given, leaving unknown ids out', () => {
+    const [a1, a2] = store.upsertItems(feedId, [makeItem('a1'), makeItem('a2')], 1000).inserted;
+    const other = store.addFeed({ url: 'https://c.example/feed' }).feed.id;
+    const [b1] = store.upsertItems(other, [makeItem('b1')], 1000).inserted;
+    expect([...store.itemsByFeed([a2!, b1!, 99_999, a1!])]).toEqual([
+      [feedId, [a2, a1]],
+      [other, [b1]],
+    ]);
+    expect(store.itemsByFeed([]).size).toBe(0);
+  });
+
   it('an unchanged item seen again is neither new nor updated', () => {
     store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 1000);
     expect(store.upsertItems(feedId, [makeItem('a'), makeItem('b')], 2000)).toEqual({

@@ -255,6 +255,9 @@ export class Store {
   getItemFeedId(itemId: number): number | null {
     return state.getItemFeedId(this.ctx, itemId);
   }
+  itemsByFeed(itemIds: readonly number[]): Map<number, number[]> {
+    return state.itemsByFeed(this.ctx, itemIds);
+  }
   unreadCount(feedId?: number | null): number {
     return state.unreadCount(this.ctx, feedId);
   }
