@@ -20,7 +20,7 @@ export async function readLibrary(backend: SyncBackend): Promise<Library> {
 }
 
 /** The folder with this path, matched as folders are (case-insensitively). */
-export function folderByPath(lib: Library, path: string): FolderView | undefined {
+export function folderByPath(lib: Pick<Library, 'folders'>, path: string): FolderView | undefined {
   const want = path.trim().toLowerCase();
   return lib.folders.find((f) => f.path.toLowerCase() === want);
 }

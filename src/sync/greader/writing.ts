@@ -77,17 +77,20 @@ async function ensureFolder(backend: SyncBackend, path: string): Promise<FolderV
     .map((x) => x.trim())
     .filter(Boolean);
   if (segments.length === 0) return refused('A label needs a name.');
+  // The folders once (not the whole library per level): below a folder made here, none exists.
+  const folders = { folders: await backend.app.listFolders() };
   let parent: FolderView | null = null;
+  let made = false;
   for (let i = 0; i < segments.length; i++) {
-    const lib = await readLibrary(backend);
-    const here = folderByPath(lib, segments.slice(0, i + 1).join('/'));
+    const here = made ? undefined : folderByPath(folders, segments.slice(0, i + 1).join('/'));
     if (here) {
       parent = here;
       continue;
     }
-    const made: ApiResult<FolderView> = await backend.app.createFolder(segments[i]!, parent?.id ?? null);
-    if (!made.ok) return refused(made.error.message);
-    parent = made.value;
+    const folder: ApiResult<FolderView> = await backend.app.createFolder(segments[i]!, parent?.id ?? null);
+    if (!folder.ok) return refused(folder.error.message);
+    parent = folder.value;
+    made = true;
   }
   return parent!;
 }
