@@ -31,7 +31,7 @@ import {
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import { type CloudObserver, outcomeOf, pingOutcomeOf } from './observer.ts';
-import { checkResource, type ResourceCheck, sha256 } from './resource.ts';
+import { checkResource, type ResourceCheck } from './resource.ts';
 import type { Outcome, PleaseNotifyParams } from './types.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
@@ -192,7 +192,7 @@ export class CloudCore {
     // The subscribers of this change are read before the new one is added: it is not told of
     // the read that made it a subscriber.
     if (check.kind === 'changed' && !joined)
-      await this.startFanout(feedUrl, check.content, { queued: check.queued, read: true }).listed;
+      await this.startFanout(feedUrl, check.content, { queued: check.queued, topicHash: check.hash }).listed;
     return check;
   }
 
@@ -249,7 +249,10 @@ export class CloudCore {
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
     if (check.kind === 'changed') {
-      const fanout = this.startFanout(feedUrl, check.content, { queued: check.queued, read: true });
+      const fanout = this.startFanout(feedUrl, check.content, {
+        queued: check.queued,
+        topicHash: check.hash,
+      });
       await fanout.listed;
       await this.waitBriefly(fanout.report);
     }
@@ -350,8 +353,8 @@ export class CloudCore {
     opts: {
       /** Queued already, with the read that found the change (ResourceDeps.recordChange). */
       queued?: QueuedChange | undefined;
-      /** `content` is the body the cloud read (its hash is the resource's). */
-      read?: boolean;
+      /** `content` is the body the cloud read, and this its hash (the resource's). */
+      topicHash?: string;
     } = {},
   ): { report: Promise<FanoutReport>; listed: Promise<void> } {
     const { queued: already } = opts;
@@ -383,7 +386,7 @@ export class CloudCore {
       await store.bump('changes');
       // A body the cloud read is the topic as its resource's hash says; one handed to
       // notifyChanged is not (a retry of it is never dropped as outdated).
-      return this.deliver(feedUrl, content, first, subs, { read: opts.read === true });
+      return this.deliver(feedUrl, content, first, subs, opts.topicHash ? { topicHash: opts.topicHash } : {});
     };
     const job = run();
     void job.catch(() => undefined).finally(listedNow);
@@ -418,8 +421,8 @@ export class CloudCore {
     opts: {
       /** The queue's collector; absent: written to the store here, with retries. */
       record?: (results: DeliveryResult[]) => Promise<void>;
-      /** The body is the topic as the cloud read it (its hash is the resource's). */
-      read?: boolean;
+      /** The body is the topic as the cloud read it, and this its hash (the resource's). */
+      topicHash?: string;
       /** These are due retries of a kept content, this try being `attempt`. */
       retried?: { contentId: number; attempt: number; topicHash: string | null };
       signal?: AbortSignal;
@@ -490,7 +493,7 @@ export class CloudCore {
     body: TopicContent | null,
     results: DeliveryResult[],
     retryIds: ReadonlySet<number>,
-    opts: { read?: boolean; retried?: { contentId: number; attempt: number; topicHash: string | null } },
+    opts: { topicHash?: string; retried?: { contentId: number; attempt: number; topicHash: string | null } },
   ): Promise<void> {
     const retryStore = this.retryStore;
     if (!retryStore || !body) return this.deps.store.recordDeliveries(results);
@@ -502,7 +505,7 @@ export class CloudCore {
         feedUrl,
         body: body.body,
         contentType: body.contentType,
-        topicHash: opts.retried ? opts.retried.topicHash : opts.read ? sha256(body.body) : null,
+        topicHash: opts.retried ? opts.retried.topicHash : (opts.topicHash ?? null),
       },
       retryIds,
       next,

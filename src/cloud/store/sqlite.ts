@@ -287,13 +287,11 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
       if (plan.retried !== null) for (const r of results) this.s.settleRetry.run(r.id, plan.retried);
       if (failed.length > 0 && plan.next) {
         const c = plan.content;
-        const { id } = this.s.keepContent.get(
-          c.feedUrl,
-          c.body,
-          c.contentType,
-          sha256(c.body),
-          c.topicHash,
-        ) as { id: number };
+        // A topic hash is the sha256 of this very body (the read's); hashed here only without one.
+        const hash = c.topicHash ?? sha256(c.body);
+        const { id } = this.s.keepContent.get(c.feedUrl, c.body, c.contentType, hash, c.topicHash) as {
+          id: number;
+        };
         for (const r of failed) this.s.retryLater.run(r.id, id, plan.next.attempt, plan.next.dueAt);
       }
       if (plan.retried !== null) this.s.dropContentIfUnused.run(plan.retried);
