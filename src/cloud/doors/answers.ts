@@ -3,10 +3,11 @@
  * `<result .../>` as XML by default, `{"success":..,"msg":".."}` for Accept: application/json,
  * and XML-RPC methodResponses (a value, or a fault with code 4). HTTP status is 200 for all.
  */
+
+import { escapeXmlAttr } from '../../feed/xml-escape.ts';
 import { encodeFault, encodeMethodResponse, type XmlRpcValue } from '../../wire/xmlrpc.ts';
 import { FAULT_CODE } from '../core/messages.ts';
 import type { Outcome } from '../core/types.ts';
-import { escapeAttr } from '../pages/html.ts';
 
 /**
  * JSON only when the caller prefers it over XML, as the reference's `req.accepts('xml', 'json')`:
@@ -61,7 +62,7 @@ export function restAnswer(
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
-  const xml = `<?xml version="1.0"?>\n<${element} success="${outcome.success ? 'true' : 'false'}" msg="${escapeAttr(outcome.msg)}"/>`;
+  const xml = `<?xml version="1.0"?>\n<${element} success="${outcome.success ? 'true' : 'false'}" msg="${escapeXmlAttr(outcome.msg)}"/>`;
   return new Response(xml, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' } });
 }
 
