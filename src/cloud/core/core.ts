@@ -358,7 +358,7 @@ export class CloudCore {
     } = {},
   ): { report: Promise<FanoutReport>; listed: Promise<void> } {
     const { queued: already } = opts;
-    const { store, clock, log, queue } = this.deps;
+    const { store, clock, queue } = this.deps;
     let listedNow: () => void = () => undefined;
     const listed = new Promise<void>((resolve) => {
       listedNow = resolve;
@@ -390,20 +390,29 @@ export class CloudCore {
     };
     const job = run();
     void job.catch(() => undefined).finally(listedNow);
+    return { report: this.trackFanout(feedUrl, job), listed };
+  }
+
+  /**
+   * The fan-out `job` logged once done and kept among the running ones (idle() and close() wait
+   * for them). A change nobody subscribes to is not logged; a retry (`attempt`) had subscribers.
+   */
+  private trackFanout(feedUrl: string, job: Promise<FanoutReport>, attempt?: number): Promise<FanoutReport> {
     const tracked = job.then((report) => {
-      if (report.subscribers > 0) {
-        log.add({
+      if (attempt !== undefined || report.subscribers > 0) {
+        const retry = attempt === undefined ? '' : `retry ${attempt}: `;
+        this.deps.log.add({
           kind: 'fanout',
           feedUrl,
-          detail: `${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
+          detail: `${retry}${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
           ms: report.elapsedMs,
         });
       }
       return report;
     });
-    this.running.set(tracked, clock.now());
+    this.running.set(tracked, this.deps.clock.now());
     void tracked.finally(() => this.running.delete(tracked)).catch(() => undefined);
-    return { report: tracked, listed };
+    return tracked;
   }
 
   /**
@@ -548,20 +557,8 @@ export class CloudCore {
       deliver: (due) => {
         const retried = { contentId: due.contentId, attempt: due.attempt, topicHash: due.content.topicHash };
         const content = { body: due.content.body, contentType: due.content.contentType };
-        const job = this.deliver(due.feedUrl, content, due.targets, due.targets, { retried }).then(
-          (report) => {
-            this.deps.log.add({
-              kind: 'fanout',
-              feedUrl: due.feedUrl,
-              detail: `retry ${due.attempt}: ${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
-              ms: report.elapsedMs,
-            });
-            return report;
-          },
-        );
-        this.running.set(job, this.deps.clock.now());
-        void job.finally(() => this.running.delete(job)).catch(() => undefined);
-        return job;
+        const job = this.deliver(due.feedUrl, content, due.targets, due.targets, { retried });
+        return this.trackFanout(due.feedUrl, job, due.attempt);
       },
     });
     this.retries.start();
