@@ -43,6 +43,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { createTidings } from '../src/app/tidings.ts';
 import { startTunnelServer } from '../src/testing/tunnel-server.ts';
 import { startStrictHub } from '../src/testing/websub-hub.ts';
+import { median } from './support/stats.ts';
 
 const PINGS = Number(process.env.PINGS ?? 200);
 const WARMUP = 10;
@@ -328,7 +329,7 @@ const held = steps.filter((st) => st.errors === 0 && st.p99_ms <= MAX_P99_MS);
 const best = held.reduce<StepResult | null>((b, st) => (b === null || st.per_s > b.per_s ? st : b), null);
 errors += held.reduce((n, st) => n + st.errors, 0);
 const perTrial = trials.map((t) => t.held_per_s).sort((a, b) => a - b);
-const middle = perTrial.length > 0 ? perTrial[(perTrial.length - 1) >> 1]! : 0;
+const middle = perTrial.length > 0 ? median(perTrial) : 0;
 // The receiver's CPU in the busiest step that held: what the capacity is made of.
 const busiestAt = best ? steps.indexOf(best) : -1;
 const busiestCpuUs = busiestAt >= 0 ? stepCpuUs[busiestAt]! : 0;

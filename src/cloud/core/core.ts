@@ -31,7 +31,7 @@ import {
 import type { CloudLog } from './log.ts';
 import { messages } from './messages.ts';
 import { type CloudObserver, outcomeOf, pingOutcomeOf } from './observer.ts';
-import { checkResource, type ResourceCheck, sha256 } from './resource.ts';
+import { checkResource, type ResourceCheck } from './resource.ts';
 import type { Outcome, PleaseNotifyParams } from './types.ts';
 
 /** Subscriptions expire this long after the last successful request (RSSCLOUD.md: 25 hours). */
@@ -192,7 +192,7 @@ export class CloudCore {
     // The subscribers of this change are read before the new one is added: it is not told of
     // the read that made it a subscriber.
     if (check.kind === 'changed' && !joined)
-      await this.startFanout(feedUrl, check.content, { queued: check.queued, read: true }).listed;
+      await this.startFanout(feedUrl, check.content, { queued: check.queued, topicHash: check.hash }).listed;
     return check;
   }
 
@@ -249,7 +249,10 @@ export class CloudCore {
     const changed = check.kind === 'changed';
     log.add({ kind: 'ping', feedUrl, detail: changed ? 'changed' : 'unchanged', ms: clock.now() - started });
     if (check.kind === 'changed') {
-      const fanout = this.startFanout(feedUrl, check.content, { queued: check.queued, read: true });
+      const fanout = this.startFanout(feedUrl, check.content, {
+        queued: check.queued,
+        topicHash: check.hash,
+      });
       await fanout.listed;
       await this.waitBriefly(fanout.report);
     }
@@ -350,12 +353,12 @@ export class CloudCore {
     opts: {
       /** Queued already, with the read that found the change (ResourceDeps.recordChange). */
       queued?: QueuedChange | undefined;
-      /** `content` is the body the cloud read (its hash is the resource's). */
-      read?: boolean;
+      /** `content` is the body the cloud read, and this its hash (the resource's). */
+      topicHash?: string;
     } = {},
   ): { report: Promise<FanoutReport>; listed: Promise<void> } {
     const { queued: already } = opts;
-    const { store, clock, log, queue } = this.deps;
+    const { store, clock, queue } = this.deps;
     let listedNow: () => void = () => undefined;
     const listed = new Promise<void>((resolve) => {
       listedNow = resolve;
@@ -383,24 +386,33 @@ export class CloudCore {
       await store.bump('changes');
       // A body the cloud read is the topic as its resource's hash says; one handed to
       // notifyChanged is not (a retry of it is never dropped as outdated).
-      return this.deliver(feedUrl, content, first, subs, { read: opts.read === true });
+      return this.deliver(feedUrl, content, first, subs, opts.topicHash ? { topicHash: opts.topicHash } : {});
     };
     const job = run();
     void job.catch(() => undefined).finally(listedNow);
+    return { report: this.trackFanout(feedUrl, job), listed };
+  }
+
+  /**
+   * The fan-out `job` logged once done and kept among the running ones (idle() and close() wait
+   * for them). A change nobody subscribes to is not logged; a retry (`attempt`) had subscribers.
+   */
+  private trackFanout(feedUrl: string, job: Promise<FanoutReport>, attempt?: number): Promise<FanoutReport> {
     const tracked = job.then((report) => {
-      if (report.subscribers > 0) {
-        log.add({
+      if (attempt !== undefined || report.subscribers > 0) {
+        const retry = attempt === undefined ? '' : `retry ${attempt}: `;
+        this.deps.log.add({
           kind: 'fanout',
           feedUrl,
-          detail: `${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
+          detail: `${retry}${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
           ms: report.elapsedMs,
         });
       }
       return report;
     });
-    this.running.set(tracked, clock.now());
+    this.running.set(tracked, this.deps.clock.now());
     void tracked.finally(() => this.running.delete(tracked)).catch(() => undefined);
-    return { report: tracked, listed };
+    return tracked;
   }
 
   /**
@@ -418,8 +430,8 @@ export class CloudCore {
     opts: {
       /** The queue's collector; absent: written to the store here, with retries. */
       record?: (results: DeliveryResult[]) => Promise<void>;
-      /** The body is the topic as the cloud read it (its hash is the resource's). */
-      read?: boolean;
+      /** The body is the topic as the cloud read it, and this its hash (the resource's). */
+      topicHash?: string;
       /** These are due retries of a kept content, this try being `attempt`. */
       retried?: { contentId: number; attempt: number; topicHash: string | null };
       signal?: AbortSignal;
@@ -490,7 +502,7 @@ export class CloudCore {
     body: TopicContent | null,
     results: DeliveryResult[],
     retryIds: ReadonlySet<number>,
-    opts: { read?: boolean; retried?: { contentId: number; attempt: number; topicHash: string | null } },
+    opts: { topicHash?: string; retried?: { contentId: number; attempt: number; topicHash: string | null } },
   ): Promise<void> {
     const retryStore = this.retryStore;
     if (!retryStore || !body) return this.deps.store.recordDeliveries(results);
@@ -502,7 +514,7 @@ export class CloudCore {
         feedUrl,
         body: body.body,
         contentType: body.contentType,
-        topicHash: opts.retried ? opts.retried.topicHash : opts.read ? sha256(body.body) : null,
+        topicHash: opts.retried ? opts.retried.topicHash : (opts.topicHash ?? null),
       },
       retryIds,
       next,
@@ -545,20 +557,8 @@ export class CloudCore {
       deliver: (due) => {
         const retried = { contentId: due.contentId, attempt: due.attempt, topicHash: due.content.topicHash };
         const content = { body: due.content.body, contentType: due.content.contentType };
-        const job = this.deliver(due.feedUrl, content, due.targets, due.targets, { retried }).then(
-          (report) => {
-            this.deps.log.add({
-              kind: 'fanout',
-              feedUrl: due.feedUrl,
-              detail: `retry ${due.attempt}: ${report.delivered} of ${report.subscribers} subscriber(s) notified, ${report.failed} failed`,
-              ms: report.elapsedMs,
-            });
-            return report;
-          },
-        );
-        this.running.set(job, this.deps.clock.now());
-        void job.finally(() => this.running.delete(job)).catch(() => undefined);
-        return job;
+        const job = this.deliver(due.feedUrl, content, due.targets, due.targets, { retried });
+        return this.trackFanout(due.feedUrl, job, due.attempt);
       },
     });
     this.retries.start();

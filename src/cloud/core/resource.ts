@@ -11,11 +11,15 @@ import type { CheckStart, CloudStore, ContentSeen } from '../store/store.ts';
 import { isTimeoutKey } from './observer.ts';
 
 export type ResourceCheck =
-  /** `content`: the body as read, what WebSub subscribers receive (no second read). */
+  /**
+   * `content`: the body as read, what WebSub subscribers receive (no second read); `hash`: its
+   * sha256, now the resource's (the fan-out keeps it as the topic's hash, no second hashing).
+   */
   | {
       kind: 'changed';
       firstRead: boolean;
       content: TopicContent;
+      hash: string;
       /** Already queued for delivery with the read (ResourceDeps.recordChange). */
       queued?: { changeId: number; subscribers: number };
     }
@@ -138,9 +142,11 @@ async function record(
   if (deps.recordChange) {
     const r = await deps.recordChange(url, seen, deps.now(), content);
     return r.changed
-      ? { kind: 'changed', firstRead: lastHash === null, content, queued: r.queued }
+      ? { kind: 'changed', firstRead: lastHash === null, content, hash: c.hash, queued: r.queued }
       : { kind: 'unchanged' };
   }
   const changed = await deps.store.recordContent(url, seen, deps.now());
-  return changed ? { kind: 'changed', firstRead: lastHash === null, content } : { kind: 'unchanged' };
+  return changed
+    ? { kind: 'changed', firstRead: lastHash === null, content, hash: c.hash }
+    : { kind: 'unchanged' };
 }

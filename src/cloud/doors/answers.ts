@@ -3,11 +3,11 @@
  * `<result .../>` as XML by default, `{"success":..,"msg":".."}` for Accept: application/json,
  * and XML-RPC methodResponses (a value, or a fault with code 4). HTTP status is 200 for all.
  */
-import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
-import { encodeFault, encodeMethodResponse, XmlRpcTyped, type XmlRpcValue } from '../../wire/xmlrpc.ts';
+
+import { escapeXmlAttr } from '../../feed/xml-escape.ts';
+import { encodeFault, encodeMethodResponse, type XmlRpcValue } from '../../wire/xmlrpc.ts';
 import { FAULT_CODE } from '../core/messages.ts';
 import type { Outcome } from '../core/types.ts';
-import { escapeAttr } from '../pages/html.ts';
 
 /**
  * JSON only when the caller prefers it over XML, as the reference's `req.accepts('xml', 'json')`:
@@ -62,34 +62,20 @@ export function restAnswer(
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
-  const xml = `<?xml version="1.0"?>\n<${element} success="${outcome.success ? 'true' : 'false'}" msg="${escapeAttr(outcome.msg)}"/>`;
+  const xml = `<?xml version="1.0"?>\n<${element} success="${outcome.success ? 'true' : 'false'}" msg="${escapeXmlAttr(outcome.msg)}"/>`;
   return new Response(xml, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' } });
 }
 
+/**
+ * An answer naming what a peer sent, or what a feed's server said, is always written: the codec
+ * drops from its strings what XML 1.0 cannot hold (escapeXmlText), faults' included.
+ */
 export function rpcAnswer(value: XmlRpcValue): Response {
-  return xmlResponse(encodeMethodResponse(xmlSafeValue(value)));
+  return xmlResponse(encodeMethodResponse(value));
 }
 
 export function rpcFault(message: string, code = FAULT_CODE): Response {
-  return xmlResponse(encodeFault(code, stripInvalidXmlChars(message)));
-}
-
-/**
- * The value with what XML 1.0 cannot hold dropped from its strings (the codec refuses them): an
- * answer naming what a peer sent, or what a feed's server said, is always written.
- */
-function xmlSafeValue(v: XmlRpcValue): XmlRpcValue {
-  if (typeof v === 'string') return stripInvalidXmlChars(v);
-  if (Array.isArray(v)) return v.map((x: XmlRpcValue) => xmlSafeValue(x));
-  if (
-    v === null ||
-    typeof v !== 'object' ||
-    v instanceof Date ||
-    v instanceof Uint8Array ||
-    v instanceof XmlRpcTyped
-  )
-    return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [stripInvalidXmlChars(k), xmlSafeValue(x)]));
+  return xmlResponse(encodeFault(code, message));
 }
 
 function xmlResponse(xml: string): Response {

@@ -9,9 +9,10 @@
  * Each is a thin translation into core/site-changes.ts (find the feed when only a site is named,
  * keep the site's name for changes.xml, ping); changes.xml itself is a page (pages/changes.ts).
  */
+import { escapeXmlAttr } from '../../feed/xml-escape.ts';
 import type { XmlRpcValue } from '../../wire/xmlrpc.ts';
 import { type SiteChangeDeps, type SiteSignal, siteChanged } from '../core/site-changes.ts';
-import { escapeAttr, escapeHtml, htmlResponse, page } from '../pages/html.ts';
+import { escapeHtml, htmlResponse, page } from '../pages/html.ts';
 import { isHttpUrl } from './params.ts';
 
 /**
@@ -47,9 +48,9 @@ export async function pingSiteForm(
 ): Promise<Response> {
   const name = (query.get('name') ?? '').trim();
   const url = (query.get('url') ?? '').trim();
-  const form = `<form method="get" action="${escapeAttr(`${base}/pingSiteForm`)}">
-<p><label>Site name <input name="name" value="${escapeAttr(name)}" size="40"></label></p>
-<p><label>Site or feed URL <input type="url" name="url" value="${escapeAttr(url)}" size="60" required></label></p>
+  const form = `<form method="get" action="${escapeXmlAttr(`${base}/pingSiteForm`)}">
+<p><label>Site name <input name="name" value="${escapeXmlAttr(name)}" size="40"></label></p>
+<p><label>Site or feed URL <input type="url" name="url" value="${escapeXmlAttr(url)}" size="60" required></label></p>
 <p><button type="submit">Ping</button></p></form>`;
   const answer = (status: number, heading: string, text: string) =>
     htmlResponse(

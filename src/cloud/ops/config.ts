@@ -65,7 +65,7 @@ const ACTIONS: Record<string, { type: 'boolean'; short?: string }> = {
 };
 
 /** How a setting is named to the operator: the flag or the variable it came from. */
-export function nameOf(setting: Setting): string {
+function nameOf(setting: Setting): string {
   return setting.source === 'env' ? setting.spec.env : `--${setting.spec.flag}`;
 }
 
@@ -165,7 +165,7 @@ const given = (s: Settings, flag: string): Setting | null => {
 };
 
 /** The folder a cloud keeps its SQLite file in when none is named. */
-export function defaultCloudDir(): string {
+function defaultCloudDir(): string {
   return join(defaultDataDir(), 'cloud');
 }
 

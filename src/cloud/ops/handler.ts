@@ -14,7 +14,7 @@ import type { CloudMetrics } from './metrics.ts';
 import { doorOf, requestContext, requestIdFor } from './request-context.ts';
 
 /** How long /readyz waits for the store (a balancer's check usually allows a few seconds). */
-export const READY_DEADLINE_MS = 2000;
+const READY_DEADLINE_MS = 2000;
 
 export interface OpsDeps {
   cloud: Cloud;
@@ -29,7 +29,7 @@ export interface OpsDeps {
 const ADMIN_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Answers /healthz, /readyz and /metrics; null for any other path. */
-export function adminRoutes(deps: OpsDeps): (req: Request) => Promise<Response> | null {
+function adminRoutes(deps: OpsDeps): (req: Request) => Promise<Response> | null {
   let wasReady: boolean | null = null;
   return (req) => {
     const path = new URL(req.url).pathname;

@@ -14,20 +14,20 @@ import client, { type Gauge, type Histogram } from 'prom-client';
 import type { Cloud, CloudLogEntry } from '../cloud.ts';
 import type { AttemptOutcome, CloudObserver, PingOutcome, RefusedBudget } from '../core/observer.ts';
 import { queueBacklog } from '../delivery/queue-backlog.ts';
-import { PgCloudStore } from '../store/pg.ts';
+import { PgCloudStore, type PoolStats } from '../store/pg.ts';
 import type { StoreCensus, SubscriberProtocol } from '../store/store.ts';
 import { within } from './deadline.ts';
 import { requestContext } from './request-context.ts';
 
 const PROTOCOLS: readonly SubscriberProtocol[] = ['http-post', 'https-post', 'xml-rpc', 'websub'];
 /** Leases that end within this are "ending soon" (a subscriber renews well before). */
-export const LEASES_SOON_MS = 60 * 60 * 1000;
+const LEASES_SOON_MS = 60 * 60 * 1000;
 /** Subscribers, resources and leases are counted at most this often (see `census`). */
-export const CENSUS_EVERY_MS = 60_000;
+const CENSUS_EVERY_MS = 60_000;
 /** ...or, while fan-outs are under way, this often. */
-export const CENSUS_DEFER_MS = 5 * 60_000;
+const CENSUS_DEFER_MS = 5 * 60_000;
 /** How long a scrape waits for the database before leaving its figures out. */
-export const SCRAPE_DEADLINE_MS = 2000;
+const SCRAPE_DEADLINE_MS = 2000;
 
 const OUTCOME_LABEL: Record<AttemptOutcome | PingOutcome, string> = {
   ok: 'ok',
@@ -367,7 +367,7 @@ interface Snapshot {
   storeUp: boolean;
   census: StoreCensus | null;
   queue: { changes: number; deliveries?: number; oldestSeconds: number } | null;
-  pool: ReturnType<PgCloudStore['poolStats']> | null;
+  pool: PoolStats | null;
 }
 
 function count(census: StoreCensus, protocol: SubscriberProtocol, what: 'subscribers' | 'resources'): number {

@@ -4,7 +4,8 @@
  * /pleaseNotifyForm, that post to /ping and /pleaseNotify. Written for Tidings' cloud; an unknown
  * /docs page is 404.
  */
-import { escapeAttr, escapeHtml, htmlResponse, page } from './html.ts';
+import { escapeXmlAttr } from '../../feed/xml-escape.ts';
+import { escapeHtml, htmlResponse, page } from './html.ts';
 
 interface Doc {
   title: string;
@@ -72,12 +73,12 @@ The sites that changed in the last hour are in <a href="{base}/changes.xml">chan
 
 function docPage(base: string, title: string, body: string): Response {
   const nav = Object.entries(DOCS)
-    .map(([slug, d]) => `<a href="${escapeAttr(`${base}/docs/${slug}`)}">${escapeHtml(d.title)}</a>`)
+    .map(([slug, d]) => `<a href="${escapeXmlAttr(`${base}/docs/${slug}`)}">${escapeHtml(d.title)}</a>`)
     .join(' · ');
   return htmlResponse(
     page(
       `Tidings cloud: ${title}`,
-      `<p><a href="${escapeAttr(`${base}/`)}">Tidings cloud</a> · <a href="${escapeAttr(`${base}/docs`)}">Docs</a></p>
+      `<p><a href="${escapeXmlAttr(`${base}/`)}">Tidings cloud</a> · <a href="${escapeXmlAttr(`${base}/docs`)}">Docs</a></p>
 <h1>${escapeHtml(title)}</h1>
 ${body.replaceAll('{base}', escapeHtml(base))}
 <p>${nav}</p>`,
@@ -89,13 +90,13 @@ ${body.replaceAll('{base}', escapeHtml(base))}
 export function docsPage(base: string, slug: string | null): Response {
   if (slug === null) {
     const list = Object.entries(DOCS)
-      .map(([s, d]) => `<li><a href="${escapeAttr(`${base}/docs/${s}`)}">${escapeHtml(d.title)}</a></li>`)
+      .map(([s, d]) => `<li><a href="${escapeXmlAttr(`${base}/docs/${s}`)}">${escapeHtml(d.title)}</a></li>`)
       .join('\n');
     return docPage(
       base,
       'Documentation',
       `<p>How to use this cloud: an rssCloud server and a WebSub hub over one list of subscribers.</p><ul>${list}</ul>
-<p>Try it: <a href="${escapeAttr(`${base}/pingForm`)}">ping a feed</a> · <a href="${escapeAttr(`${base}/pleaseNotifyForm`)}">ask for notifications</a>.</p>`,
+<p>Try it: <a href="${escapeXmlAttr(`${base}/pingForm`)}">ping a feed</a> · <a href="${escapeXmlAttr(`${base}/pleaseNotifyForm`)}">ask for notifications</a>.</p>`,
     );
   }
   const doc = DOCS[slug.toLowerCase()];
@@ -103,7 +104,7 @@ export function docsPage(base: string, slug: string | null): Response {
     return htmlResponse(
       page(
         'Tidings cloud: no such page',
-        `<h1>No such page</h1><p>There is no documentation page "${escapeHtml(slug)}". <a href="${escapeAttr(`${base}/docs`)}">All pages</a>.</p>`,
+        `<h1>No such page</h1><p>There is no documentation page "${escapeHtml(slug)}". <a href="${escapeXmlAttr(`${base}/docs`)}">All pages</a>.</p>`,
       ),
       404,
     );
@@ -115,7 +116,7 @@ export function pingForm(base: string): Response {
   return docPage(
     base,
     'Ping a feed',
-    `<form method="post" action="${escapeAttr(`${base}/ping`)}">
+    `<form method="post" action="${escapeXmlAttr(`${base}/ping`)}">
 <p><label>Feed URL <input type="url" name="url" required size="60"></label></p>
 <p><button type="submit">Ping</button></p>
 </form>`,
@@ -126,7 +127,7 @@ export function pleaseNotifyForm(base: string): Response {
   return docPage(
     base,
     'Ask for notifications',
-    `<form method="post" action="${escapeAttr(`${base}/pleaseNotify`)}">
+    `<form method="post" action="${escapeXmlAttr(`${base}/pleaseNotify`)}">
 <p><label>Feed URL <input type="url" name="url1" required size="60"></label></p>
 <p><label>Domain (optional) <input name="domain" size="40"></label></p>
 <p><label>Port <input name="port" value="80" size="6" required></label>

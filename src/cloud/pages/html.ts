@@ -1,33 +1,17 @@
 /**
- * Writing the cloud's HTML pages and escaped text: one page frame (a small inline style, a CSP
- * that allows nothing else), and the escaping every page, form and XML answer uses. Characters
- * XML 1.0 cannot hold are dropped by src/feed/xml-escape.ts' stripInvalidXmlChars, the one owner.
+ * Writing the cloud's HTML pages: one page frame (a small inline style, a CSP that allows nothing
+ * else), and the escaping of their text. Attributes, of pages and XML answers alike, are escaped by
+ * src/feed/xml-escape.ts' escapeXmlAttr, the one owner, which drops what XML 1.0 cannot hold.
  */
+import { escapeHtml as escapeHtmlText } from '../../feed/text.ts';
 import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
 
 /**
- * Escaped for an attribute value between double quotes. What XML 1.0 cannot hold at all (C0
- * controls, lone surrogates) is dropped: these escapes write XML too (changes.xml, answers), and one
- * such character makes the whole document unreadable.
+ * Escaped for text (and attributes between double quotes) of a page. What XML 1.0 cannot hold is
+ * dropped first, as xml-escape.ts' escapeXmlAttr does for the attributes of the XML answers.
  */
-export function escapeAttr(s: string): string {
-  return stripInvalidXmlChars(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\t/g, '&#9;');
-}
-
-/** Escaped for text (and attributes) of a page; what XML 1.0 cannot hold is dropped, as escapeAttr. */
 export function escapeHtml(s: string): string {
-  return stripInvalidXmlChars(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return escapeHtmlText(stripInvalidXmlChars(s));
 }
 
 export function htmlResponse(html: string, status = 200): Response {

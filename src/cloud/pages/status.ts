@@ -5,10 +5,11 @@
  * challenges, and callback URLs are masked (a secret-looking query value becomes ***).
  */
 import type { CloudElement } from '../../feed/model.ts';
+import { escapeXmlAttr } from '../../feed/xml-escape.ts';
 import { maskUrl } from '../../net/mask.ts';
 import type { CloudLogEntry } from '../core/log.ts';
 import type { CloudStore, SubscriptionRow } from '../store/store.ts';
-import { escapeAttr, escapeHtml, htmlResponse, page } from './html.ts';
+import { escapeHtml, htmlResponse, page } from './html.ts';
 
 export interface StatusInfo {
   store: CloudStore;
@@ -26,7 +27,7 @@ export async function statusPage(info: StatusInfo): Promise<Response> {
   const [counts, c] = await Promise.all([info.store.counts(info.now), info.store.counters()]);
   const path = new URL(info.publicBase).pathname.replace(/\/+$/, '');
   const e = info.cloudElement;
-  const cloudElement = `<cloud domain="${escapeAttr(e.domain)}" port="${e.port}" path="${escapeAttr(e.path)}" registerProcedure="${escapeAttr(e.registerProcedure)}" protocol="${escapeAttr(e.protocol)}"/>`;
+  const cloudElement = `<cloud domain="${escapeXmlAttr(e.domain)}" port="${e.port}" path="${escapeXmlAttr(e.path)}" registerProcedure="${escapeXmlAttr(e.registerProcedure)}" protocol="${escapeXmlAttr(e.protocol)}"/>`;
   const rows: [string, string | number][] = [
     ['Up since', new Date(info.startedAt).toISOString()],
     ['Feeds with live subscribers', counts.liveFeeds],
@@ -49,10 +50,10 @@ export async function statusPage(info: StatusInfo): Promise<Response> {
 <p>An rssCloud server and WebSub hub over one list of subscribers. Publishers ping <code>POST ${escapeHtml(path)}/ping</code>
 (or publish at the hub, or send weblogUpdates and RSS Ping); readers ask for notifications at
 <code>POST ${escapeHtml(path)}/pleaseNotify</code>, over XML-RPC at <code>POST ${escapeHtml(path)}/RPC2</code>, or subscribe
-at the hub <code>POST ${escapeHtml(path)}/websub</code>. <a href="${escapeAttr(`${path}/docs`)}">How it works</a>.</p>
+at the hub <code>POST ${escapeHtml(path)}/websub</code>. <a href="${escapeXmlAttr(`${path}/docs`)}">How it works</a>.</p>
 <p>For your feed's channel:</p><pre>${escapeHtml(cloudElement)}</pre>
 <table>${table}</table>
-<p><a href="${escapeAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeAttr(`${path}/subscriptions.json`)}">subscriptions.json</a> · <a href="${escapeAttr(`${path}/changes.xml`)}">changes.xml</a></p>`,
+<p><a href="${escapeXmlAttr(`${path}/viewLog`)}">Recent calls</a> · <a href="${escapeXmlAttr(`${path}/subscriptions.json`)}">subscriptions.json</a> · <a href="${escapeXmlAttr(`${path}/changes.xml`)}">changes.xml</a></p>`,
   );
   return htmlResponse(html);
 }
@@ -61,7 +62,7 @@ export function logPage(entries: readonly CloudLogEntry[]): Response {
   const rows = entries
     .map(
       (e) =>
-        `<tr class="${escapeAttr(e.kind)}"><td>${escapeHtml(new Date(e.at).toISOString().replace('T', ' ').slice(0, 19))}</td>` +
+        `<tr class="${escapeXmlAttr(e.kind)}"><td>${escapeHtml(new Date(e.at).toISOString().replace('T', ' ').slice(0, 19))}</td>` +
         `<td>${escapeHtml(e.kind)}</td><td>${escapeHtml(e.feedUrl ?? '')}</td><td>${escapeHtml(e.callbackUrl ?? '')}</td>` +
         `<td>${escapeHtml(e.detail ?? '')}</td><td>${e.ms === undefined ? '' : `${(e.ms / 1000).toFixed(3)}s`}</td></tr>`,
     )

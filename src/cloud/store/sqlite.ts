@@ -287,13 +287,11 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
       if (plan.retried !== null) for (const r of results) this.s.settleRetry.run(r.id, plan.retried);
       if (failed.length > 0 && plan.next) {
         const c = plan.content;
-        const { id } = this.s.keepContent.get(
-          c.feedUrl,
-          c.body,
-          c.contentType,
-          sha256(c.body),
-          c.topicHash,
-        ) as { id: number };
+        // A topic hash is the sha256 of this very body (the read's); hashed here only without one.
+        const hash = c.topicHash ?? sha256(c.body);
+        const { id } = this.s.keepContent.get(c.feedUrl, c.body, c.contentType, hash, c.topicHash) as {
+          id: number;
+        };
         for (const r of failed) this.s.retryLater.run(r.id, id, plan.next.attempt, plan.next.dueAt);
       }
       if (plan.retried !== null) this.s.dropContentIfUnused.run(plan.retried);
@@ -511,22 +509,13 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
   }
 
   async census(now: number, soonMs: number): Promise<StoreCensus> {
-    const byProtocol = this.db
-      .prepare(
-        `SELECT protocol, COUNT(*) AS subscribers, COUNT(DISTINCT feed_url) AS resources
-        FROM subscriptions WHERE ${LIVE} GROUP BY protocol ORDER BY protocol`,
-      )
-      .all(now) as unknown as StoreCensus['byProtocol'];
-    const soon = this.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM subscriptions WHERE protocol = 'websub' AND ${LIVE} AND when_expires <= ?`,
-      )
-      .get(now, now + soonMs) as { n: number };
+    const byProtocol = this.s.censusByProtocol.all(now) as unknown as StoreCensus['byProtocol'];
+    const soon = this.s.leasesEndingSoon.get(now, now + soonMs) as { n: number };
     return { byProtocol, leasesEndingSoon: soon.n };
   }
 
   async probe(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    this.s.probe.get();
   }
 
   async addAccount(name: string, passwordHash: string, now: number): Promise<void> {
@@ -692,5 +681,11 @@ function prepareStatements(db: DatabaseSync) {
     countSaved: p('SELECT COUNT(*) AS n FROM saved_feeds'),
     countLive: p(`SELECT COUNT(*) AS n, COUNT(DISTINCT feed_url) AS feeds FROM subscriptions WHERE ${LIVE}`),
     countAll: p('SELECT COUNT(*) AS n FROM subscriptions'),
+    censusByProtocol: p(`SELECT protocol, COUNT(*) AS subscribers, COUNT(DISTINCT feed_url) AS resources
+      FROM subscriptions WHERE ${LIVE} GROUP BY protocol ORDER BY protocol`),
+    leasesEndingSoon: p(
+      `SELECT COUNT(*) AS n FROM subscriptions WHERE protocol = 'websub' AND ${LIVE} AND when_expires <= ?`,
+    ),
+    probe: p('SELECT 1'),
   };
 }

@@ -102,8 +102,9 @@ export interface RetryContent {
   body: Uint8Array;
   contentType: string | null;
   /**
-   * The resource's hash when this body was read (null: not read by the cloud, as a body handed
-   * to notifyChanged): a retry of a topic read since with another hash is dropped.
+   * The resource's hash when this body was read, the body's own sha256 (null: not read by the
+   * cloud, as a body handed to notifyChanged): a retry of a topic read since with another hash is
+   * dropped.
    */
   topicHash: string | null;
 }
