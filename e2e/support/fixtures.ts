@@ -12,6 +12,31 @@ export const test = base.extend<{ host: FeedHost; tidings: TidingsProcess }>({
     await use(host);
     await host.close();
   },
+  // What the page said and did with its event socket, for a failed test's report: a river that
+  // stopped updating in .ci/run showed "Reconnecting…" and nothing else to go on.
+  page: async ({ page }, use, testInfo) => {
+    const started = Date.now();
+    const lines: string[] = [];
+    const note = (line: string) => lines.push(`${((Date.now() - started) / 1000).toFixed(2)} s ${line}`);
+    page.on('console', (m) => {
+      // Pictures from names the tests' browser does not resolve (example.com favicons): noise.
+      if (!m.text().includes('net::ERR_NAME_NOT_RESOLVED')) note(`console.${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => note(`page error: ${e.message}`));
+    page.on('websocket', (ws) => {
+      const url = ws.url().replace(/token=[^&]*/, 'token=…');
+      note(`websocket opened: ${url}`);
+      ws.on('socketerror', (error) => note(`websocket error: ${error}`));
+      ws.on('close', () => note(`websocket closed: ${url}`));
+    });
+    await use(page);
+    if (testInfo.status !== testInfo.expectedStatus && lines.length > 0) {
+      await testInfo.attach('page console and event socket', {
+        body: lines.join('\n'),
+        contentType: 'text/plain',
+      });
+    }
+  },
   // biome-ignore lint/correctness/noEmptyPattern: as above.
   tidings: async ({}, use, testInfo) => {
     const tidings = await startTidings();
