@@ -134,7 +134,9 @@ test('search results are newest first within each tier', async ({ page, host, ti
   await addFeed(page, `${host.url}/birds.xml`, 'Birds');
   await page.getByTestId('search-input').fill('heron');
   await page.getByTestId('search-input').press('Enter');
-  const titles = page.getByTestId('river-item').locator('.item-title');
+  // The results' own cards: the river behind them (this feed, newest first) lists the same three
+  // titles in the same order, and matched them while the results view was still loading.
+  const titles = page.getByTestId('search-hit').locator('.search-hit-title');
   await expect(titles).toHaveText(['Heron sighting 1', 'Heron sighting 2', 'Heron sighting 3']);
   await everyView(page, 'search-newest-first');
 });

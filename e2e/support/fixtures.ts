@@ -12,8 +12,9 @@ export const test = base.extend<{ host: FeedHost; tidings: TidingsProcess }>({
     await use(host);
     await host.close();
   },
-  // What the page said and did with its event socket, for a failed test's report: a river that
-  // stopped updating in .ci/run showed "Reconnecting…" and nothing else to go on.
+  // What the page said and did with its event socket, with times, for a failed test's report.
+  // (The page snapshot in error-context.md is taken after `tidings` has stopped, so it always
+  // shows "Reconnecting…": these lines say whether the socket really was down during the test.)
   page: async ({ page }, use, testInfo) => {
     const started = Date.now();
     const lines: string[] = [];

@@ -20,11 +20,11 @@ describe('upsertItems', () => {
     expect(a).toMatchObject({ feedId, seenAt: 1000, read: false, starred: false, title: 'Title a' });
   });
 
-  it("places a backlog by its dates, but an item dated in the fetch's own second at the fetch", () => {
+  it('places a backlog by its dates, but an item dated in the minute before its fetch at the fetch', () => {
     // Undated items from another feed arrive live at 10:00:00.300; a new subscription is read
-    // at 10:00:00.800, and its newest item is dated 10:00:00 (RSS counts whole seconds). That item
-    // is as new as anything here: it tops the river (a post of one's own sat below them, out of
-    // sight). Its older item keeps its own date.
+    // at 10:00:03 (a busy machine), and its newest item is dated 10:00:00 (RSS counts whole
+    // seconds). That item is as new as anything here: it tops the river (a post of one's own sat
+    // below them, out of sight). Its older item, five minutes old, keeps its own date.
     const second = Date.UTC(2026, 10, 29, 10, 0, 0);
     store.upsertItems(feedId, [makeItem('live')], second + 300);
     const other = store.addFeed({ url: 'https://b.example/own' }).feed.id;
@@ -33,15 +33,15 @@ describe('upsertItems', () => {
       other,
       [
         makeItem('just-posted', { published: iso(second) }),
-        makeItem('older', { published: iso(second - 5000) }),
+        makeItem('older', { published: iso(second - 300_000) }),
       ],
-      { at: second + 800, backlog: true },
+      { at: second + 3000, backlog: true },
     );
     const river = store.riverItems({}).items;
     expect(river.map((i) => [i.guid, i.seenAt])).toEqual([
-      ['just-posted', second + 800],
+      ['just-posted', second + 3000],
       ['live', second + 300],
-      ['older', second - 5000],
+      ['older', second - 300_000],
     ]);
   });
 

@@ -40,17 +40,19 @@ WHERE feed_id = ?2 AND last_seen < ?1 - 86400000 AND guid IN (SELECT value FROM 
 export type SeenAt = number | { at: number; backlog: true };
 
 /**
- * RSS and most Atom dates count whole seconds. A backlog item dated within the last second of its
- * fetch is as new as the fetch, as far as its date can tell: it is placed at the fetch, not at
- * the start of its second. (A post of one's own, read into the river moments after it was made,
- * sat below undated items fetched earlier in the same second, out of sight.)
+ * A backlog item dated within this long before its fetch was published while the feed was being
+ * read: it is news as fresh as the fetch, and placed at the fetch. Placed at its own date it sat
+ * below undated items fetched moments before: RSS dates count whole seconds, and a post of one's
+ * own, read into the river a second or two after it was made (on a busy machine), went below the
+ * items fetched earlier in its second, out of the windowed river's sight. Older items keep their
+ * own dates, so a new subscription's backlog still reads in its order.
  */
-const DATE_PRECISION_MS = 1000;
+const FRESH_MS = 60_000;
 
 function seenAtOf(seenAt: SeenAt, item: Item): number {
   if (typeof seenAt === 'number') return seenAt;
   const own = publishedKey(item.published ?? item.updated);
-  if (own <= 0 || own > seenAt.at - DATE_PRECISION_MS) return seenAt.at;
+  if (own <= 0 || own > seenAt.at - FRESH_MS) return seenAt.at;
   return own;
 }
 
