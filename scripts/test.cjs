@@ -125,6 +125,31 @@ function installMissing() {
   return stepQuiet('install Debian packages', 'bash', ['-c', script]);
 }
 
+/**
+ * One failed test as a summary line, with the first line of its error: the summary is what a CI log
+ * that keeps only its tail still shows, so a failure must be named there, not only far above it.
+ */
+function failedLine(step, file, title, message) {
+  const first = String(message ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n').find((l) => l.trim() !== '') ?? '';
+  return `${step}: FAILED ${file} > ${title}${first ? `: ${first.trim().slice(0, 300)}` : ''}`;
+}
+
+/** Every test Playwright's JSON report counts as unexpected, as [file, title path, first error]. */
+function unexpectedE2e(suite, titles = []) {
+  const out = [];
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      if (t.status !== 'unexpected') continue;
+      const last = (t.results ?? []).at(-1);
+      out.push([spec.file ?? suite.file, [...titles, spec.title].join(' > '), last?.error?.message ?? last?.errors?.[0]?.message]);
+    }
+  }
+  for (const child of suite.suites ?? []) out.push(...unexpectedE2e(child, suite.title && suite.title !== suite.file ? [...titles, suite.title] : titles));
+  return out;
+}
+
 /** One Vitest run with its JSON report added to the totals; a file that fails to load counts as a failure. */
 function vitestStep(name, args, report) {
   const json = path.join(results, report);
@@ -139,6 +164,13 @@ function vitestStep(name, args, report) {
     const broken = (v.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0);
     totals.failed += broken.length;
     if (broken.length) lines.push(`${name}: ${broken.length} test file(s) failed to load`);
+    for (const f of v.testResults ?? []) {
+      const file = path.relative(root, f.name ?? '');
+      for (const a of f.assertionResults ?? []) {
+        if (a.status === 'failed') lines.push(failedLine(name, file, a.fullName, a.failureMessages?.[0]));
+      }
+      if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) lines.push(failedLine(name, file, '(the file)', f.message));
+    }
   }
   if (!ok && (!v || v.numFailedTests === 0)) {
     totals.failed++;
@@ -196,6 +228,9 @@ async function main() {
       totals.failed += e.stats.unexpected;
       totals.skipped += e.stats.skipped;
       lines.push(`e2e: ${passed} passed, ${e.stats.unexpected} failed, ${e.stats.skipped} skipped`);
+      for (const suite of e.suites ?? []) {
+        for (const [file, title, message] of unexpectedE2e(suite)) lines.push(failedLine('e2e', `e2e/${file}`, title, message));
+      }
       if (!e2eOk && e.stats.unexpected === 0) {
         totals.failed++;
         lines.push('e2e: FAILED (runner error)');
