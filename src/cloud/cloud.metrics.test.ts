@@ -139,6 +139,27 @@ it('counts pings by the door they came in by, and how they ended', async () => {
   expect(m.get('tidings_cloud_notifications_total{protocol="http-post",outcome="ok"}')).toBe(4);
 });
 
+it('counts a door however its path is spelled: a trailing slash, other letter cases', async () => {
+  await startWith();
+  await subscribe(['/ok']);
+  version++;
+  // Routed as pings (routes.ts): so they are counted, not as pages.
+  await postForm(`${server.url}/ping/`, { url: feedUrl() });
+  await test.cloud.idle();
+  version++;
+  await rpcCall(`${server.url}/rpc2/`, 'rssCloud.ping', [feedUrl()]);
+  await test.cloud.idle();
+  await fetch(`${server.url}/PingSiteForm/?name=site&url=${encodeURIComponent(feedUrl())}`);
+  await test.cloud.idle();
+  const m = await samples();
+  expect(m.get('tidings_cloud_pings_total{protocol="rest",outcome="changed"}')).toBe(1);
+  expect(m.get('tidings_cloud_pings_total{protocol="xml-rpc",outcome="changed"}')).toBe(1);
+  expect(m.get('tidings_cloud_pings_total{protocol="ping-site-form",outcome="unchanged"}')).toBe(1);
+  expect(m.get('tidings_cloud_http_requests_total{door="rest",status="200"}')).toBe(1);
+  expect(m.get('tidings_cloud_http_requests_total{door="xml-rpc",status="200"}')).toBe(1);
+  expect(m.has('tidings_cloud_http_requests_total{door="page",status="200"}')).toBe(false);
+});
+
 it('counts registrations by protocol and outcome, and WebSub leases ending within the hour', async () => {
   await startWith({ leases: { minSeconds: 60, defaultSeconds: 1800 } });
   peer.route('GET', '/hub', 200, (r) => r.query['hub.challenge'] ?? '');

@@ -42,7 +42,7 @@ import type { FanoutLimits, FanoutReport } from './delivery/fanout.ts';
 import { DeliveryQueue, type QueueLimits, SharedLog } from './delivery/queue.ts';
 import { plain } from './doors/answers.ts';
 import { sourceAddressOf } from './doors/params.ts';
-import { formOf, normaliseBase, queryOf, readBody, relativePath } from './doors/request.ts';
+import { formOf, queryOf, readBody } from './doors/request.ts';
 import { handleRssPing, MAX_RSS_PING_BYTES } from './doors/rss-ping.ts';
 import { handlePing, handlePleaseNotify, handleRpc, type RssCloudDoorDeps } from './doors/rsscloud.ts';
 import { testApi } from './doors/test-api.ts';
@@ -52,6 +52,15 @@ import { changesXml } from './pages/changes.ts';
 import { docsPage, pingForm, pleaseNotifyForm } from './pages/docs.ts';
 import { serveSavedFeed } from './pages/saved-feed.ts';
 import { logJson, logPage, statusPage, subscriptionsJson } from './pages/status.ts';
+import {
+  ENDPOINTS,
+  isPage,
+  normaliseBase,
+  relativePath,
+  routeKey,
+  TEST_ROUTE,
+  withoutTrailingSlash,
+} from './routes.ts';
 import { openCloudStore } from './store/open.ts';
 import { PgCloudStore } from './store/pg.ts';
 import type { CloudStore } from './store/store.ts';
@@ -175,9 +184,6 @@ const DOOR_BODY_BYTES: Record<string, number> = {
   '/rssping': MAX_RSS_PING_BYTES,
 };
 
-/** `/websub/` is `/websub`; the root stays `/`. */
-const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
-
 /** A path segment decoded; a malformed escape (`%E0`) is kept as sent, which names nothing. */
 function safeDecode(segment: string): string {
   try {
@@ -185,26 +191,6 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-/** Routes answered to GET and HEAD only (any other method: 405, not 404). */
-function isPage(path: string): boolean {
-  return (
-    [
-      '',
-      '/',
-      '/docs',
-      '/pingform',
-      '/changes.xml',
-      '/pingsiteform',
-      '/pleasenotifyform',
-      '/viewlog',
-      '/viewlog.json',
-      '/subscriptions.json',
-    ].includes(path) ||
-    /^\/docs\/[^/]+$/.test(path) ||
-    /^\/feeds\/[^/]+\.xml$/.test(path)
-  );
 }
 
 export function createCloud(deps: CloudDeps): Cloud {
@@ -357,8 +343,8 @@ export function createCloud(deps: CloudDeps): Cloud {
     const url = new URL(req.url);
     const rel = relativePath(url.pathname, basePath);
     if (rel === null) return plain(404, 'Not Found');
-    // One trailing slash is the same route, as in the reference (Express's routing is not strict).
-    const path = withoutTrailingSlash(rel).toLowerCase();
+    // One trailing slash is the same route, as in the reference (routes.ts).
+    const path = routeKey(rel);
     const method = req.method.toUpperCase();
     if (!deps.publicBaseUrl) seenOrigin = url.origin;
     const base = basePath;
@@ -378,7 +364,7 @@ export function createCloud(deps: CloudDeps): Cloud {
         return pingSiteForm(doors, base, queryOf(url));
       }
       if (path === '/pleasenotifyform') return pleaseNotifyForm(base);
-      if (path === '/' || path === '') {
+      if (path === '/') {
         const base = new URL(publicBase(req));
         const cloudElement = cloudElementFor(base.origin, base.pathname);
         return statusPage({ store, now: clock.now(), startedAt, publicBase: base.href, cloudElement });
@@ -393,17 +379,8 @@ export function createCloud(deps: CloudDeps): Cloud {
       }
     }
     if (isPage(path)) return plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
-    const testRoute = deps.testApi ? /^\/test\/([a-z]+)$/.exec(path) : null;
-    const endpoint =
-      [
-        '/pleasenotify',
-        '/rsscloud/pleasenotify',
-        '/ping',
-        '/rsscloud/ping',
-        '/rpc2',
-        '/websub',
-        '/rssping',
-      ].includes(path) || testRoute !== null;
+    const testRoute = deps.testApi ? TEST_ROUTE.exec(path) : null;
+    const endpoint = Object.hasOwn(ENDPOINTS, path) || testRoute !== null;
     if (!endpoint) return plain(404, 'Not Found');
     if (method !== 'POST') return plain(405, 'Method Not Allowed', { allow: 'POST' });
 

@@ -1,25 +1,9 @@
 /**
- * Small pieces of reading a request that every door of the cloud shares: where the cloud is
- * mounted, the form fields (body first, then the query), and the body within a size cap.
+ * Small pieces of reading a request that every door of the cloud shares: the form fields (body
+ * first, then the query), and the body within a size cap. Where the cloud is mounted is routes.ts's.
  */
 
 import { stripInvalidXmlChars } from '../../feed/xml-escape.ts';
-
-/** The mount path with one leading slash and none trailing ('' for the root). */
-export function normaliseBase(base: string): string {
-  const trimmed = base.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-/** The path below the mount point, or null when the request is not for the cloud. */
-export function relativePath(pathname: string, base: string): string | null {
-  if (base === '') return pathname;
-  const lower = pathname.toLowerCase();
-  const b = base.toLowerCase();
-  if (lower === b) return '/';
-  return lower.startsWith(`${b}/`) ? pathname.slice(base.length) : null;
-}
 
 /** Body text parsed between two yields to the event loop (cut at a `&`). */
 const FORM_SLICE_CHARS = 32 * 1024;

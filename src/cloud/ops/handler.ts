@@ -8,10 +8,11 @@ import type { Handler } from '../../net/serve.ts';
 import type { Cloud } from '../cloud.ts';
 import { healthz, readyz } from '../pages/health.ts';
 import { metricsPage } from '../pages/metrics.ts';
+import { doorOf } from '../routes.ts';
 import { within } from './deadline.ts';
 import { type Logger, logFailure, logRequest } from './logging.ts';
 import type { CloudMetrics } from './metrics.ts';
-import { doorOf, requestContext, requestIdFor } from './request-context.ts';
+import { requestContext, requestIdFor } from './request-context.ts';
 
 /** How long /readyz waits for the store (a balancer's check usually allows a few seconds). */
 const READY_DEADLINE_MS = 2000;

@@ -6,9 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-
-/** The door a request came in by, from its path (the protocol of a ping). */
-export type Door = 'rest' | 'xml-rpc' | 'websub' | 'ping-site-form' | 'rss-ping' | 'test-api' | 'page';
+import type { Door } from '../routes.ts';
 
 export interface RequestContext {
   id: string;
@@ -16,23 +14,6 @@ export interface RequestContext {
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
-
-const DOORS: Record<string, Door> = {
-  '/pleasenotify': 'rest',
-  '/rsscloud/pleasenotify': 'rest',
-  '/ping': 'rest',
-  '/rsscloud/ping': 'rest',
-  '/rpc2': 'xml-rpc',
-  '/websub': 'websub',
-  '/pingsiteform': 'ping-site-form',
-  '/rssping': 'rss-ping',
-};
-
-/** The door of a path (matched case-insensitively, as the cloud's routes are). */
-export function doorOf(pathname: string): Door {
-  const path = pathname.toLowerCase();
-  return DOORS[path] ?? (path.startsWith('/test/') ? 'test-api' : 'page');
-}
 
 /** This process's prefix and a counter: unique across instances, cheap per request. */
 const PREFIX = randomBytes(4).toString('hex');
