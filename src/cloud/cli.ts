@@ -37,7 +37,7 @@ import {
 } from './ops/config.ts';
 import { adminHandler, type OpsDeps, opsHandler } from './ops/handler.ts';
 import { serverHelp } from './ops/help.ts';
-import { createLogger, flushLogger, type Logger, logEntry, logFailure } from './ops/logging.ts';
+import { closeLogger, createLogger, flushLogger, type Logger, logEntry, logFailure } from './ops/logging.ts';
 import { CloudMetrics } from './ops/metrics.ts';
 import { OPTIONS } from './ops/options.ts';
 import { openCloudStore } from './store/open.ts';
@@ -149,7 +149,7 @@ async function runServer(args: string[], io: CliIo, program: string): Promise<nu
   try {
     return await serveCloud(config, store, where, logger, io);
   } finally {
-    flushLogger(logger);
+    await closeLogger(logger);
   }
 }
 

@@ -40,14 +40,23 @@ const ENTRIES: Record<CloudLogKind, { level: 'debug' | 'info' | 'warn' | 'error'
   error: { level: 'error', msg: 'the cloud failed to answer' },
 };
 
+/** The asynchronous stdout writers this module made, by their logger (a caller's stream is its own). */
+const ownWriters = new WeakMap<Logger, pino.DestinationStream & SonicBoomLike>();
+
+/** What is used of pino's asynchronous writer (sonic-boom) to close it in order. */
+interface SonicBoomLike {
+  end(): void;
+  once(event: 'close' | 'error', listener: () => void): void;
+}
+
 /**
  * A logger writing JSON lines to `out`: stdout through pino's asynchronous writer by default
- * (flushed by `flushLogger` before the process exits), or any stream (tests).
+ * (closed in order by `closeLogger` before the process exits), or any stream (tests).
  */
 export function createLogger(level: LogLevel, out?: Writable): Logger {
-  const destination: DestinationStream =
-    out && out !== process.stdout ? out : pino.destination({ dest: 1, sync: false });
-  return pino(
+  const own = out && out !== process.stdout ? null : pino.destination({ dest: 1, sync: false });
+  const destination: DestinationStream = own ?? (out as Writable);
+  const logger = pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
@@ -55,9 +64,14 @@ export function createLogger(level: LogLevel, out?: Writable): Logger {
     },
     destination,
   );
+  if (own) ownWriters.set(logger, own as unknown as pino.DestinationStream & SonicBoomLike);
+  return logger;
 }
 
-/** Writes what the logger holds before the process exits (its stdout writer is asynchronous). */
+/**
+ * Writes what the logger holds at once, for a process about to exit on an emergency. A line whose
+ * asynchronous write is under way may then come after later ones: closeLogger keeps the order.
+ */
 export function flushLogger(logger: Logger): void {
   try {
     logger.flush();
@@ -68,6 +82,33 @@ export function flushLogger(logger: Logger): void {
   } catch {
     // Nothing to flush, or stdout went away: nothing more can be said.
   }
+}
+
+/**
+ * Ends the logger's output once every line has been written, in the order logged (stdout is
+ * written asynchronously: flushing synchronously while a write was under way put "SIGINT
+ * received" after "Cloud stopped." on a loaded machine). The logger writes nothing after. Waits
+ * at most `waitMs` (stdout gone, a reader stalled), then writes what is left synchronously.
+ */
+export async function closeLogger(logger: Logger, waitMs = 2_000): Promise<void> {
+  const own = ownWriters.get(logger);
+  if (!own) return;
+  ownWriters.delete(logger);
+  const closed = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), waitMs);
+    const done = (ok: boolean) => () => {
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    own.once('close', done(true));
+    own.once('error', done(false));
+    try {
+      own.end();
+    } catch {
+      done(false)();
+    }
+  });
+  if (!closed) flushLogger(logger);
 }
 
 /** The request id of the work under way, if a request caused it. */
