@@ -403,7 +403,8 @@ describe("operator's pages", () => {
     await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
     off();
     await postForm(`${cloud.url}/ping`, { url: `${peer.url}/rss.xml` });
-    expect(heard.map((e) => e.kind)).toEqual(['ping']);
+    // The calls' entries: the periodic sweep ('expired') may land in the window on a loaded machine.
+    expect(heard.filter((e) => e.kind !== 'expired').map((e) => e.kind)).toEqual(['ping']);
     expect(heard[0]!.feedUrl).toBe(`${peer.url}/rss.xml`);
   });
 });
