@@ -465,13 +465,6 @@ export class PgCloudStore implements CloudStore {
     ]);
   }
 
-  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]> {
-    return this.q(
-      `SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = $1 AND ${live(2)} ORDER BY id`,
-      [feedUrl, now],
-    );
-  }
-
   liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]> {
     // COLLATE "C": byte order, the order SQLite's index has and the page cursor relies on.
     return this.q(

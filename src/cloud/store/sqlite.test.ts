@@ -53,9 +53,11 @@ it('migrates a pre-WebSub database without losing a subscription, then keeps Web
     };
     expect(await store.addPendingWebSub(websub, 2000, 8000)).toBe(true);
     expect(await store.addPendingWebSub(websub, 2000, 8000)).toBe(false);
-    expect((await store.liveTargets('http://f.test/rss', 3000)).map((t) => t.protocol)).toEqual(['xml-rpc']);
+    expect((await store.liveTargetsPage('http://f.test/rss', 3000, '', 100)).map((t) => t.protocol)).toEqual([
+      'xml-rpc',
+    ]);
     await store.activateWebSub(websub, 2500, 8000);
-    expect(await store.liveTargets('http://f.test/rss', 3000)).toEqual([
+    expect(await store.liveTargetsPage('http://f.test/rss', 3000, '', 100)).toEqual([
       expect.objectContaining({ protocol: 'xml-rpc' }),
       expect.objectContaining({ protocol: 'websub', callbackUrl: 'http://r.test/cb', secret: 's' }),
     ]);

@@ -234,13 +234,8 @@ export class SqliteCloudStore implements CloudStore, RetryStore {
     return this.s.live.all(feedUrl, now) as unknown as SubscriptionRow[];
   }
 
-  /** The same subscribers, only what delivering needs. */
-  async liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]> {
-    return this.s.liveTargets.all(feedUrl, now) as unknown as DeliveryTarget[];
-  }
-
   /**
-   * The same, a page at a time in callback-URL order after `afterUrl` (the unique index's order:
+   * The same subscribers, only what delivering needs, a page at a time in callback-URL order after `afterUrl` (the unique index's order:
    * each page is an index range, no sort), so a fan-out to 100,000 never holds them all.
    */
   async liveTargetsPage(
@@ -567,7 +562,6 @@ function prepareStatements(db: DatabaseSync) {
         ct_consecutive_errors = 0, when_last_update = excluded.when_last_update,
         when_expires = excluded.when_expires, secret = NULL, lease_seconds = NULL, state = 'active'`),
     live: p(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
-    liveTargets: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND ${LIVE} ORDER BY id`),
     liveTargetsPage: p(`SELECT ${TARGET_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url > ?
       AND ${LIVE} ORDER BY callback_url LIMIT ?`),
     getSub: p(`SELECT ${SUB_COLUMNS} FROM subscriptions WHERE feed_url = ? AND callback_url = ?`),

@@ -226,9 +226,10 @@ export interface CloudStore {
   insertSubscriptions(subs: readonly BulkSubscription[], now: number): Promise<void>;
   /** Subscribers to notify: verified, not expired, fewer than 3 failures in a row. */
   liveSubscriptions(feedUrl: string, now: number): Promise<SubscriptionRow[]>;
-  /** The same subscribers, only what delivering needs. */
-  liveTargets(feedUrl: string, now: number): Promise<DeliveryTarget[]>;
-  /** The same, a page at a time in callback-URL order after `afterUrl` (see targetPages). */
+  /**
+   * The same subscribers, only what delivering needs, a page at a time in callback-URL order
+   * after `afterUrl` (see targetPages).
+   */
   liveTargetsPage(feedUrl: string, now: number, afterUrl: string, limit: number): Promise<DeliveryTarget[]>;
   getSubscription(feedUrl: string, callbackUrl: string): Promise<SubscriptionRow | undefined>;
   allSubscriptions(): Promise<SubscriptionRow[]>;
