@@ -26,7 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Pool } from 'pg';
-import { type Clock, systemClock, type TimerHandle } from '../../common/clock.ts';
+import { type Clock, systemClock } from '../../common/clock.ts';
 import type { CloudLog, CloudLogEntry } from '../core/log.ts';
 import { bumpDelivered, type PgCloudStore, RECORD_CONTENT_CTES, recordContentParams } from '../store/pg.ts';
 import {
@@ -36,6 +36,7 @@ import {
   MAX_CONSECUTIVE_ERRORS,
 } from '../store/store.ts';
 import type { TopicContent } from './deliver.ts';
+import { EarliestWake } from './earliest-wake.ts';
 import type { FanoutReport } from './fanout.ts';
 import { type ChunkSettlement, OutcomeWriter } from './queue-outcomes.ts';
 
@@ -223,6 +224,7 @@ export class DeliveryQueue {
     this.deliver = deliver;
     this.limits = { ...DEFAULT_QUEUE_LIMITS, ...limits };
     this.clock = opts.clock ?? systemClock;
+    this.wake = new EarliestWake(this.clock, () => this.kick());
     this.retryDelaysMs = opts.retryDelaysMs ?? [];
   }
 
@@ -642,7 +644,7 @@ export class DeliveryQueue {
       finished,
       retry,
     });
-    if (retry) this.wakeAt(retry.notBefore);
+    if (retry) this.wake.at(retry.notBefore);
     await bumpDelivered(this.store, results);
     const delivered = results.filter((r) => r.ok).length;
     return { delivered, failed: results.length - delivered, finished };
@@ -660,19 +662,8 @@ export class DeliveryQueue {
     return ids.length === 0 ? null : { ids, attempt: chunk.attempt + 1, notBefore: this.clock.now() + delay };
   }
 
-  /** Looks for work at `at` (a retry due then), besides the poll. */
-  private wakeAt(at: number): void {
-    if (this.stopping.signal.aborted || at >= this.wakeFor) return;
-    this.wakeTimer?.cancel();
-    this.wakeFor = at;
-    this.wakeTimer = this.clock.setTimer(Math.max(0, at - this.clock.now()), () => {
-      this.wakeTimer = null;
-      this.wakeFor = Number.POSITIVE_INFINITY;
-      this.kick();
-    });
-  }
-  private wakeTimer: TimerHandle | null = null;
-  private wakeFor = Number.POSITIVE_INFINITY;
+  /** Looks for work when a retry is due, besides the poll. */
+  private readonly wake: EarliestWake;
 
   /** When the first retry in the queue is due (any instance's), to wake for it. */
   private async wakeForRetries(): Promise<void> {
@@ -680,7 +671,7 @@ export class DeliveryQueue {
       'SELECT MIN(not_before) AS at FROM delivery_chunks WHERE NOT done AND not_before IS NOT NULL',
     );
     const at = r.rows[0]?.at;
-    if (at !== null && at !== undefined) this.wakeAt(at);
+    if (at !== null && at !== undefined) this.wake.at(at);
   }
 
   /** A pump or a chunk of this instance is under way. */
@@ -727,7 +718,7 @@ export class DeliveryQueue {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.renewTimer) clearInterval(this.renewTimer);
     if (this.waitTimer) clearTimeout(this.waitTimer);
-    this.wakeTimer?.cancel();
+    this.wake.stop();
     await this.started?.catch(() => undefined);
     await this.pumpRun;
     await Promise.allSettled([...this.inFlight]);

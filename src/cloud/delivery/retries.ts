@@ -11,8 +11,9 @@
  * A cloud on PostgreSQL keeps its retries in the shared queue instead (queue.ts: chunks that may be
  * claimed once due), so whichever instance is alive delivers them.
  */
-import type { Clock, TimerHandle } from '../../common/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { DueRetry, RetryStore } from '../store/store.ts';
+import { EarliestWake } from './earliest-wake.ts';
 
 /** Retries taken from the store at a time. */
 const TAKE = 1000;
@@ -30,15 +31,14 @@ export interface RetryRunnerDeps {
 
 export class RetryRunner {
   private readonly deps: RetryRunnerDeps;
-  private timer: TimerHandle | null = null;
-  /** When the timer fires (Infinity: not armed). */
-  private armedFor = Number.POSITIVE_INFINITY;
+  private readonly wake: EarliestWake;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
 
   constructor(deps: RetryRunnerDeps) {
     this.deps = deps;
+    this.wake = new EarliestWake(deps.clock, () => void this.deps.track(this.run()));
   }
 
   /** Wakes for the first retry the store holds (those a previous process left included). */
@@ -48,14 +48,13 @@ export class RetryRunner {
 
   /** A retry was written for `dueAt`: wake then, unless already waking sooner. */
   kept(dueAt: number): void {
-    if (!this.stopped && dueAt < this.armedFor) this.armAt(dueAt);
+    this.wake.at(dueAt);
   }
 
   /** No more wakes; what is due stays in the store for the next start. */
   stop(): void {
     this.stopped = true;
-    this.timer?.cancel();
-    this.timer = null;
+    this.wake.stop();
   }
 
   private async armForNext(): Promise<void> {
@@ -65,16 +64,6 @@ export class RetryRunner {
     } catch (e) {
       this.deps.failed(e);
     }
-  }
-
-  private armAt(at: number): void {
-    this.timer?.cancel();
-    this.armedFor = at;
-    this.timer = this.deps.clock.setTimer(Math.max(0, at - this.deps.clock.now()), () => {
-      this.timer = null;
-      this.armedFor = Number.POSITIVE_INFINITY;
-      void this.deps.track(this.run());
-    });
   }
 
   /** Delivers what is due, then waits for the next; one run at a time. */
