@@ -13,6 +13,7 @@ import { WebSocketServer } from 'ws';
 import type { Tidings } from '../app/tidings.ts';
 import { serve } from '../net/serve.ts';
 import { refuseSocket } from '../net/serve-limits.ts';
+import { syncBodyCapFor } from '../sync/doors.ts';
 import { API_BODY_BYTES, apiBodyCapFor, apiError, handleApiCall, tokenMatches } from './api-http.ts';
 import { serveStatic } from './static-files.ts';
 
@@ -66,9 +67,11 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     {
       port: opts.port ?? 0,
       host,
-      // Per command (api-http.ts): documents for the few that take one, a small cap for the rest.
+      // Per command (api-http.ts): documents for the few that take one, a small cap for the rest;
+      // the sync doors take what they take on the receiver's server.
       maxBodyBytes: API_BODY_BYTES,
-      maxBodyBytesFor: (target) => (target.startsWith('/api/') ? apiBodyCapFor(target) : API_BODY_BYTES),
+      maxBodyBytesFor: (target) =>
+        syncBodyCapFor(target) ?? (target.startsWith('/api/') ? apiBodyCapFor(target) : API_BODY_BYTES),
     },
   );
   port = server.port;

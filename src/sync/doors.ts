@@ -13,8 +13,19 @@ import { notFound } from './request.ts';
 
 export const GREADER_PATH = '/api/greader';
 export const FEVER_PATH = '/api/fever';
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
 /** A contents POST of 10,000 long item ids is about 500 KB. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The body cap of a request target under either door, else null: every server the doors are
+ * mounted on (the receiver's, browser mode's) takes the same bodies from a phone.
+ */
+export function syncBodyCapFor(target: string): number | null {
+  const path = target.replace(/[?#].*$/, '');
+  return under(path, GREADER_PATH) || under(path, FEVER_PATH) ? MAX_BODY_BYTES : null;
+}
 
 export interface SyncDoors {
   /** The answer for a path under either door; null for any other path (not ours). */
@@ -22,8 +33,6 @@ export interface SyncDoors {
   /** The doors as receiver-server mounts. */
   mounts: Mount[];
 }
-
-const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 export function createSyncDoors(deps: { backend: SyncBackend; account: SyncAccount }): SyncDoors {
   const greader = createGReaderDoor(deps);
