@@ -5,7 +5,7 @@
  * statements, /healthz stays 200, and neither the log nor --print-config shows the password.
  */
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { testDatabase } from '../../testing/cloud-kit.ts';
 import { CLOUD_CLI, type LoggedCloud, startLoggedCloud } from '../../testing/logged-cloud.ts';
 import { startTcpProxy, type TcpProxy } from '../../testing/tcp-proxy.ts';
@@ -46,6 +46,10 @@ async function sample(series: string): Promise<number | undefined> {
 }
 
 it('answers /readyz 503 while the database is away, 200 once it is back; /healthz stays 200', async () => {
+  // A failure shows what the cloud said (a fetch reset once in CI, with nothing else to go by).
+  onTestFailed(() => {
+    console.error(`the cloud's output (exit code ${cloud.child.exitCode}):\n${cloud.output()}`);
+  });
   expect(cloud.started).toMatchObject({
     store: 'postgres',
     location: expect.stringContaining('tidings:***@'),
