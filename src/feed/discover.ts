@@ -7,7 +7,7 @@
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
 import { firstInOrder } from '../common/first-in-order.ts';
 import { MASK, maskUrl } from '../net/mask.ts';
-import { decodeAnnouncedUnicode } from './encoding.ts';
+import { decodeAnnouncedUnicode, decodeHtmlPage } from './encoding.ts';
 import type { FeedVerdict } from './feed-verdict.ts';
 import { decodeEntities } from './text.ts';
 
@@ -353,7 +353,7 @@ async function discover(
   let siteIcon: string | null = null;
   const pageUrl = page?.ok ? page.finalUrl : start;
   if (page?.ok && looksLikeHtml(page.body, page.contentType)) {
-    const html = decodeHtml(page.body, page.contentType);
+    const html = decodeHtmlPage(page.body, page.contentType);
     advertised = findFeedLinks(html, pageUrl).map((l) => l.url);
     siteIcon = findIconLink(html, pageUrl);
   }
@@ -457,26 +457,4 @@ export function looksLikeHtml(body: Uint8Array, contentType: string | null): boo
   return /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|meta|link|title)[\s>]/i.test(
     start.replace(/^\uFEFF|^ï»¿/, ''),
   );
-}
-
-/**
- * The page's text in its charset: a byte order mark (or UTF-16's NULs: issue 34), then
- * Content-Type, then `<meta charset>`, then UTF-8.
- */
-function decodeHtml(body: Uint8Array, contentType: string | null): string {
-  const unicode = decodeAnnouncedUnicode(body);
-  if (unicode !== null) return unicode;
-  const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
-  const sniff = new TextDecoder('latin1').decode(body.subarray(0, 2048));
-  const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(sniff)?.[1];
-  for (const label of [fromHeader, fromMeta, 'utf-8']) {
-    // A page readable as ASCII that names UTF-16 in its <meta> is not UTF-16 (HTML says UTF-8).
-    if (!label || (label === fromMeta && /^utf-?16/i.test(label))) continue;
-    try {
-      return new TextDecoder(label).decode(body);
-    } catch {
-      // An unknown label: try the next source.
-    }
-  }
-  return new TextDecoder().decode(body);
 }

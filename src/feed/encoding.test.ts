@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { charsetOf, chooseEncoding, decodeWindows1252 } from './encoding.ts';
+import { charsetOf, chooseEncoding, decodeHtmlPage, decodeWindows1252 } from './encoding.ts';
 import { parseFeed } from './parse.ts';
 
 /** A one-item RSS feed as bytes, one byte per char of `title` (latin1), with an optional declaration. */
@@ -107,5 +108,35 @@ describe('encodings', () => {
     expect(titleOf(be, 'text/xml; charset=ISO-10646-UCS-4')).toBe('Grüße 😀');
     const le = Buffer.from(be).swap32();
     expect(titleOf(le, 'text/xml; charset=utf-32le')).toBe('Grüße 😀');
+  });
+});
+
+describe('web pages (discovery and the reader view read them alike)', () => {
+  /** A page whose title is the bytes of the KOI8-R sample feed's title, with `head` before it. */
+  function koi8Page(head = ''): Uint8Array {
+    const feed = readFileSync(new URL('./testdata/encoding/undeclared-koi8-r.xml', import.meta.url));
+    const title = feed.subarray(feed.indexOf('<title>') + 7, feed.indexOf('</title>'));
+    return Buffer.concat([
+      Buffer.from(`<!doctype html><html><head>${head}<title>`),
+      title,
+      Buffer.from('</title></head><body><p>Text</p></body></html>'),
+    ]);
+  }
+  const titleIn = (html: string) => /<title>(.*)<\/title>/.exec(html)?.[1];
+
+  it('a page that names no charset, in a legacy encoding, is guessed', () => {
+    expect(titleIn(decodeHtmlPage(koi8Page(), 'text/html'))).toBe('Новости дня');
+  });
+
+  it('the charset Content-Type names, else the page’s <meta charset>', () => {
+    expect(titleIn(decodeHtmlPage(koi8Page(), 'text/html; charset=koi8-r'))).toBe('Новости дня');
+    expect(titleIn(decodeHtmlPage(koi8Page('<meta charset="koi8-r">'), 'text/html'))).toBe('Новости дня');
+  });
+
+  it('UTF-16 without a byte order mark, known by its NULs; a UTF-16 <meta> on ASCII bytes is not believed', () => {
+    const page = '<html><head><title>Größe</title></head></html>';
+    expect(decodeHtmlPage(Buffer.from(page, 'utf16le'), null)).toBe(page);
+    const lying = `<html><head><meta charset="utf-16"><title>Größe</title></head></html>`;
+    expect(titleIn(decodeHtmlPage(Buffer.from(lying, 'utf8'), 'text/html'))).toBe('Größe');
   });
 });

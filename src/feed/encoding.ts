@@ -65,7 +65,7 @@ function bomEncoding(b: Uint8Array): string | null {
 /**
  * Text in a Unicode encoding its first bytes announce (a byte order mark, or UTF-16's NUL beside
  * the first '<' of a page), without the mark; null when they announce none. For HTML pages
- * (discover.ts), whose '<' is not followed by '?' as a feed's declaration is.
+ * (decodeHtmlPage), whose '<' is not followed by '?' as a feed's declaration is.
  */
 export function decodeAnnouncedUnicode(b: Uint8Array): string | null {
   let label = bomEncoding(b);
@@ -301,6 +301,28 @@ export function sameEncoding(a: string, b: string): boolean {
 /** Decoded text only (see decodeFeedBytes). */
 export function decodeBytes(bytes: Uint8Array, contentType?: string | null): string {
   return decodeFeedBytes(bytes, contentType).text;
+}
+
+/** The charset a page names in its first bytes (<meta charset> or http-equiv), or null. */
+export function metaCharset(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 2048)).toString(
+    'latin1',
+  );
+  const m = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+/**
+ * A web page's text, for discovery and the reader view alike: a byte order mark (or UTF-16's
+ * NULs) first, then the charset Content-Type names, then the page's `<meta charset>`, then as a
+ * feed's bytes are read (UTF-8 with its slips repaired, or a legacy encoding guessed). A UTF-16
+ * label on bytes that read as ASCII is not believed (HTML says so; candidates() does it).
+ */
+export function decodeHtmlPage(body: Uint8Array, contentType: string | null | undefined): string {
+  const unicode = decodeAnnouncedUnicode(body);
+  if (unicode !== null) return unicode;
+  const charset = charsetOf(contentType) ?? metaCharset(body);
+  return decodeBytes(body, charset ? `text/html; charset=${charset}` : 'text/html');
 }
 
 function stripBom(text: string): string {

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../common/clock.ts';
 import { fail, ok, type Result, tidingsError } from '../common/errors.ts';
-import { charsetOf, decodeBytes } from '../feed/encoding.ts';
+import { decodeHtmlPage } from '../feed/encoding.ts';
 import type { HttpClient } from '../net/http-client-types.ts';
 import { formatBytes, statusError } from '../net/net-errors.ts';
 import type { FullTextRow, Store } from '../store/store.ts';
@@ -29,15 +29,6 @@ export interface FullTextDeps {
   http: HttpClient;
   clock: Clock;
   pool: ExtractPool;
-}
-
-/** The charset a page names in its first bytes (<meta charset> or http-equiv), or null. */
-export function metaCharset(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 2048)).toString(
-    'latin1',
-  );
-  const m = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
-  return m ? m[1]!.toLowerCase() : null;
 }
 
 const isWeb = (url: string | null): url is string => !!url && /^https?:\/\//i.test(url);
@@ -97,8 +88,7 @@ export function createFullTextReader(deps: FullTextDeps): FullTextReader {
     if (type && !/^\s*(text\/html|application\/xhtml\+xml)/i.test(type)) {
       return fail(tidingsError('fulltext.notArticle', notAPage(type), { url: link }));
     }
-    const charset = charsetOf(type) ?? metaCharset(body);
-    const html = decodeBytes(body, charset ? `text/html; charset=${charset}` : 'text/html');
+    const html = decodeHtmlPage(body, type);
     const extracted = await deps.pool.extract(html, finalUrl);
     if (!extracted.ok) return fail(tidingsError(extracted.code, extracted.message, { url: link }));
     const row: FullTextRow = {
