@@ -53,7 +53,9 @@ import { docsPage, pingForm, pleaseNotifyForm } from './pages/docs.ts';
 import { serveSavedFeed } from './pages/saved-feed.ts';
 import { logJson, logPage, statusPage, subscriptionsJson } from './pages/status.ts';
 import {
+  DOC_ROUTE,
   ENDPOINTS,
+  FEED_ROUTE,
   isPage,
   normaliseBase,
   relativePath,
@@ -351,7 +353,7 @@ export function createCloud(deps: CloudDeps): Cloud {
 
     if (method === 'GET' || method === 'HEAD') {
       if (path === '/docs') return docsPage(base, null);
-      const doc = /^\/docs\/([^/]+)$/.exec(withoutTrailingSlash(rel));
+      const doc = DOC_ROUTE.exec(withoutTrailingSlash(rel));
       if (doc) return docsPage(base, safeDecode(doc[1]!));
       if (path === '/pingform') return pingForm(base);
       if (path === '/changes.xml') return changesXml(store, clock.now());
@@ -372,7 +374,7 @@ export function createCloud(deps: CloudDeps): Cloud {
       if (path === '/viewlog') return logPage(await recentLog());
       if (path === '/viewlog.json') return logJson(await recentLog());
       if (path === '/subscriptions.json') return subscriptionsJson(store);
-      const feed = /^\/feeds\/([^/]+)\.xml$/.exec(path);
+      const feed = FEED_ROUTE.exec(path);
       if (feed) {
         const row = await store.savedFeedByName(safeDecode(feed[1]!));
         return row ? serveSavedFeed(req, row) : plain(404, 'Not Found');

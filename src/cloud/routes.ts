@@ -37,6 +37,12 @@ const PAGES: ReadonlySet<string> = new Set([
 /** A page that is also a door: weblogUpdates' form pings when it is given a URL. */
 const PAGE_DOORS: Readonly<Record<string, Door>> = { '/pingsiteform': 'ping-site-form' };
 
+/** A docs page, `/docs/<name>` (the name as sent: match the path before it is lowercased). */
+export const DOC_ROUTE = /^\/docs\/([^/]+)$/i;
+
+/** A feed saved with saveRss, `/feeds/<name>.xml`. */
+export const FEED_ROUTE = /^\/feeds\/([^/]+)\.xml$/;
+
 /** The test API's routes (mounted only with --test-api): `/test/<name>`. */
 export const TEST_ROUTE = /^\/test\/([a-z]+)$/;
 
@@ -66,7 +72,7 @@ export function routeKey(rel: string): string {
 
 /** True for the routes answered to GET and HEAD only. */
 export function isPage(key: string): boolean {
-  return PAGES.has(key) || /^\/docs\/[^/]+$/.test(key) || /^\/feeds\/[^/]+\.xml$/.test(key);
+  return PAGES.has(key) || DOC_ROUTE.test(key) || FEED_ROUTE.test(key);
 }
 
 /** The door of a request's path, as the router would take it (a path outside the mount: a page). */
