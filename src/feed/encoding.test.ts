@@ -131,6 +131,13 @@ describe('web pages (discovery and the reader view read them alike)', () => {
   it('the charset Content-Type names, else the page’s <meta charset>', () => {
     expect(titleIn(decodeHtmlPage(koi8Page(), 'text/html; charset=koi8-r'))).toBe('Новости дня');
     expect(titleIn(decodeHtmlPage(koi8Page('<meta charset="koi8-r">'), 'text/html'))).toBe('Новости дня');
+    // A charset nobody can decode with is passed over for the next one named: the <meta>'s
+    // windows-1252 wins over a UTF-8 reading of the same bytes (C3 A9: "é" in UTF-8).
+    const page = Buffer.from(
+      '<html><head><meta charset="windows-1252"><title>\xc3\xa9</title></head></html>',
+      'latin1',
+    );
+    expect(titleIn(decodeHtmlPage(page, 'text/html; charset=x-bogus'))).toBe('\u00c3\u00a9');
   });
 
   it('UTF-16 without a byte order mark, known by its NULs; a UTF-16 <meta> on ASCII bytes is not believed', () => {

@@ -314,14 +314,15 @@ export function metaCharset(bytes: Uint8Array): string | null {
 
 /**
  * A web page's text, for discovery and the reader view alike: a byte order mark (or UTF-16's
- * NULs) first, then the charset Content-Type names, then the page's `<meta charset>`, then as a
+ * NULs) first, then the charset Content-Type names, then the page's `<meta charset>` (each only
+ * when it is a charset we can decode with), then as a
  * feed's bytes are read (UTF-8 with its slips repaired, or a legacy encoding guessed). A UTF-16
  * label on bytes that read as ASCII is not believed (HTML says so; candidates() does it).
  */
 export function decodeHtmlPage(body: Uint8Array, contentType: string | null | undefined): string {
   const unicode = decodeAnnouncedUnicode(body);
   if (unicode !== null) return unicode;
-  const charset = charsetOf(contentType) ?? metaCharset(body);
+  const charset = [charsetOf(contentType), metaCharset(body)].find((l) => !!l && decoderFor(l) !== null);
   return decodeBytes(body, charset ? `text/html; charset=${charset}` : 'text/html');
 }
 
